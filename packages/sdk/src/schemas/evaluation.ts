@@ -1,0 +1,119 @@
+// The runner's report on one candidate (DESIGN sections 3 and 6). Times are milliseconds.
+import { z } from 'zod';
+
+export const Verdict = z.enum([
+  'accepted',
+  'compile_error',
+  'compile_timeout',
+  'runtime_error',
+  'timeout',
+  'incorrect',
+  'nondeterministic',
+  'implausible',
+  'rejected',
+]);
+export type Verdict = z.infer<typeof Verdict>;
+
+export const EvaluationMode = z.enum(['benchmark', 'ranked']);
+export type EvaluationMode = z.infer<typeof EvaluationMode>;
+
+export const CompileReport = z.object({
+  ok: z.boolean(),
+  compiler: z.string(),
+  flags: z.array(z.string()),
+  log: z.string(),
+  duration_ms: z.number(),
+});
+export type CompileReport = z.infer<typeof CompileReport>;
+
+export const CorrectnessCase = z.object({
+  name: z.string(),
+  sizes: z.record(z.string(), z.number()),
+  seed: z.number().int(),
+  distribution: z.string(),
+  passed: z.boolean(),
+  max_abs_error: z.number().nullable(),
+  mean_abs_error: z.number().nullable(),
+  max_rel_error: z.number().nullable(),
+  mean_rel_error: z.number().nullable(),
+  /** Why it failed, e.g. `output y[17] is NaN (expected 0.25)`, `input x was modified`. */
+  message: z.string().optional(),
+});
+export type CorrectnessCase = z.infer<typeof CorrectnessCase>;
+
+export const CorrectnessReport = z.object({ passed: z.boolean(), cases: z.array(CorrectnessCase) });
+export type CorrectnessReport = z.infer<typeof CorrectnessReport>;
+
+export const TimingStats = z.object({
+  mean_ms: z.number(),
+  median_ms: z.number(),
+  min_ms: z.number(),
+  max_ms: z.number(),
+  stddev_ms: z.number(),
+  samples: z.number().int(),
+});
+export type TimingStats = z.infer<typeof TimingStats>;
+
+export const BenchmarkCase = z.object({
+  name: z.string(),
+  sizes: z.record(z.string(), z.number()),
+  optimized: TimingStats,
+  baseline: TimingStats,
+  speedup: z.number(),
+  gbps: z.number(),
+  gflops: z.number(),
+  /** The larger of achieved/peak bandwidth and achieved/peak flops. */
+  fraction_of_peak: z.number(),
+  fraction_of_peak_bandwidth: z.number(),
+  fraction_of_peak_flops: z.number(),
+  /** The candidate's own timing of the timed phase and the harness's timing from outside its process. */
+  inside_ms: z.number().optional(),
+  outside_ms: z.number().optional(),
+});
+export type BenchmarkCase = z.infer<typeof BenchmarkCase>;
+
+export const BenchmarkingResult = z.object({
+  /** Sum over the benchmark cases of the candidate's median time (ms). */
+  optimized_time: z.number(),
+  /** The same for the reference or library baseline, timed interleaved in the same run. */
+  baseline_time: z.number(),
+  speedup: z.number(),
+  gbps: z.number(),
+  gflops: z.number(),
+  fraction_of_peak: z.number(),
+  cases: z.array(BenchmarkCase),
+  /** Speedup over 10x or over 90% of peak: shown flagged on leaderboards. */
+  flagged_for_review: z.boolean().default(false),
+  review_reasons: z.array(z.string()).default([]),
+});
+export type BenchmarkingResult = z.infer<typeof BenchmarkingResult>;
+
+export const EvaluationEnvironment = z.object({
+  device_id: z.string(),
+  device_name: z.string(),
+  compiler: z.string(),
+  compiler_version: z.string().optional(),
+  flags: z.array(z.string()),
+  clocks: z.string().optional(),
+  sandbox: z.string(),
+  runner: z.string().optional(),
+});
+export type EvaluationEnvironment = z.infer<typeof EvaluationEnvironment>;
+
+export const EvaluationState = z.object({
+  verdict: Verdict,
+  mode: EvaluationMode,
+  /** One line on the outcome, e.g. `accepted: 3.1x faster than the reference`. */
+  message: z.string(),
+  compile: CompileReport.nullable(),
+  correctness: CorrectnessReport.nullable(),
+  /** Present only when the verdict is `accepted` (or `implausible`, with the figures that gave it away). */
+  benchmarking_result: BenchmarkingResult.nullable().optional(),
+  /** Captured output of the candidate (truncated); never returned in ranked mode. */
+  stdout: z.string().optional(),
+  stderr: z.string().optional(),
+  environment: EvaluationEnvironment.optional(),
+  runner_seconds: z.number().nonnegative(),
+  evaluated_at: z.string(),
+});
+export type EvaluationState = z.infer<typeof EvaluationState>;

@@ -1,0 +1,73 @@
+// Submissions and leaderboards: one row per user and device, their best accepted time, ranked.
+import { z } from 'zod';
+import { Id, Timestamp } from './common.js';
+import { EvaluationState } from './evaluation.js';
+import { Language } from './problem.js';
+
+export const SubmissionStatus = z.enum(['queued', 'evaluating', 'completed', 'failed']);
+export type SubmissionStatus = z.infer<typeof SubmissionStatus>;
+
+export const PublicUser = z.object({ id: Id, full_name: z.string().nullable(), display_name: z.string() });
+export type PublicUser = z.infer<typeof PublicUser>;
+
+export const Submission = z.object({
+  id: Id,
+  user: PublicUser,
+  problem_name: z.string(),
+  device: z.string(),
+  language: Language,
+  /** Visible to its owner and to superusers only; null for everybody else. */
+  source: z.string().nullable(),
+  status: SubmissionStatus,
+  verdict: z.string().nullable(),
+  time_ms: z.number().nullable(),
+  speedup: z.number().nullable(),
+  /** Ranked mode returns no candidate output and no hidden sizes. */
+  evaluation_state: EvaluationState.nullable(),
+  session_id: Id.nullable().optional(),
+  attempt_id: Id.nullable().optional(),
+  error: z.string().nullable().optional(),
+  created_at: Timestamp,
+  finished_at: Timestamp.nullable(),
+});
+export type Submission = z.infer<typeof Submission>;
+
+export const CreateSubmissionRequest = z.object({
+  problem_name: z.string().min(1),
+  device: z.string().min(1),
+  language: Language,
+  source: z.string().min(1).max(200_000),
+  attempt_id: z.string().optional(),
+});
+export type CreateSubmissionRequest = z.infer<typeof CreateSubmissionRequest>;
+
+export const LeaderboardEntry = z.object({
+  rank: z.number().int().positive(),
+  submission_id: Id,
+  user: PublicUser,
+  problem_name: z.string(),
+  device: z.string(),
+  time_ms: z.number(),
+  speedup: z.number().nullable(),
+  flagged_for_review: z.boolean().default(false),
+  created_at: Timestamp,
+});
+export type LeaderboardEntry = z.infer<typeof LeaderboardEntry>;
+
+export const Leaderboard = z.object({
+  problem_name: z.string(),
+  title: z.string(),
+  entries: z.array(LeaderboardEntry),
+  count: z.number().int(),
+});
+export type Leaderboard = z.infer<typeof Leaderboard>;
+
+export const LeaderboardList = z.object({ data: z.array(Leaderboard), count: z.number().int() });
+export type LeaderboardList = z.infer<typeof LeaderboardList>;
+
+export const SubmissionDetail = Submission.extend({ rank: z.number().int().nullable() });
+export type SubmissionDetail = z.infer<typeof SubmissionDetail>;
+
+export const DEFAULT_LEADERBOARD_LIMIT = 50;
+export const LEADERBOARD_PAGE_LIMIT = 100;
+export const ALL_LEADERBOARDS_LIMIT = 3;

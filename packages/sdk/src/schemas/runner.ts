@@ -1,0 +1,70 @@
+// The runner API between the server's job queue and `kforge-runner` processes (or the in-process runner).
+import { z } from 'zod';
+import { Device } from './device.js';
+import { EvaluationMode, EvaluationState } from './evaluation.js';
+import { CustomProblemInput, Language } from './problem.js';
+
+/** What a runner is asked to evaluate. `problem_name` names a catalogue problem; `custom_problem` carries a private one. */
+export const EvaluationJobPayload = z.object({
+  kind: z.enum(['attempt', 'submission']),
+  /** The attempt or submission id the result belongs to. */
+  target_id: z.string(),
+  mode: EvaluationMode,
+  problem_name: z.string(),
+  custom_problem: CustomProblemInput.optional(),
+  device: z.string(),
+  language: Language,
+  source: z.string(),
+  /** Ranked mode: the leaderboard's secret seed. Never sent to clients. */
+  secret_seed: z.string().optional(),
+});
+export type EvaluationJobPayload = z.infer<typeof EvaluationJobPayload>;
+
+export const RunnerRegisterRequest = z.object({
+  name: z.string().min(1),
+  devices: z.array(Device),
+  version: z.string().optional(),
+});
+export type RunnerRegisterRequest = z.infer<typeof RunnerRegisterRequest>;
+
+export const RunnerRegisterResponse = z.object({
+  runner_id: z.string(),
+  lease_seconds: z.number(),
+  heartbeat_seconds: z.number(),
+});
+export type RunnerRegisterResponse = z.infer<typeof RunnerRegisterResponse>;
+
+export const RunnerClaimRequest = z.object({
+  runner_id: z.string(),
+  devices: z.array(z.string()).min(1),
+  /** Long-poll: how long the server may hold the request open waiting for a job. */
+  wait_ms: z.number().int().min(0).max(30_000).default(0),
+});
+export type RunnerClaimRequest = z.infer<typeof RunnerClaimRequest>;
+
+export const ClaimedJob = z.object({
+  job_id: z.string(),
+  lease_token: z.string(),
+  lease_expires_at: z.string(),
+  attempt: z.number().int(),
+  payload: EvaluationJobPayload,
+});
+export type ClaimedJob = z.infer<typeof ClaimedJob>;
+
+/** `job` is null when nothing was waiting. */
+export const RunnerClaimResponse = z.object({ job: ClaimedJob.nullable() });
+export type RunnerClaimResponse = z.infer<typeof RunnerClaimResponse>;
+
+export const RunnerHeartbeatRequest = z.object({ runner_id: z.string(), lease_token: z.string() });
+export type RunnerHeartbeatRequest = z.infer<typeof RunnerHeartbeatRequest>;
+export const RunnerHeartbeatResponse = z.object({ lease_expires_at: z.string() });
+export type RunnerHeartbeatResponse = z.infer<typeof RunnerHeartbeatResponse>;
+
+/** A result, or an infrastructure error (the job is retried, then dead-lettered). */
+export const RunnerResultRequest = z.object({
+  runner_id: z.string(),
+  lease_token: z.string(),
+  evaluation_state: EvaluationState.optional(),
+  error: z.string().optional(),
+});
+export type RunnerResultRequest = z.infer<typeof RunnerResultRequest>;

@@ -1,0 +1,139 @@
+// Agent sessions, generation attempts and user instructions (spec section 3, DESIGN section 3).
+import { z } from 'zod';
+import { Id, Timestamp } from './common.js';
+import { EvaluationState } from './evaluation.js';
+import { CustomProblemInput, Language } from './problem.js';
+
+/** queued -> generating -> evaluating -> completed | failed | stopped. `completed` means evaluated, whatever the verdict. */
+export const AttemptStatus = z.enum(['queued', 'generating', 'evaluating', 'completed', 'failed', 'stopped']);
+export type AttemptStatus = z.infer<typeof AttemptStatus>;
+
+export const AgentChoice = z.object({ provider: z.string().min(1), model: z.string().nullable().optional() });
+export type AgentChoice = z.infer<typeof AgentChoice>;
+
+export const TokenUsage = z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() });
+export type TokenUsage = z.infer<typeof TokenUsage>;
+
+export const GenerationAttempt = z.object({
+  id: Id,
+  session_id: Id,
+  instruction_id: Id.nullable(),
+  attempt_number: z.number().int().positive(),
+  status: AttemptStatus,
+  language: Language,
+  source: z.string().nullable(),
+  explanation: z.string().nullable(),
+  /** Why an attempt `failed` (agent error, runner lost after retries). */
+  error: z.string().nullable().optional(),
+  evaluation_state: EvaluationState.nullable(),
+  token_usage: TokenUsage.nullable().optional(),
+  runner_seconds: z.number().nullable().optional(),
+  created_at: Timestamp,
+  finished_at: Timestamp.nullable(),
+});
+export type GenerationAttempt = z.infer<typeof GenerationAttempt>;
+
+export const InstructionStatus = z.enum(['active', 'generating', 'completed', 'stopped']);
+export type InstructionStatus = z.infer<typeof InstructionStatus>;
+
+export const UserInstruction = z.object({
+  id: Id,
+  session_id: Id,
+  text: z.string(),
+  name: z.string(),
+  starred: z.boolean(),
+  status: InstructionStatus,
+  max_attempts: z.number().int(),
+  created_at: Timestamp,
+  deleted_at: Timestamp.nullable(),
+});
+export type UserInstruction = z.infer<typeof UserInstruction>;
+
+export const SessionStatus = z.enum(['active', 'idle', 'stopped']);
+export type SessionStatus = z.infer<typeof SessionStatus>;
+
+export const AgentSession = z.object({
+  id: Id,
+  owner_id: Id,
+  problem_name: z.string(),
+  name: z.string(),
+  label: z.string(),
+  device: z.string(),
+  status: SessionStatus,
+  agent: AgentChoice,
+  custom: z.boolean().default(false),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  deleted_at: Timestamp.nullable(),
+  best_attempt: GenerationAttempt.nullable(),
+  generation_attempts: z.array(GenerationAttempt),
+  user_instructions: z.array(UserInstruction),
+});
+export type AgentSession = z.infer<typeof AgentSession>;
+
+/** A list row: the session without its attempts' sources. */
+export const AgentSessionSummary = AgentSession.omit({ generation_attempts: true, user_instructions: true }).extend({
+  attempt_count: z.number().int(),
+});
+export type AgentSessionSummary = z.infer<typeof AgentSessionSummary>;
+
+export const MAX_ATTEMPTS_PER_INSTRUCTION = 20;
+export const DEFAULT_MAX_ATTEMPTS = 5;
+
+export const CreateSessionRequest = z.object({
+  problem_name: z.string().min(1),
+  device: z.string().min(1),
+  instruction: z.string().max(10_000).optional(),
+  agent: AgentChoice.optional(),
+  max_attempts: z.number().int().min(1).max(MAX_ATTEMPTS_PER_INSTRUCTION).optional(),
+  name: z.string().max(200).optional(),
+});
+export type CreateSessionRequest = z.infer<typeof CreateSessionRequest>;
+
+export const CreateCustomSessionRequest = z.object({
+  name: z.string().trim().min(1).max(200),
+  problem: CustomProblemInput,
+  device: z.string().min(1),
+  instruction: z.string().max(10_000).optional(),
+  agent: AgentChoice.optional(),
+  max_attempts: z.number().int().min(1).max(MAX_ATTEMPTS_PER_INSTRUCTION).optional(),
+  /** A first candidate of the user's own, evaluated as attempt #1. */
+  solution_source: z.string().max(200_000).optional(),
+});
+export type CreateCustomSessionRequest = z.input<typeof CreateCustomSessionRequest>;
+
+export const UpdateSessionRequest = z.object({
+  name: z.string().trim().min(1).max(200).optional(),
+  label: z.string().trim().min(1).max(200).optional(),
+});
+export type UpdateSessionRequest = z.infer<typeof UpdateSessionRequest>;
+
+export const NewAttemptsRequest = z.object({
+  instruction: z.string().trim().min(1).max(10_000),
+  max_attempts: z.number().int().min(1).max(MAX_ATTEMPTS_PER_INSTRUCTION).optional(),
+});
+export type NewAttemptsRequest = z.infer<typeof NewAttemptsRequest>;
+
+export const NewAttemptsResponse = z.object({
+  instruction: UserInstruction,
+  generation_attempts: z.array(GenerationAttempt),
+});
+export type NewAttemptsResponse = z.infer<typeof NewAttemptsResponse>;
+
+export const UpdateInstructionRequest = z.object({ name: z.string().trim().min(1).max(200) });
+export type UpdateInstructionRequest = z.infer<typeof UpdateInstructionRequest>;
+
+export const ListSessionsParams = z.object({
+  limit: z.number().int().min(1).max(1000).optional(),
+  offset: z.number().int().min(0).optional(),
+  include_deleted: z.boolean().optional(),
+});
+export type ListSessionsParams = z.infer<typeof ListSessionsParams>;
+
+export const ListAllSessionsParams = ListSessionsParams.extend({
+  owner_id: z.string().optional(),
+  problem_name: z.string().optional(),
+});
+export type ListAllSessionsParams = z.infer<typeof ListAllSessionsParams>;
+
+export { CustomProblemInput };
