@@ -6,11 +6,15 @@ const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.
 
 export default defineConfig({
   resolve: {
-    alias: {
-      '@kernelforge/sdk': src('sdk'),
-      '@kernelforge/runner': src('runner'),
-      '@kernelforge/server': src('server'),
-    },
+    alias: [
+      {
+        find: /^@kernelforge\/sdk\/node$/,
+        replacement: fileURLToPath(new URL('./packages/sdk/src/node.ts', import.meta.url)),
+      },
+      { find: /^@kernelforge\/sdk$/, replacement: src('sdk') },
+      { find: /^@kernelforge\/runner$/, replacement: src('runner') },
+      { find: /^@kernelforge\/server$/, replacement: src('server') },
+    ],
   },
   test: {
     include: ['packages/*/test/**/*.test.{ts,tsx}', 'tests/**/*.test.{ts,tsx}'],

@@ -1,2 +1,20 @@
 // @kernelforge/sdk: the contract (zod schemas) and the typed client, for the browser and Node alike.
 export * from './schemas/index.js';
+export { createClient, type ClientOptions, type KernelforgeClient } from './client.js';
+export * from './core/errors.js';
+export { HttpClient, path, type Fetch, type RequestOptions } from './core/http.js';
+export { PAGE_SIZE, PagePromise } from './core/pagination.js';
+export { DEFAULT_RETRY, isRetryableStatus, retryAfterMs, retryDelayMs, type RetryOptions } from './core/retry.js';
+export { parseEventStream, reconnectingEventStream, type SseMessage } from './core/sse.js';
+export {
+  ACCESS_TOKEN_KEY,
+  decodeJwtPayload,
+  isTokenUsable,
+  LocalStorageTokenStore,
+  MemoryTokenStore,
+  type TokenStore,
+  tokenExpiry,
+} from './core/token.js';
+export { bestAttempt, isNewUser, NEW_USER_WINDOW_SECONDS, problemTitle } from './helpers.js';
+export { APPLICATION_NAME, AuthResource } from './resources/auth.js';
+export { InstructionsResource, type SessionEventMessage, SessionsResource } from './resources/sessions.js';

@@ -1,0 +1,77 @@
+/* Shared declarations of the trusted harness (plan, data, workers, report). Never linked with candidate code. */
+#ifndef KF_HARNESS_H
+#define KF_HARNESS_H
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "kf_protocol.h"
+
+enum { ET_F32, ET_F64, ET_I32, ET_I64 };
+enum { R_IN, R_OUT, R_INOUT, R_SIZE, R_SCALAR };
+enum { D_UNIFORM, D_NORMAL, D_POSITIVE, D_SMALL_INT };
+
+#define KF_MAX_CASES 64
+#define KF_MAX_SEEDS 32
+
+typedef struct {
+  char name[64];
+  int etype, is_ptr, role;
+} arg_desc;
+
+typedef struct {
+  int bench; /* 0: a correctness (test) case, 1: a timed case */
+  char name[96];
+  double vals[KF_MAX_ARGS]; /* element count of pointer args, value of the others */
+} case_desc;
+
+typedef struct {
+  int ranked, cuda;
+  double atol, rtol;
+  int warmup_calls;
+  double warmup_ms, min_samples, min_ms, max_ms, target_rse, check_prob, call_timeout_ms;
+  int nargs;
+  arg_desc args[KF_MAX_ARGS];
+  int ndists, dists[4];
+  int nseeds;
+  uint64_t seeds[KF_MAX_SEEDS];
+  int ncases;
+  case_desc cases[KF_MAX_CASES];
+  uint64_t bench_seed;
+} plan_t;
+
+int plan_read(const char *path, plan_t *p);
+size_t elem_size(int etype);
+
+/* data.c */
+void gen_input(int etype, void *buf, size_t n, int dist, uint64_t seed);
+void fill_poison(int etype, void *buf, size_t n);
+typedef struct {
+  double max_abs, sum_abs, max_rel, sum_rel;
+  size_t count;
+  int failed;
+  char message[256];
+} err_stats;
+void compare_output(const char *name, int etype, const void *got, const void *want, size_t n, double atol,
+                    double rtol, err_stats *st);
+double now_ms(void);
+void flush_caches(void);
+
+/* worker.c */
+typedef struct {
+  pid_t pid;
+  int cmd_fd, reply_fd;
+  int dead;
+  char error[256]; /* why it stopped: "timeout", or an exit status */
+  int timed_out;
+} worker_t;
+int worker_start(worker_t *w, const char *launch_file, int shm_fd, int out_fd, int err_fd, int drop_uid);
+/* 0 ok; -1 the worker died or timed out (see w->error). */
+int worker_call(worker_t *w, int op, const kf_arg *args, int nargs, double timeout_ms, kf_reply *rep);
+void worker_stop(worker_t *w);
+/* 1 when a thread of the worker's sandbox is still running after the call returned. */
+int worker_busy_after_return(worker_t *w);
+
+/* glue generated per signature */
+void kf_call_reference(const kf_arg *a);
+
+#endif

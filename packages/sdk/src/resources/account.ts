@@ -1,0 +1,38 @@
+// API tokens and the superuser's views.
+import { z } from 'zod';
+import { type HttpClient, path, type RequestOptions } from '../core/http.js';
+import { listOf } from '../schemas/common.js';
+import { ApiToken, type CreateApiTokenRequest, CreatedApiToken, OutboxMail, User } from '../schemas/user.js';
+
+export class TokensResource {
+  constructor(private readonly http: HttpClient) {}
+
+  /** GET /api/v1/tokens */
+  list(options?: RequestOptions) {
+    return this.http.request({ ...options, method: 'GET', path: '/tokens', schema: listOf(ApiToken) });
+  }
+
+  /** POST /api/v1/tokens: the response is the only time the token itself is shown. */
+  create(body: CreateApiTokenRequest, options?: RequestOptions) {
+    return this.http.request({ ...options, method: 'POST', path: '/tokens', json: body, schema: CreatedApiToken });
+  }
+
+  /** DELETE /api/v1/tokens/{id} */
+  revoke(id: string, options?: RequestOptions) {
+    return this.http.request({ ...options, method: 'DELETE', path: path`/tokens/${id}`, schema: z.unknown() });
+  }
+}
+
+export class AdminResource {
+  constructor(private readonly http: HttpClient) {}
+
+  /** GET /api/v1/admin/outbox: mails kept when no SMTP server is configured (superusers). */
+  outbox(options?: RequestOptions) {
+    return this.http.request({ ...options, method: 'GET', path: '/admin/outbox', schema: listOf(OutboxMail) });
+  }
+
+  /** GET /api/v1/users: every user (superusers), for the owner filter. */
+  users(params: { limit?: number; offset?: number } = {}, options?: RequestOptions) {
+    return this.http.request({ ...options, method: 'GET', path: '/users', query: params, schema: listOf(User) });
+  }
+}

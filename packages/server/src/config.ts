@@ -1,0 +1,163 @@
+// Configuration: every environment variable parsed once by one zod schema, then passed around as `Config`.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/** The folder holding packages/server/package.json, found by walking up (works from src/ and from a bundled dist/). */
+export function serverPackageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg) && readFileSync(pkg, 'utf8').includes('"@kernelforge/server"')) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('packages/server/package.json not found above the server code');
+    dir = parent;
+  }
+}
+
+// Empty strings count as unset, so `FOO=` in an env file means "use the default".
+const opt = z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().optional());
+const int = (fallback: number) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.coerce.number().int().min(0).default(fallback));
+const bool = (fallback: boolean) =>
+  z.preprocess((v) => {
+    if (typeof v !== 'string' || v.trim() === '') return undefined;
+    return !['0', 'false', 'no', 'off'].includes(v.trim().toLowerCase());
+  }, z.boolean().default(fallback));
+
+const EnvSchema = z.object({
+  PORT: int(8000),
+  HOST: opt,
+  KFORGE_DATA_DIR: opt,
+  DATABASE_URL: opt,
+  KFORGE_SECRET: opt,
+  KFORGE_PUBLIC_URL: opt,
+  SMTP_URL: opt,
+  MAIL_FROM: opt,
+  KFORGE_ADMIN_EMAIL: opt,
+  KFORGE_ADMIN_PASSWORD: opt,
+  GOOGLE_CLIENT_ID: opt,
+  GOOGLE_ISSUER: opt,
+  GOOGLE_JWKS_URL: opt,
+  POSTHOG_KEY: opt,
+  POSTHOG_HOST: opt,
+  KFORGE_FEEDBACK_SURVEY_ID: opt,
+  KFORGE_WAITLIST_SURVEY_ID: opt,
+  KFORGE_TERMS_URL: opt,
+  KFORGE_PRIVACY_URL: opt,
+  KFORGE_CONTACT_URL: opt,
+  KFORGE_LLM_PROVIDER: opt,
+  KFORGE_LLM_BASE_URL: opt,
+  KFORGE_LLM_API_KEY: opt,
+  KFORGE_LLM_MODEL: opt,
+  KFORGE_LOCAL_RUNNER: bool(true),
+  KFORGE_RUNNER_TOKEN: opt,
+  KFORGE_WEB_DIST: opt,
+  KFORGE_PROBLEMS_DIR: opt,
+  KFORGE_ACCESS_TOKEN_DAYS: int(8),
+  KFORGE_SIGNIN_PER_MINUTE: int(20),
+  KFORGE_MAIL_PER_HOUR: int(10),
+  KFORGE_DAILY_SESSIONS: int(200),
+  KFORGE_DAILY_ATTEMPTS: int(2000),
+  KFORGE_DAILY_SUBMISSIONS: int(200),
+  KFORGE_LOG_LEVEL: opt,
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Absolute path of the data directory (PGlite files, the generated secret). */
+  dataDir: string;
+  /** Postgres connection string; null means the embedded PGlite in `<dataDir>/pgdata` (or `memory://`). */
+  databaseUrl: string | null;
+  /** HS256 key for access tokens; from KFORGE_SECRET or `<dataDir>/secret` (generated once, mode 0600). */
+  secret: string;
+  /** Base URL users reach the web app at, no trailing slash; mail links point here. */
+  publicUrl: string;
+  smtpUrl: string | null;
+  mailFrom: string;
+  adminEmail: string | null;
+  adminPassword: string | null;
+  google: { clientId: string | null; issuer: string; jwksUrl: string };
+  posthog: { key: string | null; host: string | null };
+  surveys: { feedback: string | null; waitlist: string | null };
+  pageUrls: { termsOfService: string | null; privacyPolicy: string | null; contactUs: string | null };
+  llm: { provider: string | null; baseUrl: string | null; apiKey: string | null; model: string | null };
+  localRunner: boolean;
+  runnerToken: string | null;
+  webDist: string;
+  problemsDir: string;
+  accessTokenDays: number;
+  /** Rate limits (in memory, per server process): sign-in attempts per IP per minute, mails per address per hour. */
+  rateLimits: { signinPerMinute: number; mailPerHour: number };
+  /** Per-user daily quotas the product routes enforce. */
+  dailyLimits: { sessions: number; attempts: number; submissions: number };
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`Invalid configuration:\n${lines}`);
+  }
+  const e = parsed.data;
+  const root = serverPackageRoot();
+  const dataDir = resolve(e.KFORGE_DATA_DIR ?? './.kforge');
+  const publicUrl = (e.KFORGE_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const level = (e.KFORGE_LOG_LEVEL ?? 'info') as Config['logLevel'];
+  return {
+    port: e.PORT,
+    host: e.HOST ?? '0.0.0.0',
+    dataDir,
+    databaseUrl: e.DATABASE_URL ?? null,
+    secret: e.KFORGE_SECRET ?? loadOrCreateSecret(dataDir),
+    publicUrl,
+    smtpUrl: e.SMTP_URL ?? null,
+    mailFrom: e.MAIL_FROM ?? `Kernelforge <no-reply@${new URL(publicUrl).hostname}>`,
+    adminEmail: e.KFORGE_ADMIN_EMAIL?.trim().toLowerCase() ?? null,
+    adminPassword: e.KFORGE_ADMIN_PASSWORD ?? null,
+    google: {
+      clientId: e.GOOGLE_CLIENT_ID ?? null,
+      issuer: e.GOOGLE_ISSUER ?? 'https://accounts.google.com',
+      jwksUrl: e.GOOGLE_JWKS_URL ?? 'https://www.googleapis.com/oauth2/v3/certs',
+    },
+    posthog: { key: e.POSTHOG_KEY ?? null, host: e.POSTHOG_HOST ?? null },
+    surveys: { feedback: e.KFORGE_FEEDBACK_SURVEY_ID ?? null, waitlist: e.KFORGE_WAITLIST_SURVEY_ID ?? null },
+    pageUrls: {
+      termsOfService: e.KFORGE_TERMS_URL ?? null,
+      privacyPolicy: e.KFORGE_PRIVACY_URL ?? null,
+      contactUs: e.KFORGE_CONTACT_URL ?? null,
+    },
+    llm: {
+      provider: e.KFORGE_LLM_PROVIDER ?? null,
+      baseUrl: e.KFORGE_LLM_BASE_URL ?? null,
+      apiKey: e.KFORGE_LLM_API_KEY ?? null,
+      model: e.KFORGE_LLM_MODEL ?? null,
+    },
+    localRunner: e.KFORGE_LOCAL_RUNNER,
+    runnerToken: e.KFORGE_RUNNER_TOKEN ?? null,
+    webDist: resolve(e.KFORGE_WEB_DIST ?? join(root, '..', 'web', 'dist')),
+    problemsDir: resolve(e.KFORGE_PROBLEMS_DIR ?? join(root, '..', '..', 'problems')),
+    accessTokenDays: e.KFORGE_ACCESS_TOKEN_DAYS || 8,
+    rateLimits: { signinPerMinute: e.KFORGE_SIGNIN_PER_MINUTE, mailPerHour: e.KFORGE_MAIL_PER_HOUR },
+    dailyLimits: {
+      sessions: e.KFORGE_DAILY_SESSIONS,
+      attempts: e.KFORGE_DAILY_ATTEMPTS,
+      submissions: e.KFORGE_DAILY_SUBMISSIONS,
+    },
+    logLevel: ['debug', 'info', 'warn', 'error', 'silent'].includes(level) ? level : 'info',
+  };
+}
+
+// Generated once so tokens survive restarts; 0600 because whoever reads it can mint tokens.
+function loadOrCreateSecret(dataDir: string): string {
+  const file = join(dataDir, 'secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  return secret;
+}

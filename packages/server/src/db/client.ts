@@ -1,0 +1,168 @@
+// One database handle over either the embedded PGlite (default) or a real Postgres (DATABASE_URL), same SQL for both.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import type { Config } from '../config.js';
+
+/** Drizzle over either driver; use the query builder, `db.execute(sql\`...\`)` or `db.transaction`. */
+export type Drizzle = PgDatabase<PgQueryResultHKT, Record<string, never>>;
+
+export interface QueryResult<T> {
+  rows: T[];
+  /** Rows changed by INSERT/UPDATE/DELETE (0 when the driver does not say). */
+  affectedRows: number;
+}
+
+/** Raw SQL with `$1`-style parameters. Timestamps come back as Date, jsonb as objects; cast counts with `::int`. */
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
+}
+
+export interface Database extends Queryable {
+  kind: 'pglite' | 'postgres';
+  db: Drizzle;
+  /** Several statements, no parameters (migrations). */
+  exec(sql: string): Promise<void>;
+  /**
+   * Runs `fn` in one transaction; commits when it resolves, rolls back when it throws.
+   * On PGlite the transaction holds the only connection: inside `fn` use `tx`, never the outer handle (it would wait forever).
+   */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Subscribes to a NOTIFY channel; resolves to an unsubscribe function. Works across replicas on Postgres. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  notify(channel: string, payload: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** `config.databaseUrl` wins; else PGlite in `<dataDir>/pgdata`. A databaseUrl of `memory://` gives an in-memory PGlite (tests). */
+export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Database> {
+  const url = config.databaseUrl;
+  if (url?.startsWith('postgres://') || url?.startsWith('postgresql://')) return openPostgres(url);
+  if (url === 'memory://') return openPglite(await PGlite.create());
+  if (url) throw new Error(`DATABASE_URL must start with postgres:// or postgresql:// (or be memory://), got ${url.split(':')[0]}:`);
+  const dir = join(config.dataDir, 'pgdata');
+  mkdirSync(dir, { recursive: true });
+  return openPglite(await PGlite.create(dir));
+}
+
+function openPglite(pglite: PGlite): Database {
+  const query: Queryable['query'] = async (sql, params) => {
+    const r = await pglite.query(sql, params as unknown[] | undefined);
+    return { rows: r.rows as never[], affectedRows: r.affectedRows ?? 0 };
+  };
+  return {
+    kind: 'pglite',
+    db: drizzlePglite(pglite) as unknown as Drizzle,
+    query,
+    async exec(sql) {
+      await pglite.exec(sql);
+    },
+    transaction(fn) {
+      return pglite.transaction((tx) =>
+        fn({
+          query: async (sql, params) => {
+            const r = await tx.query(sql, params as unknown[] | undefined);
+            return { rows: r.rows as never[], affectedRows: r.affectedRows ?? 0 };
+          },
+        }),
+      );
+    },
+    async listen(channel, onPayload) {
+      const unlisten = await pglite.listen(channel, onPayload);
+      return async () => {
+        if (!pglite.closed) await unlisten();
+      };
+    },
+    async notify(channel, payload) {
+      await pglite.query('SELECT pg_notify($1, $2)', [channel, payload]);
+    },
+    async close() {
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle client that errors (server restart) must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  await pool.query('SELECT 1');
+
+  // LISTEN needs one dedicated connection for the life of the process, opened on first use.
+  let listener: Promise<pg.Client> | null = null;
+  const handlers = new Map<string, Set<(payload: string) => void>>();
+  const quote = (channel: string) => `"${channel.replace(/"/g, '""')}"`;
+  function listenerClient(): Promise<pg.Client> {
+    listener ??= (async () => {
+      const client = new pg.Client({ connectionString: url });
+      client.on('error', () => {});
+      client.on('notification', (msg) => {
+        for (const h of handlers.get(msg.channel) ?? []) h(msg.payload ?? '');
+      });
+      await client.connect();
+      return client;
+    })();
+    return listener;
+  }
+
+  const toResult = <T>(r: pg.QueryResult): QueryResult<T> => ({ rows: r.rows as T[], affectedRows: r.rowCount ?? 0 });
+
+  return {
+    kind: 'postgres',
+    db: drizzleNodePg(pool) as unknown as Drizzle,
+    async query(sql, params) {
+      return toResult(await pool.query(sql, params as unknown[] | undefined));
+    },
+    async exec(sql) {
+      await pool.query(sql);
+    },
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn({
+          query: async (sql, params) => toResult(await client.query(sql, params as unknown[] | undefined)),
+        });
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async listen(channel, onPayload) {
+      const client = await listenerClient();
+      let set = handlers.get(channel);
+      if (!set) {
+        set = new Set();
+        handlers.set(channel, set);
+        await client.query(`LISTEN ${quote(channel)}`);
+      }
+      set.add(onPayload);
+      return async () => {
+        const current = handlers.get(channel);
+        if (!current) return;
+        current.delete(onPayload);
+        if (current.size === 0) {
+          handlers.delete(channel);
+          await client.query(`UNLISTEN ${quote(channel)}`).catch(() => {});
+        }
+      };
+    },
+    async notify(channel, payload) {
+      await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
+    },
+    async close() {
+      handlers.clear();
+      if (listener) await (await listener).end().catch(() => {});
+      listener = null;
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,146 @@
+// The job queue: enqueue, claim with a lease (FOR UPDATE SKIP LOCKED), heartbeat, complete, retry with backoff, dead-letter.
+import { randomUUID } from 'node:crypto';
+import type { Sql } from '../services/sql.js';
+import type { ClaimOptions, EnqueueOptions, Job } from './types.js';
+
+const JOB_COLUMNS =
+  'id, kind, payload, device, status, attempts, max_attempts, lease_token, lease_expires_at, runner_id, last_error, dead_reason, session_id';
+
+/** Inserts a queued job; returns its id, or null when the dedupe key already exists. */
+export async function enqueueJob(sql: Sql, opts: EnqueueOptions): Promise<string | null> {
+  const rows = await sql.query<{ id: string }>(
+    `INSERT INTO jobs (kind, payload, device, session_id, max_attempts, dedupe_key, run_after)
+     VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7))
+     ON CONFLICT (dedupe_key) DO NOTHING
+     RETURNING id`,
+    [
+      opts.kind,
+      JSON.stringify(opts.payload),
+      opts.device ?? null,
+      opts.sessionId ?? null,
+      opts.maxAttempts ?? 3,
+      opts.dedupeKey ?? null,
+      (opts.delayMs ?? 0) / 1000,
+    ],
+  );
+  return rows[0]?.id ?? null;
+}
+
+/**
+ * Leases the oldest ready job of the given kinds (and devices). SKIP LOCKED lets many claimers race
+ * without blocking one another; the lease token makes a stale holder's later writes no-ops.
+ */
+export async function claimJob(sql: Sql, opts: ClaimOptions): Promise<Job | null> {
+  const params: unknown[] = [opts.kinds, randomUUID(), opts.runnerId, opts.leaseSeconds];
+  let deviceFilter = '';
+  if (opts.devices) {
+    params.push(opts.devices);
+    deviceFilter = `AND device = ANY($${params.length}::text[])`;
+  }
+  const rows = await sql.query<Job>(
+    `UPDATE jobs SET status = 'leased', attempts = attempts + 1, lease_token = $2, runner_id = $3,
+       lease_expires_at = now() + make_interval(secs => $4), updated_at = now()
+     WHERE id = (
+       SELECT id FROM jobs
+       WHERE status = 'queued' AND kind = ANY($1::text[]) AND run_after <= now() ${deviceFilter}
+       ORDER BY run_after, created_at
+       LIMIT 1
+       FOR UPDATE SKIP LOCKED)
+     RETURNING ${JOB_COLUMNS}`,
+    params,
+  );
+  return rows[0] ?? null;
+}
+
+/** Extends a lease; null when the lease was lost (expired and requeued, cancelled or finished). */
+export async function heartbeatJob(sql: Sql, id: string, leaseToken: string, leaseSeconds: number): Promise<Date | null> {
+  const rows = await sql.query<{ lease_expires_at: Date }>(
+    `UPDATE jobs SET lease_expires_at = now() + make_interval(secs => $3), updated_at = now()
+     WHERE id = $1 AND lease_token = $2 AND status = 'leased'
+     RETURNING lease_expires_at`,
+    [id, leaseToken, leaseSeconds],
+  );
+  const at = rows[0]?.lease_expires_at;
+  return at ? new Date(at) : null;
+}
+
+/** Loads a job by id whatever its state. */
+export async function getJob(sql: Sql, id: string): Promise<Job | null> {
+  const rows = await sql.query<Job>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1`, [id]);
+  return rows[0] ?? null;
+}
+
+/** Loads a job only while the caller still holds its lease, locking the row for the caller's transaction. */
+export async function lockLeasedJob(sql: Sql, id: string, leaseToken: string): Promise<Job | null> {
+  const rows = await sql.query<Job>(
+    `SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1 AND lease_token = $2 AND status = 'leased' FOR UPDATE`,
+    [id, leaseToken],
+  );
+  return rows[0] ?? null;
+}
+
+/** Marks a leased job done; false when the lease was lost meanwhile (the caller must then discard its result). */
+export async function completeJob(sql: Sql, id: string, leaseToken: string): Promise<boolean> {
+  const rows = await sql.query(
+    `UPDATE jobs SET status = 'done', lease_token = NULL, lease_expires_at = NULL, updated_at = now()
+     WHERE id = $1 AND lease_token = $2 AND status = 'leased' RETURNING id`,
+    [id, leaseToken],
+  );
+  return rows.length > 0;
+}
+
+/** Exponential backoff with jitter: 1 s, 2 s, 4 s ... capped at 60 s. */
+export function backoffMs(attempts: number): number {
+  const base = Math.min(60_000, 1000 * 2 ** Math.max(0, attempts - 1));
+  return Math.round(base * (0.75 + Math.random() * 0.5));
+}
+
+export type FailOutcome = 'retry' | 'dead' | 'lost';
+
+/**
+ * Records a failed run. A retryable failure with attempts left goes back to the queue after a backoff;
+ * otherwise the job is dead with its reason. 'lost' means the caller no longer held the lease.
+ */
+export async function failJob(
+  sql: Sql,
+  id: string,
+  leaseToken: string,
+  error: string,
+  opts: { retryable: boolean },
+): Promise<{ outcome: FailOutcome; job: Job | null }> {
+  return sql.transaction(async (tx) => {
+    const job = await lockLeasedJob(tx, id, leaseToken);
+    if (!job) return { outcome: 'lost', job: null };
+    if (opts.retryable && job.attempts < job.max_attempts) {
+      await tx.query(
+        `UPDATE jobs SET status = 'queued', lease_token = NULL, lease_expires_at = NULL, runner_id = NULL,
+           last_error = $2, run_after = now() + make_interval(secs => $3), updated_at = now()
+         WHERE id = $1`,
+        [id, error, backoffMs(job.attempts) / 1000],
+      );
+      return { outcome: 'retry', job };
+    }
+    const reason = opts.retryable ? `${error} (gave up after ${job.attempts} tries)` : error;
+    await tx.query(
+      `UPDATE jobs SET status = 'dead', lease_token = NULL, lease_expires_at = NULL, last_error = $2,
+         dead_reason = $3, updated_at = now() WHERE id = $1`,
+      [id, error, reason],
+    );
+    return { outcome: 'dead', job: { ...job, status: 'dead', dead_reason: reason } };
+  });
+}
+
+/** Cancels a session's queued and leased jobs of the given kinds; returns the cancelled rows. */
+export async function cancelSessionJobs(sql: Sql, sessionId: string, kinds: string[]): Promise<Job[]> {
+  return sql.query<Job>(
+    `UPDATE jobs SET status = 'cancelled', lease_token = NULL, lease_expires_at = NULL, updated_at = now()
+     WHERE session_id = $1 AND kind = ANY($2::text[]) AND status IN ('queued', 'leased')
+     RETURNING ${JOB_COLUMNS}`,
+    [sessionId, kinds],
+  );
+}
+
+/** Queue depth by kind and status, for /metrics and tests. */
+export async function countJobs(sql: Sql): Promise<{ kind: string; status: string; count: number }[]> {
+  return sql.query(`SELECT kind, status, count(*)::int AS count FROM jobs GROUP BY kind, status ORDER BY kind, status`);
+}

@@ -1,0 +1,38 @@
+// Rows and options of the leased job queue (the jobs table of migrations/0002_product.sql).
+export type JobKind = 'generate' | 'evaluate';
+export type JobStatus = 'queued' | 'leased' | 'done' | 'dead' | 'cancelled';
+
+export interface Job<P = Record<string, unknown>> {
+  id: string;
+  kind: JobKind;
+  payload: P;
+  device: string | null;
+  status: JobStatus;
+  attempts: number;
+  max_attempts: number;
+  lease_token: string | null;
+  lease_expires_at: Date | null;
+  runner_id: string | null;
+  last_error: string | null;
+  dead_reason: string | null;
+  session_id: string | null;
+}
+
+export interface EnqueueOptions {
+  kind: JobKind;
+  payload: Record<string, unknown>;
+  device?: string | null;
+  sessionId?: string | null;
+  maxAttempts?: number;
+  /** A second enqueue with the same key is a no-op while the first row exists. */
+  dedupeKey?: string;
+  delayMs?: number;
+}
+
+export interface ClaimOptions {
+  kinds: JobKind[];
+  /** Evaluate jobs: only these devices. Omit for jobs that any replica can run. */
+  devices?: string[];
+  runnerId: string;
+  leaseSeconds: number;
+}
