@@ -5,7 +5,10 @@ import type { GenerationAttempt } from './schemas/session.js';
 export const NEW_USER_WINDOW_SECONDS = 300;
 
 type AttemptLike = Pick<GenerationAttempt, 'status'> & {
-  evaluation_state?: { benchmarking_result?: { optimized_time?: number | null } | null } | null;
+  evaluation_state?:
+    | { benchmarking_result?: { optimized_time?: number | null | undefined } | null | undefined }
+    | null
+    | undefined;
 };
 
 /**

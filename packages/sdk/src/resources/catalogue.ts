@@ -11,9 +11,9 @@ const DeviceList = listOf(Device);
 export class SettingsResource {
   constructor(private readonly http: HttpClient) {}
 
-  /** GET /api/v1/settings (no auth needed). */
+  /** GET /api/v1/settings (answers without a token too). */
   get(options?: RequestOptions) {
-    return this.http.request({ ...options, method: 'GET', path: '/settings', schema: Settings, auth: false });
+    return this.http.request({ ...options, method: 'GET', path: '/settings', schema: Settings });
   }
 }
 
