@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian machine lacks, then the workspace's packages. Idempotent; safe to run again.
+#   KFORGE_SETUP_BROWSER=0   skip chromium (only the browser tests need it)
+#   KFORGE_SETUP_POSTGRES=0  skip the Postgres server (only the second test pass needs it)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf '\033[1m[setup]\033[0m %s\n' "$*" >&2; }
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+
+need_apt=()
+command -v bwrap >/dev/null 2>&1 || need_apt+=(bubblewrap)
+command -v cc >/dev/null 2>&1 || need_apt+=(build-essential)
+[ -e /usr/include/cblas.h ] || [ -e /usr/include/x86_64-linux-gnu/cblas.h ] || need_apt+=(libopenblas-dev)
+if [ "${KFORGE_SETUP_BROWSER:-1}" != 0 ]; then command -v chromium >/dev/null 2>&1 || need_apt+=(chromium); fi
+if [ "${KFORGE_SETUP_POSTGRES:-1}" != 0 ]; then ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need_apt+=(postgresql); fi
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if command -v apt-get >/dev/null 2>&1; then
+    say "installing ${need_apt[*]} (apt)"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  else
+    say "missing ${need_apt[*]} and no apt-get: install them with your package manager"
+  fi
+fi
+
+if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version)" != "10.34.9" ]; then
+  say "installing pnpm 10.34.9"
+  npm install -g pnpm@10.34.9 >/dev/null 2>&1 || $SUDO npm install -g pnpm@10.34.9 >/dev/null
+fi
+
+say "installing workspace packages"
+pnpm install --frozen-lockfile --reporter=silent
