@@ -53,6 +53,7 @@ typedef struct {
 } err_stats;
 void compare_output(const char *name, int etype, const void *got, const void *want, size_t n, double atol,
                     double rtol, err_stats *st);
+int outputs_close_f32(const float *got, const float *want, size_t n, float atol, float rtol);
 double now_ms(void);
 void flush_caches(void);
 

@@ -3,7 +3,7 @@
 
 CREATE TABLE IF NOT EXISTS agent_sessions (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
-  owner_id uuid NOT NULL,
+  owner_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
   problem_name text NOT NULL,
   -- A private reference (CustomProblemInput) for custom sessions; null for catalogue problems.
   custom_problem jsonb,
@@ -63,7 +63,7 @@ CREATE INDEX IF NOT EXISTS generation_attempts_created_idx ON generation_attempt
 
 CREATE TABLE IF NOT EXISTS submissions (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
-  user_id uuid NOT NULL,
+  user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
   problem_name text NOT NULL,
   device text NOT NULL,
   language text NOT NULL,

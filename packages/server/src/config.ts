@@ -63,6 +63,7 @@ const EnvSchema = z.object({
   KFORGE_DAILY_ATTEMPTS: int(2000),
   KFORGE_DAILY_SUBMISSIONS: int(200),
   KFORGE_LOG_LEVEL: opt,
+  KFORGE_TRUST_PROXY: bool(false),
 });
 
 export interface Config {
@@ -95,6 +96,8 @@ export interface Config {
   /** Per-user daily quotas the product routes enforce. */
   dailyLimits: { sessions: number; attempts: number; submissions: number };
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Take the client address from X-Forwarded-For (only behind a proxy that sets it), for rate limits. */
+  trustProxy: boolean;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -148,6 +151,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       attempts: e.KFORGE_DAILY_ATTEMPTS,
       submissions: e.KFORGE_DAILY_SUBMISSIONS,
     },
+    trustProxy: e.KFORGE_TRUST_PROXY,
     logLevel: ['debug', 'info', 'warn', 'error', 'silent'].includes(level) ? level : 'info',
   };
 }
@@ -158,6 +162,12 @@ function loadOrCreateSecret(dataDir: string): string {
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  try {
+    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    // Another process sharing the data dir wrote it first: use theirs.
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8').trim();
+    throw err;
+  }
   return secret;
 }

@@ -1,6 +1,7 @@
 // The job queue: enqueue, claim with a lease (FOR UPDATE SKIP LOCKED), heartbeat, complete, retry with backoff, dead-letter.
 import { randomUUID } from 'node:crypto';
 import type { Sql } from '../services/sql.js';
+import { announceJob } from './signals.js';
 import type { ClaimOptions, EnqueueOptions, Job } from './types.js';
 
 const JOB_COLUMNS =
@@ -23,7 +24,9 @@ export async function enqueueJob(sql: Sql, opts: EnqueueOptions): Promise<string
       (opts.delayMs ?? 0) / 1000,
     ],
   );
-  return rows[0]?.id ?? null;
+  const id = rows[0]?.id ?? null;
+  if (id) await announceJob(sql, opts.kind);
+  return id;
 }
 
 /**

@@ -1,0 +1,148 @@
+// `kforge submit PROBLEM FILE`: a ranked evaluation of your own source; --wait follows it to a verdict.
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import type { Language, SubmissionDetail } from '@kernelforge/sdk';
+import { Command, Option } from 'commander';
+import { type Runtime, examples, handle, positiveInt } from '../../core/command.js';
+import type { CommandContext } from '../../core/context.js';
+import { CliError, UsageError } from '../../core/errors.js';
+import { ExitCode } from '../../core/exit-codes.js';
+import { defaultDevice } from '../../internal/devices.js';
+import { readStdin } from '../../internal/prompt.js';
+import { formatMs, formatSpeedup } from '../../output/format.js';
+import { isAccepted, isSubmissionDone, pollSubmission } from '../../watch/submission.js';
+
+interface SubmitOptions {
+  device?: string;
+  language?: Language;
+  wait?: boolean;
+  timeout?: number;
+}
+
+const EXTENSIONS: Record<string, Language> = {
+  '.c': 'c',
+  '.cpp': 'cpp',
+  '.cc': 'cpp',
+  '.cxx': 'cpp',
+  '.c++': 'cpp',
+  '.cu': 'cuda',
+};
+
+export function submitCommand(runtime: Runtime): Command {
+  const command = new Command('submit')
+    .description('submit a source file for a ranked evaluation on a problem; accepted ones enter its leaderboard')
+    .argument('<problem>', 'the problem name, e.g. 19_ReLU')
+    .argument('<file>', 'the source file (- reads stdin); it defines `solution` with the problem\'s prototype')
+    .option('-d, --device <id>', "the device (default: the server's cpu device)")
+    .addOption(
+      new Option('-l, --language <language>', 'the language (default: from the extension: .c, .cpp/.cc, .cu)').choices([
+        'c',
+        'cpp',
+        'cuda',
+      ]),
+    )
+    .option('-w, --wait', 'wait for the verdict (exit 5 when the kernel is not accepted)')
+    .option('--timeout <seconds>', 'give up waiting after this long (default 900)', positiveInt);
+  command.addHelpText(
+    'after',
+    `
+With --wait the exit code tells the outcome: 0 accepted, 5 evaluated but not accepted (wrong, too slow to
+compile, crashed...), 1 the evaluation could not run or the wait timed out.
+`,
+  );
+  examples(command, [
+    ['kforge submit 19_ReLU relu.c', 'queue it and print its id'],
+    ['kforge submit 19_ReLU relu.c --wait', 'follow it to a verdict'],
+    ['kforge submit 19_ReLU relu.cu --device cuda-H100 --wait', 'on a GPU'],
+    ['kforge submit 19_ReLU relu.c --wait --json', 'in CI: JSON on stdout, non-zero exit unless accepted'],
+  ]);
+  return handle<[string, string], SubmitOptions>(runtime, command, submit);
+}
+
+async function submit(ctx: CommandContext, [problem, file]: [string, string], options: SubmitOptions): Promise<ExitCode> {
+  const language = options.language ?? EXTENSIONS[extname(file).toLowerCase()];
+  if (!language) {
+    throw new UsageError(`Cannot tell the language of ${file} from its extension.`, 'Pass --language c, cpp or cuda.');
+  }
+  const source = await readSource(ctx, file);
+  if (!source.trim()) throw new UsageError(`${file} is empty.`);
+  const client = await ctx.client();
+  const device = options.device ?? (await defaultDevice(client));
+  const created = await client.submissions.create({ problem_name: problem, device, language, source });
+  const { output } = ctx;
+  if (!options.wait) {
+    if (output.json) output.printJson(created);
+    else {
+      output.line(created.id);
+      output.success(`Submitted to ${problem} on ${device}; it is ${created.status}.`);
+      output.info(`Wait for the verdict: kforge submit ${problem} ${file} --wait (or see \`kforge leaderboard ${problem}\`).`);
+    }
+    return ExitCode.ok;
+  }
+
+  const controller = new AbortController();
+  const timeoutMs = (options.timeout ?? 900) * 1000;
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  const pollMs = Number(ctx.env.KFORGE_POLL_MS) || undefined;
+  const updates = pollSubmission(client, created.id, { signal: controller.signal, ...(pollMs ? { intervalMs: pollMs } : {}) });
+  let final: SubmissionDetail | undefined;
+  try {
+    if (output.interactive) {
+      const { renderSubmissionProgress } = await import('../../ui/render.js');
+      final = (await renderSubmissionProgress(ctx.io, { initial: created, updates }))?.submission;
+      if (!final) {
+        output.info(`Stopped waiting; submission ${created.id} is still evaluated on the server.`);
+        return ExitCode.ok;
+      }
+    } else {
+      let last = created.status as string;
+      if (!output.json) output.info(`Submitted ${created.id}; waiting for the verdict...`);
+      for await (const update of updates) {
+        if (!output.json && update.status !== last) output.info(`${update.status}`);
+        last = update.status;
+        final = update;
+      }
+    }
+  } catch (error) {
+    if (!controller.signal.aborted) throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  if (!final || !isSubmissionDone(final)) {
+    throw new CliError(
+      `Submission ${created.id} is still ${final?.status ?? created.status} after ${timeoutMs / 1000} s.`,
+      ExitCode.error,
+      'Wait longer with --timeout, or look later: the evaluation goes on.',
+    );
+  }
+  if (output.json) output.printJson(final);
+  else if (!output.interactive) printOutcome(ctx, final);
+  if (isAccepted(final)) return ExitCode.ok;
+  if (final.status === 'failed') {
+    if (!output.json) output.error(`The evaluation could not run: ${final.error ?? 'no reason given'}.`, 'Try again later.');
+    return ExitCode.error;
+  }
+  return ExitCode.notAccepted;
+}
+
+function printOutcome(ctx: CommandContext, submission: SubmissionDetail): void {
+  const { output } = ctx;
+  const verdict = submission.verdict ?? submission.evaluation_state?.verdict ?? submission.status;
+  if (isAccepted(submission)) {
+    output.line(
+      `accepted ${formatMs(submission.time_ms)} ${formatSpeedup(submission.speedup)}${submission.rank ? ` rank ${submission.rank}` : ''}`,
+    );
+  } else {
+    output.line(`${verdict}${submission.evaluation_state?.message ? `: ${submission.evaluation_state.message}` : ''}`);
+  }
+}
+
+async function readSource(ctx: CommandContext, file: string): Promise<string> {
+  if (file === '-') return readStdin(ctx.io.stdin as AsyncIterable<unknown>);
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`Cannot read ${file}${code === 'ENOENT' ? ': no such file' : `: ${code ?? error}`}.`);
+  }
+}

@@ -1,0 +1,12 @@
+// The documented exit codes; bin.ts is the only place that passes one to process.exit.
+export const ExitCode = {
+  ok: 0,
+  error: 1,
+  usage: 2,
+  /** Not signed in, a refused token, or forbidden. */
+  auth: 3,
+  notFound: 4,
+  /** `submit --wait`: the evaluation finished without accepting the kernel. */
+  notAccepted: 5,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

@@ -1,0 +1,63 @@
+// How numbers, times and states read in tables and Ink screens.
+import type { Style } from './style.js';
+
+/** Milliseconds with units a person reads at a glance: 0.0123 ms -> `12.3 µs`. */
+export function formatMs(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '-';
+  if (ms < 1) return `${(ms * 1000).toPrecision(3)} µs`;
+  if (ms < 1000) return `${ms.toPrecision(3)} ms`;
+  return `${(ms / 1000).toPrecision(3)} s`;
+}
+
+export function formatSpeedup(speedup: number | null | undefined): string {
+  if (speedup === null || speedup === undefined || !Number.isFinite(speedup)) return '-';
+  return `${speedup.toFixed(2)}x`;
+}
+
+/** `2026-11-21 09:30` in UTC: compact and the same on every machine. */
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return '-';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return date.toISOString().slice(0, 16).replace('T', ' ');
+}
+
+export function formatDuration(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  if (seconds < 60) return `${seconds}s`;
+  return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`;
+}
+
+export function colorStatus(style: Style, status: string): string {
+  switch (status) {
+    case 'completed':
+    case 'accepted':
+      return style.green(status);
+    case 'failed':
+    case 'stopped':
+      return style.red(status);
+    case 'generating':
+    case 'evaluating':
+    case 'active':
+      return style.cyan(status);
+    default:
+      return style.dim(status);
+  }
+}
+
+export function colorVerdict(style: Style, verdict: string | null | undefined): string {
+  if (!verdict) return style.dim('-');
+  return verdict === 'accepted' ? style.green(verdict) : style.red(verdict);
+}
+
+/** `[`text`]` shortened to `max` characters with an ellipsis. */
+export function truncate(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, Math.max(0, max - 1))}…`;
+}
+
+/** Colours the text of a padded table cell, leaving its padding alone. */
+export function paintCell(padded: string, paint: (text: string) => string): string {
+  const text = padded.trim();
+  return text ? padded.replace(text, paint(text)) : padded;
+}

@@ -1,0 +1,108 @@
+// The state a live session view shows, and how each event changes it (pure, so screens and tests share it).
+import type { AgentSession, GenerationAttempt, SessionEvent, SessionStatus } from '@kernelforge/sdk';
+
+/** Events from the server's stream, plus a fresh copy of the session fetched as a safety net. */
+export type WatchEvent = SessionEvent | { type: 'snapshot'; session: AgentSession };
+
+export interface WatchState {
+  sessionId: string;
+  name: string;
+  problemName: string;
+  device: string;
+  status: SessionStatus;
+  attempts: GenerationAttempt[];
+  /** The agent's streamed text per attempt, kept while the attempt is generating. */
+  streams: Record<string, string>;
+  /** The attempt whose text arrived last. */
+  streamingAttemptId: string | undefined;
+}
+
+/** Keep the tail of an agent's text: a screen shows only its last lines. */
+const STREAM_LIMIT = 4000;
+
+export function initialWatchState(session: AgentSession): WatchState {
+  return {
+    sessionId: session.id,
+    name: session.name,
+    problemName: session.problem_name,
+    device: session.device,
+    status: session.status,
+    attempts: sortAttempts(session.generation_attempts),
+    streams: {},
+    streamingAttemptId: undefined,
+  };
+}
+
+/** A session that is not working any more: the view ends. */
+export function isSessionDone(status: SessionStatus): boolean {
+  return status === 'idle' || status === 'stopped';
+}
+
+export function isAttemptDone(attempt: Pick<GenerationAttempt, 'status'>): boolean {
+  return attempt.status === 'completed' || attempt.status === 'failed' || attempt.status === 'stopped';
+}
+
+export function applyWatchEvent(state: WatchState, event: WatchEvent): WatchState {
+  switch (event.type) {
+    case 'snapshot': {
+      const next = initialWatchState(event.session);
+      return { ...next, streams: keepStreams(state.streams, next.attempts), streamingAttemptId: state.streamingAttemptId };
+    }
+    case 'attempt.created':
+    case 'attempt.updated': {
+      const attempts = upsert(state.attempts, event.attempt);
+      const streams = isAttemptDone(event.attempt) ? without(state.streams, event.attempt.id) : state.streams;
+      return { ...state, attempts, streams };
+    }
+    case 'attempt.status': {
+      const attempts = state.attempts.map((a) => (a.id === event.attempt_id ? { ...a, status: event.status } : a));
+      const streams = isAttemptDone({ status: event.status }) ? without(state.streams, event.attempt_id) : state.streams;
+      return { ...state, attempts, streams };
+    }
+    case 'attempt.delta': {
+      const text = ((state.streams[event.attempt_id] ?? '') + event.text).slice(-STREAM_LIMIT);
+      return { ...state, streams: { ...state.streams, [event.attempt_id]: text }, streamingAttemptId: event.attempt_id };
+    }
+    case 'session.status':
+      return { ...state, status: event.status };
+    default:
+      return state;
+  }
+}
+
+/** The attempt being streamed now, with its text. */
+export function currentStream(state: WatchState): { attempt: GenerationAttempt | undefined; text: string } | undefined {
+  const id = state.streamingAttemptId;
+  if (!id) return undefined;
+  const text = state.streams[id];
+  if (text === undefined) return undefined;
+  return { attempt: state.attempts.find((a) => a.id === id), text };
+}
+
+export function attemptTime(attempt: GenerationAttempt): number | undefined {
+  const time = attempt.evaluation_state?.benchmarking_result?.optimized_time;
+  return typeof time === 'number' && Number.isFinite(time) ? time : undefined;
+}
+
+function sortAttempts(attempts: readonly GenerationAttempt[]): GenerationAttempt[] {
+  return [...attempts].sort((a, b) => a.attempt_number - b.attempt_number);
+}
+
+function upsert(attempts: GenerationAttempt[], attempt: GenerationAttempt): GenerationAttempt[] {
+  const index = attempts.findIndex((a) => a.id === attempt.id);
+  if (index < 0) return sortAttempts([...attempts, attempt]);
+  const next = [...attempts];
+  next[index] = attempt;
+  return next;
+}
+
+function without(streams: Record<string, string>, id: string): Record<string, string> {
+  if (!(id in streams)) return streams;
+  const { [id]: _gone, ...rest } = streams;
+  return rest;
+}
+
+function keepStreams(streams: Record<string, string>, attempts: GenerationAttempt[]): Record<string, string> {
+  const live = new Set(attempts.filter((a) => !isAttemptDone(a)).map((a) => a.id));
+  return Object.fromEntries(Object.entries(streams).filter(([id]) => live.has(id)));
+}

@@ -1,0 +1,359 @@
+// Every command against the real server (with its in-process runner): JSON on stdout in the sdk's shapes,
+// messages on stderr, and the documented exit codes.
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  AgentSession,
+  AgentSessionSummary,
+  ApiToken,
+  CreatedApiToken,
+  Device,
+  GenerationAttempt,
+  Leaderboard,
+  LeaderboardList,
+  listOf,
+  NewAttemptsResponse,
+  Problem,
+  Submission,
+  SubmissionDetail,
+  User,
+} from '@kernelforge/sdk';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildCli, isolatedHome, kforge, type RunOptions } from './helpers/cli.js';
+import { createApiToken, startTestServer, type TestServer } from './helpers/server.js';
+
+const RELU = `#include <stdint.h>
+void solution(const float* x, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; i++) y[i] = x[i] > 0.0f ? x[i] : 0.0f;
+}
+`;
+const WRONG_RELU = `#include <stdint.h>
+void solution(const float* x, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; i++) y[i] = x[i];
+}
+`;
+
+let server: TestServer;
+let apiToken: string;
+let email: string;
+/** A signed-in home (login done once in beforeAll). */
+let home: { HOME: string; XDG_CONFIG_HOME: string };
+
+function signedIn(extra: Record<string, string> = {}): RunOptions {
+  return { env: { ...home, KFORGE_TELEMETRY: '0', ...extra } };
+}
+
+beforeAll(async () => {
+  await buildCli();
+  server = await startTestServer({ localRunner: true });
+  const { user, token } = await server.createUser({ email: 'cli@kforge.test', full_name: 'Cli User' });
+  email = user.email;
+  apiToken = await createApiToken(server, token);
+  home = isolatedHome();
+  const login = await kforge(['login', '--token', apiToken, '--api-url', server.url], signedIn());
+  expect(login.code, login.stderr).toBe(0);
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('login, whoami, logout', () => {
+  test('login --token verifies the token, stores it 0600 with the API URL, and prints the user as JSON', async () => {
+    const env = { ...isolatedHome(), KFORGE_TELEMETRY: '0' };
+    const result = await kforge(['login', '--token', apiToken, '--api-url', server.url, '--json'], { env });
+    expect(result.code, result.stderr).toBe(0);
+    const body = result.json<{ user: unknown; profile: string; api_url: string; credentials_path: string }>();
+    expect(User.parse(body.user).email).toBe(email);
+    expect(body).toMatchObject({ profile: 'default', api_url: server.url });
+    expect(body.credentials_path).toBe(join(env.XDG_CONFIG_HOME, 'kforge', 'credentials', 'default'));
+    expect(statSync(body.credentials_path).mode & 0o777).toBe(0o600);
+    expect(readFileSync(body.credentials_path, 'utf8').trim()).toBe(apiToken);
+    const configFile = join(env.XDG_CONFIG_HOME, 'kforge', 'config.json');
+    expect(statSync(configFile).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(configFile, 'utf8')).profiles.default.api_url).toBe(server.url);
+  });
+
+  test('login reads a piped token from stdin and keeps profiles apart', async () => {
+    const env = { ...isolatedHome(), KFORGE_TELEMETRY: '0' };
+    const result = await kforge(['--profile', 'work', 'login', '--api-url', server.url], { env, input: `${apiToken}\n` });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('profile work');
+    const whoamiDefault = await kforge(['whoami'], { env });
+    expect(whoamiDefault.code).toBe(3);
+    const whoamiWork = await kforge(['whoami', '--profile', 'work', '--json'], { env });
+    expect(whoamiWork.code, whoamiWork.stderr).toBe(0);
+    expect(whoamiWork.json()).toMatchObject({ profile: 'work', api_url: server.url, api_url_source: 'profile' });
+  });
+
+  test('a refused token exits 3, says what to do, and stores nothing', async () => {
+    const env = { ...isolatedHome(), KFORGE_TELEMETRY: '0' };
+    const result = await kforge(['login', '--token', 'kf_not-a-real-token', '--api-url', server.url], { env });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/refused that token/);
+    const whoami = await kforge(['whoami'], { env });
+    expect(whoami.code).toBe(3);
+  });
+
+  test('whoami says which credentials won: the stored file, or KFORGE_TOKEN over it', async () => {
+    const fromFile = await kforge(['whoami', '--json'], signedIn());
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    const body = fromFile.json<{ user: unknown; token_source: string; credentials_path: string }>();
+    expect(User.parse(body.user).email).toBe(email);
+    expect(body.token_source).toBe('file');
+    expect(body.credentials_path).toBe(join(home.XDG_CONFIG_HOME, 'kforge', 'credentials', 'default'));
+
+    const fromEnv = await kforge(['whoami'], signedIn({ KFORGE_TOKEN: server.admin.token }));
+    expect(fromEnv.code).toBe(0);
+    expect(fromEnv.stdout).toContain(server.admin.email);
+    expect(fromEnv.stdout).toContain('KFORGE_TOKEN');
+    expect(fromEnv.stdout).toContain(body.credentials_path);
+  });
+
+  test('without credentials a command exits 3 with "Not signed in" and the next step', async () => {
+    const env = { ...isolatedHome(), KFORGE_TELEMETRY: '0', KFORGE_API_URL: server.url };
+    const result = await kforge(['sessions', 'list', '--json'], { env });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('Not signed in.');
+    expect(result.stderr).toContain('Run `kforge login` or set KFORGE_TOKEN.');
+  });
+
+  test('logout removes the stored token; a later command is not signed in', async () => {
+    const env = { ...isolatedHome(), KFORGE_TELEMETRY: '0' };
+    expect((await kforge(['login', '--token', apiToken, '--api-url', server.url], { env })).code).toBe(0);
+    const out = await kforge(['logout', '--json'], { env });
+    expect(out.code).toBe(0);
+    expect(out.json()).toMatchObject({ profile: 'default', removed: true });
+    expect((await kforge(['whoami'], { env })).code).toBe(3);
+  });
+});
+
+describe('catalogue', () => {
+  test('problems list and show print the API shapes; an unknown problem exits 4', async () => {
+    const list = await kforge(['problems', 'list', '--json'], signedIn());
+    expect(list.code, list.stderr).toBe(0);
+    const problems = listOf(Problem).parse(list.json());
+    expect(problems.data.map((p) => p.name)).toContain('19_ReLU');
+
+    const show = await kforge(['problems', 'show', '19_ReLU', '--json'], signedIn());
+    expect(show.code).toBe(0);
+    expect(Problem.parse(show.json()).prototype).toContain('solution');
+
+    const table = await kforge(['problems', 'list'], signedIn());
+    expect(table.stdout).toMatch(/^NAME\s+LEVEL\s+BACKENDS\s+TITLE/);
+    expect(table.stdout).not.toContain('\u001b[');
+
+    const missing = await kforge(['problems', 'show', 'No_Such_Problem'], signedIn());
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toMatch(/Error: /);
+  });
+
+  test('devices --json lists the cpu device', async () => {
+    const result = await kforge(['devices', '--json'], signedIn());
+    expect(result.code, result.stderr).toBe(0);
+    const devices = listOf(Device).parse(result.json());
+    expect(devices.data.some((d) => d.kind === 'cpu')).toBe(true);
+  });
+});
+
+describe('usage errors exit 2', () => {
+  test.each([
+    [['sessions', 'frobnicate']],
+    [['sessions', 'show']],
+    [['sessions', 'list', '--limit', 'many']],
+    [['submit', '19_ReLU']],
+    [['--no-such-flag']],
+  ])('kforge %s', async (args) => {
+    const result = await kforge(args, signedIn());
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/error|Error|Usage/);
+  });
+
+  test('a submit whose language cannot be told from the file name exits 2', async () => {
+    const file = join(home.HOME, 'kernel.txt');
+    writeFileSync(file, RELU);
+    const result = await kforge(['submit', '19_ReLU', file], signedIn());
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--language');
+  });
+});
+
+describe('sessions', () => {
+  test('start, list, show, rename, stop, delete and restore answer in the sdk shapes', async () => {
+    const start = await kforge(['sessions', 'start', '19_ReLU', '-n', '1', '--name', 'cli session', '--json'], signedIn());
+    expect(start.code, start.stderr).toBe(0);
+    const session = AgentSession.parse(start.json());
+    expect(session).toMatchObject({ problem_name: '19_ReLU', name: 'cli session' });
+    expect(session.device).toMatch(/^cpu/);
+
+    const list = await kforge(['sessions', 'list', '--limit', '1', '--json'], signedIn());
+    expect(list.code).toBe(0);
+    const page = listOf(AgentSessionSummary).parse(list.json());
+    expect(page.data).toHaveLength(1);
+    expect(page.data[0]?.id).toBe(session.id);
+
+    const all = await kforge(['sessions', 'list', '--all', '--json'], signedIn());
+    expect(listOf(AgentSessionSummary).parse(all.json()).data.map((s) => s.id)).toContain(session.id);
+
+    const show = await kforge(['sessions', 'show', session.id, '--json'], signedIn());
+    expect(AgentSession.parse(show.json()).id).toBe(session.id);
+
+    const renamed = await kforge(['sessions', 'rename', session.id, 'renamed by cli', '--json'], signedIn());
+    expect(renamed.code).toBe(0);
+    expect(AgentSession.parse(renamed.json()).name).toBe('renamed by cli');
+
+    const stopped = await kforge(['sessions', 'stop', session.id, '--json'], signedIn());
+    expect(stopped.code).toBe(0);
+    expect(AgentSession.parse(stopped.json()).status).toBe('stopped');
+
+    const deleted = await kforge(['sessions', 'delete', session.id, '--json'], signedIn());
+    expect(deleted.code).toBe(0);
+    const afterDelete = listOf(AgentSessionSummary).parse((await kforge(['sessions', 'list', '--json'], signedIn())).json());
+    expect(afterDelete.data.map((s) => s.id)).not.toContain(session.id);
+
+    const restored = await kforge(['sessions', 'restore', session.id, '--json'], signedIn());
+    expect(restored.code).toBe(0);
+    expect(AgentSession.parse(restored.json()).deleted_at).toBeNull();
+  });
+
+  test('an unknown session exits 4', async () => {
+    const result = await kforge(['sessions', 'show', '00000000-0000-4000-8000-000000000000'], signedIn());
+    expect(result.code).toBe(4);
+    expect(result.stdout).toBe('');
+  });
+
+  test('start --watch --json waits for the real runner and prints the finished session; attempts show reads it', async () => {
+    const run = await kforge(['sessions', 'start', '19_ReLU', '-n', '2', '--watch', '--json'], {
+      ...signedIn({ KFORGE_WATCH_POLL_MS: '1000' }),
+      timeoutMs: 170_000,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const session = AgentSession.parse(run.json());
+    expect(['idle', 'stopped']).toContain(session.status);
+    expect(session.generation_attempts).toHaveLength(2);
+    expect(session.generation_attempts.every((a) => ['completed', 'failed'].includes(a.status))).toBe(true);
+
+    const source = await kforge(['attempts', 'show', session.id, '1'], signedIn());
+    expect(source.code, source.stderr).toBe(0);
+    expect(source.stdout).toContain('solution');
+    expect(source.stdout).toBe(`${session.generation_attempts.find((a) => a.attempt_number === 1)?.source?.trimEnd()}\n`);
+
+    const best = await kforge(['attempts', 'show', session.id, '--best', '--json'], signedIn());
+    expect(best.code).toBe(0);
+    expect(GenerationAttempt.parse(best.json()).session_id).toBe(session.id);
+
+    const bestOfShow = await kforge(['sessions', 'show', session.id, '--best', '--json'], signedIn());
+    expect(GenerationAttempt.parse(bestOfShow.json()).id).toBe(GenerationAttempt.parse(best.json()).id);
+
+    const diff = await kforge(['attempts', 'show', session.id, '2', '--diff', '--json'], signedIn());
+    expect(diff.code).toBe(0);
+    const body = diff.json<{ attempt: unknown; previous: unknown; diff: string }>();
+    expect(GenerationAttempt.parse(body.attempt).attempt_number).toBe(2);
+    expect(GenerationAttempt.parse(body.previous).attempt_number).toBe(1);
+    if (body.diff) expect(body.diff).toMatch(/^--- attempt #1\n\+\+\+ attempt #2\n@@ /);
+
+    const missing = await kforge(['attempts', 'show', session.id, '99'], signedIn());
+    expect(missing.code).toBe(4);
+
+    const table = await kforge(['sessions', 'show', session.id], signedIn());
+    expect(table.stdout).toMatch(/#\s+STATUS\s+VERDICT\s+TIME\s+SPEEDUP/);
+
+    // A new instruction queues more attempts; watch (plain lines, not a TTY) follows them to the end.
+    const instruct = await kforge(['instruct', session.id, 'unroll by 4', '-n', '1', '--json'], signedIn());
+    expect(instruct.code, instruct.stderr).toBe(0);
+    const created = NewAttemptsResponse.parse(instruct.json());
+    expect(created.instruction.text).toBe('unroll by 4');
+    expect(created.generation_attempts.map((a) => a.attempt_number)).toEqual([3]);
+
+    const watch = await kforge(['sessions', 'watch', session.id], {
+      ...signedIn({ KFORGE_WATCH_POLL_MS: '1000' }),
+      timeoutMs: 170_000,
+    });
+    expect(watch.code, watch.stderr).toBe(0);
+    expect(watch.stdout).toMatch(/^#3 /m);
+    expect(watch.stdout).not.toContain('\u001b[');
+    expect(watch.stderr).toMatch(/Session (idle|stopped)/);
+  }, 400_000);
+});
+
+describe('tokens', () => {
+  test('create shows the token once; list and revoke; a revoked token is refused with exit 3', async () => {
+    const create = await kforge(['tokens', 'create', 'ci', '--expires-in-days', '7', '--json'], signedIn());
+    expect(create.code, create.stderr).toBe(0);
+    const token = CreatedApiToken.parse(create.json());
+    expect(token.token).toMatch(/^kf_/);
+
+    const list = await kforge(['tokens', 'list', '--json'], signedIn());
+    const tokens = listOf(ApiToken).parse(list.json());
+    expect(tokens.data.map((t) => t.id)).toContain(token.id);
+    expect(list.stdout).not.toContain(token.token);
+
+    const plain = await kforge(['tokens', 'create', 'plain'], signedIn());
+    expect(plain.stdout.trim()).toMatch(/^kf_\S+$/);
+
+    expect((await kforge(['whoami'], signedIn({ KFORGE_TOKEN: token.token }))).code).toBe(0);
+    const revoke = await kforge(['tokens', 'revoke', token.id], signedIn());
+    expect(revoke.code).toBe(0);
+    const refused = await kforge(['whoami'], signedIn({ KFORGE_TOKEN: token.token }));
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain('KFORGE_TOKEN');
+  });
+});
+
+describe('submissions and leaderboards', () => {
+  test('submit without --wait prints the queued submission; --wait exits 5 when the kernel is wrong', async () => {
+    const wrong = join(home.HOME, 'wrong.c');
+    writeFileSync(wrong, WRONG_RELU);
+    const queued = await kforge(['submit', '19_ReLU', wrong, '--json'], signedIn());
+    expect(queued.code, queued.stderr).toBe(0);
+    expect(Submission.parse(queued.json()).problem_name).toBe('19_ReLU');
+
+    const waited = await kforge(['submit', '19_ReLU', wrong, '--wait', '--json'], { ...signedIn({ KFORGE_POLL_MS: '300' }), timeoutMs: 170_000 });
+    expect(waited.code, waited.stderr).toBe(5);
+    const detail = SubmissionDetail.parse(waited.json());
+    expect(detail.status).toBe('completed');
+    expect(detail.verdict).not.toBe('accepted');
+    expect(detail.rank).toBeNull();
+  }, 200_000);
+
+  test('leaderboard of all problems and of one, --limit and --device; an unknown problem exits 4', async () => {
+    const all = await kforge(['leaderboard', '--json'], signedIn());
+    expect(all.code, all.stderr).toBe(0);
+    expect(LeaderboardList.parse(all.json()).data.length).toBeGreaterThan(0);
+
+    const one = await kforge(['leaderboard', '19_ReLU', '--limit', '5', '--device', 'cpu-x86_64', '--json'], signedIn());
+    expect(one.code).toBe(0);
+    expect(Leaderboard.parse(one.json()).problem_name).toBe('19_ReLU');
+
+    const missing = await kforge(['leaderboard', 'No_Such_Problem', '--json'], signedIn());
+    expect(missing.code).toBe(4);
+  });
+
+  test('a CI script with only KFORGE_TOKEN and KFORGE_API_URL: submit --wait --json, then leaderboard --json', async () => {
+    const dir = isolatedHome().HOME;
+    writeFileSync(join(dir, 'relu.c'), RELU);
+    const bin = await buildCli();
+    const script = `set -eu
+node "${bin}" submit 19_ReLU relu.c --wait --json > result.json
+node "${bin}" leaderboard 19_ReLU --json > board.json
+`;
+    writeFileSync(join(dir, 'ci.sh'), script);
+    const { spawnSync } = await import('node:child_process');
+    // PATH and HOME are in any CI job's environment; nothing else from this machine is passed on.
+    const result = spawnSync('bash', ['ci.sh'], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, KFORGE_TOKEN: apiToken, KFORGE_API_URL: server.url },
+      encoding: 'utf8',
+      timeout: 170_000,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    expect(result.status, result.stderr).toBe(0);
+    const submission = SubmissionDetail.parse(JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')));
+    expect(submission.verdict).toBe('accepted');
+    const board = Leaderboard.parse(JSON.parse(readFileSync(join(dir, 'board.json'), 'utf8')));
+    expect(board.entries.map((e) => e.submission_id)).toContain(submission.id);
+  }, 200_000);
+});

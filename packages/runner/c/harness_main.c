@@ -1,0 +1,485 @@
+/* The trusted harness: generates inputs, runs the reference, drives the sandboxed candidate through the
+   worker protocol, checks every output it is handed back and times the calls from outside. Prints one
+   JSON report on stdout; the runner turns it into an EvaluationState.
+   usage: harness PLAN LAUNCH BASELINE_LAUNCH|- DROP_UID   (fds 3 and 4: the worker's stdout, stderr) */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+#include "harness.h"
+
+static plan_t P;
+static char *shm, *priv, *saved;
+static size_t offs[KF_MAX_ARGS];
+static worker_t W, B;
+static int have_b;
+static double nop_ms;
+static FILE *J; /* the report */
+
+static void json_str(const char *s) {
+  fputc('"', J);
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') fprintf(J, "\\%c", c);
+    else if (c < 0x20 || c >= 0x7f) fprintf(J, "\\u%04x", c);
+    else fputc(c, J);
+  }
+  fputc('"', J);
+}
+
+static void json_num(double v) {
+  if (isfinite(v)) fprintf(J, "%.9g", v);
+  else fputs("null", J);
+}
+
+static size_t count_of(const case_desc *c, int i) { return P.args[i].is_ptr ? (size_t)c->vals[i] : 0; }
+
+static size_t layout(const case_desc *c) {
+  size_t total = 0;
+  for (int i = 0; i < P.nargs; i++) {
+    offs[i] = total;
+    if (P.args[i].is_ptr) total += (count_of(c, i) * elem_size(P.args[i].etype) + 4095) & ~(size_t)4095;
+  }
+  return total + 4096;
+}
+
+static void scalar_arg(kf_arg *a, int i, double v) {
+  switch (P.args[i].etype) {
+    case ET_F32: a->f32 = (float)v; break;
+    case ET_F64: a->f64 = v; break;
+    case ET_I32: a->i32 = (int32_t)v; break;
+    default: a->i64 = (int64_t)v;
+  }
+}
+
+static void args_for(const case_desc *c, char *base, kf_arg *a, int offsets) {
+  for (int i = 0; i < P.nargs; i++) {
+    memset(&a[i], 0, sizeof a[i]);
+    if (P.args[i].is_ptr) {
+      if (offsets) a[i].off = (int64_t)offs[i];
+      else a[i].p = base + offs[i];
+    } else {
+      scalar_arg(&a[i], i, c->vals[i]);
+    }
+  }
+}
+
+static int is_input(int i) { return P.args[i].is_ptr && (P.args[i].role == R_IN || P.args[i].role == R_INOUT); }
+static int is_output(int i) { return P.args[i].is_ptr && (P.args[i].role == R_OUT || P.args[i].role == R_INOUT); }
+static size_t bytes_of(const case_desc *c, int i) { return count_of(c, i) * elem_size(P.args[i].etype); }
+
+/* Fresh inputs in both copies, poisoned outputs in both. */
+static void setup(const case_desc *c, uint64_t seed, int dist) {
+  for (int i = 0; i < P.nargs; i++) {
+    if (!P.args[i].is_ptr) continue;
+    if (is_input(i)) {
+      gen_input(P.args[i].etype, priv + offs[i], count_of(c, i), dist, seed * 131 + (uint64_t)i);
+      memcpy(shm + offs[i], priv + offs[i], bytes_of(c, i));
+    } else {
+      fill_poison(P.args[i].etype, shm + offs[i], count_of(c, i));
+    }
+  }
+}
+
+static void run_reference(const case_desc *c) {
+  kf_arg a[KF_MAX_ARGS];
+  args_for(c, priv, a, 0);
+  kf_call_reference(a);
+}
+
+/* One call of a worker; the time seen from outside its process, less the calibrated round trip. */
+static int timed_call(worker_t *w, const case_desc *c, double *outside, double *inside) {
+  kf_arg a[KF_MAX_ARGS];
+  kf_reply rep;
+  args_for(c, NULL, a, 1);
+  if (P.cuda && worker_call(w, KF_OP_PREPARE, NULL, 0, P.call_timeout_ms, &rep)) return -1;
+  double t0 = now_ms();
+  if (worker_call(w, KF_OP_RUN, a, P.nargs, P.call_timeout_ms, &rep)) return -1;
+  double t1 = now_ms();
+  if (P.cuda && worker_call(w, KF_OP_FETCH, NULL, 0, P.call_timeout_ms, &rep)) return -1;
+  if (rep.status != 0) {
+    snprintf(w->error, sizeof w->error, "the worker reported error %d (a cuda call failed)", rep.status);
+    return -1;
+  }
+  *outside = fmax(t1 - t0 - nop_ms, 0.0);
+  *inside = (double)rep.inside_ns * 1e-6;
+  return 0;
+}
+
+static const char *dist_name(int d) {
+  static const char *n[] = {"uniform", "normal", "positive", "small_int"};
+  return n[d];
+}
+
+static void print_sizes(const case_desc *c) {
+  fputc('{', J);
+  int first = 1;
+  for (int i = 0; i < P.nargs; i++) {
+    if (P.args[i].is_ptr) continue;
+    fprintf(J, "%s", first ? "" : ",");
+    json_str(P.args[i].name);
+    fputc(':', J);
+    json_num(c->vals[i]);
+    first = 0;
+  }
+  fputc('}', J);
+}
+
+static const char *verdict = "accepted";
+static char message[512] = "";
+static int ncorr;
+
+static void fail(const char *v, const char *msg) {
+  verdict = v;
+  snprintf(message, sizeof message, "%s", msg);
+}
+
+static void worker_failure(worker_t *w, const char *during) {
+  char m[512];
+  snprintf(m, sizeof m, "%s: %s", during, w->error);
+  fail(w->timed_out ? "timeout" : "runtime_error", m);
+}
+
+/* Checks one returned call: work left running, inputs untouched, outputs against the reference. */
+static int check_call(const case_desc *c, err_stats *st, int check_inputs) {
+  if (worker_busy_after_return(&W)) {
+    fail("rejected", "work was still running after solution() returned (threads or processes left busy)");
+    snprintf(st->message, sizeof st->message, "work still running after return");
+    st->failed = 1;
+    return -1;
+  }
+  if (check_inputs)
+    for (int i = 0; i < P.nargs; i++)
+      if (P.args[i].is_ptr && P.args[i].role == R_IN && memcmp(shm + offs[i], priv + offs[i], bytes_of(c, i))) {
+        snprintf(st->message, sizeof st->message, "input %s was modified", P.args[i].name);
+        st->failed = 1;
+        fail("incorrect", st->message);
+        return -1;
+      }
+  for (int i = 0; i < P.nargs; i++)
+    if (is_output(i) && !(!check_inputs && P.args[i].etype == ET_F32 &&
+                          outputs_close_f32((const float *)(shm + offs[i]), (const float *)(priv + offs[i]), count_of(c, i), (float)P.atol, (float)P.rtol)))
+      compare_output(P.args[i].name, P.args[i].etype, shm + offs[i], priv + offs[i], count_of(c, i), P.atol, P.rtol, st);
+  if (st->failed) {
+    char m[400];
+    snprintf(m, sizeof m, "case %s: %s", c->name, st->message);
+    fail("incorrect", m);
+    return -1;
+  }
+  return 0;
+}
+
+static int outputs_equal_saved(const case_desc *c) {
+  for (int i = 0; i < P.nargs; i++)
+    if (is_output(i) && memcmp(shm + offs[i], saved + offs[i], bytes_of(c, i))) return 0;
+  return 1;
+}
+
+static void save_outputs(const case_desc *c) {
+  for (int i = 0; i < P.nargs; i++)
+    if (is_output(i)) memcpy(saved + offs[i], shm + offs[i], bytes_of(c, i));
+}
+
+static int correctness(void) {
+  fputs("\"correctness\":[", J);
+  for (int ci = 0; ci < P.ncases; ci++) {
+    const case_desc *c = &P.cases[ci];
+    if (c->bench) continue;
+    layout(c);
+    for (int di = 0; di < P.ndists; di++)
+      for (int si = 0; si < P.nseeds; si++) {
+        uint64_t seed = P.seeds[si] + (uint64_t)ci * 1000003u + (uint64_t)di * 7919u;
+        setup(c, seed, P.dists[di]);
+        run_reference(c);
+        err_stats st;
+        memset(&st, 0, sizeof st);
+        double o, in;
+        int bad = 0;
+        if (timed_call(&W, c, &o, &in)) {
+          worker_failure(&W, "while checking correctness");
+          snprintf(st.message, sizeof st.message, "%s", W.error);
+          st.failed = 1;
+          bad = 1;
+        } else if (check_call(c, &st, 1)) {
+          bad = 1;
+        } else {
+          /* Outputs must stay put after return, and the same inputs must give the same bits. */
+          save_outputs(c);
+          struct timespec ts = {0, 2000000};
+          nanosleep(&ts, NULL);
+          if (!outputs_equal_saved(c)) {
+            snprintf(st.message, sizeof st.message, "outputs changed after solution() returned");
+            fail("rejected", st.message);
+            st.failed = bad = 1;
+          } else {
+            setup(c, seed, P.dists[di]);
+            err_stats again;
+            memset(&again, 0, sizeof again);
+            if (timed_call(&W, c, &o, &in)) {
+              worker_failure(&W, "while checking determinism");
+              snprintf(st.message, sizeof st.message, "%s", W.error);
+              st.failed = bad = 1;
+            } else if (check_call(c, &again, 1)) {
+              /* Wrong on the second call (e.g. a cache keyed by pointer): incorrect, not merely nondeterministic. */
+              snprintf(st.message, sizeof st.message, "second call: %s", again.message);
+              st.failed = bad = 1;
+            } else if (!outputs_equal_saved(c)) {
+              snprintf(st.message, sizeof st.message, "the same inputs gave different outputs on a second run");
+              char m[400];
+              snprintf(m, sizeof m, "case %s: %s", c->name, st.message);
+              fail("nondeterministic", m);
+              st.failed = bad = 1;
+            }
+          }
+        }
+        fprintf(J, "%s{\"name\":", ncorr++ ? "," : "");
+        json_str(c->name);
+        fputs(",\"sizes\":", J);
+        print_sizes(c);
+        fprintf(J, ",\"seed\":%lu,\"distribution\":\"%s\",\"passed\":%s", (unsigned long)(seed % 2147483647u),
+                dist_name(P.dists[di]), st.failed ? "false" : "true");
+        fputs(",\"max_abs_error\":", J);
+        json_num(st.count ? st.max_abs : NAN);
+        fputs(",\"mean_abs_error\":", J);
+        json_num(st.count ? st.sum_abs / (double)st.count : NAN);
+        fputs(",\"max_rel_error\":", J);
+        json_num(st.count ? st.max_rel : NAN);
+        fputs(",\"mean_rel_error\":", J);
+        json_num(st.count ? st.sum_rel / (double)st.count : NAN);
+        if (st.failed) {
+          fputs(",\"message\":", J);
+          json_str(st.message);
+        }
+        fputc('}', J);
+        if (bad) {
+          fputs("]", J);
+          return -1;
+        }
+      }
+  }
+  fputs("]", J);
+  return 0;
+}
+
+typedef struct {
+  double *v;
+  int n, cap;
+  double sum, sumsq;
+} series;
+
+static void push(series *s, double x) {
+  if (s->n == s->cap) {
+    s->cap = s->cap ? s->cap * 2 : 64;
+    s->v = realloc(s->v, sizeof(double) * (size_t)s->cap);
+  }
+  s->v[s->n++] = x;
+  s->sum += x;
+  s->sumsq += x * x;
+}
+
+static int cmp_double(const void *x, const void *y) {
+  double a = *(const double *)x, b = *(const double *)y;
+  return (a > b) - (a < b);
+}
+
+/* Standard error under target_rse of the mean, over the samples inside Tukey's far-out fence
+   (Q3 + 3 IQR): on a shared machine one preempted sample must not keep a stable kernel running 10 s. */
+static int converged(const series *s) {
+  if (s->n < (int)P.min_samples || s->sum < P.min_ms) return 0;
+  double *v = malloc(sizeof(double) * (size_t)s->n);
+  memcpy(v, s->v, sizeof(double) * (size_t)s->n);
+  qsort(v, (size_t)s->n, sizeof(double), cmp_double);
+  double q1 = v[s->n / 4], q3 = v[(3 * s->n) / 4], fence = q3 + 3 * (q3 - q1);
+  double sum = 0, sumsq = 0;
+  int n = 0;
+  for (int i = 0; i < s->n; i++)
+    if (v[i] <= fence) sum += v[i], sumsq += v[i] * v[i], n++;
+  free(v);
+  if (n < 2) return 0;
+  double mean = sum / n, var = fmax(sumsq / n - mean * mean, 0) * n / (n - 1);
+  return sqrt(var / n) <= P.target_rse * mean;
+}
+
+static void print_series(const char *key, const series *s) {
+  fprintf(J, ",\"%s\":[", key);
+  for (int i = 0; i < s->n; i++) {
+    if (i) fputc(',', J);
+    json_num(s->v[i]);
+  }
+  fputc(']', J);
+}
+
+static double uniform01(void) {
+  uint32_t r = 0;
+  if (getrandom(&r, sizeof r, 0) != sizeof r) r = (uint32_t)rand();
+  return r / 4294967296.0;
+}
+
+static int time_baseline(const case_desc *c, double *ms) {
+  if (have_b) {
+    double in;
+    if (timed_call(&B, c, ms, &in)) {
+      worker_failure(&B, "the baseline failed");
+      verdict = "runtime_error";
+      return -1;
+    }
+    return 0;
+  }
+  flush_caches();
+  double t0 = now_ms();
+  run_reference(c);
+  *ms = now_ms() - t0;
+  return 0;
+}
+
+static int timing(void) {
+  fputs(",\"bench\":[", J);
+  int nbench = 0, printed = 0;
+  for (int ci = 0; ci < P.ncases; ci++) nbench += P.cases[ci].bench;
+  double budget = P.max_ms / (nbench ? nbench : 1);
+  for (int ci = 0; ci < P.ncases; ci++) {
+    const case_desc *c = &P.cases[ci];
+    if (!c->bench) continue;
+    layout(c);
+    double o, in, b;
+    /* Warm-up on this case's sizes: page faults, OpenMP start-up, frequency ramp. */
+    setup(c, P.bench_seed, P.dists[0]);
+    double wstart = now_ms();
+    for (int k = 0; k < P.warmup_calls || now_ms() - wstart < P.warmup_ms; k++)
+      if (timed_call(&W, c, &o, &in)) {
+        worker_failure(&W, "during warm-up");
+        goto out;
+      }
+    if (time_baseline(c, &b)) goto out;
+    series cand = {0}, base = {0}, inside = {0};
+    int checked = 0;
+    double start = now_ms();
+    for (int k = 0;; k++) {
+      uint64_t seed = P.bench_seed + (uint64_t)ci * 104729u + (uint64_t)k * 7919u + 1;
+      setup(c, seed, P.dists[0]);
+      int expected = 0;
+      if (P.cuda) {
+        /* The cuda baseline runs in its own worker; the expected outputs still come from the cpu reference. */
+        if (!converged(&base)) {
+          if (time_baseline(c, &b)) goto out;
+          push(&base, b);
+          setup(c, seed, P.dists[0]);
+        }
+      } else if (!converged(&base)) {
+        if (time_baseline(c, &b)) goto out;
+        push(&base, b);
+        expected = 1;
+      }
+      flush_caches();
+      if (timed_call(&W, c, &o, &in)) {
+        worker_failure(&W, "while timing");
+        goto out;
+      }
+      push(&cand, o);
+      push(&inside, in);
+      /* Which samples are checked is decided after the call, so a candidate cannot know. */
+      int check = expected || P.ranked || uniform01() < P.check_prob || k == 0;
+      if (check) {
+        if (!expected) run_reference(c);
+        err_stats st;
+        memset(&st, 0, sizeof st);
+        if (check_call(c, &st, 0)) goto out;
+        checked++;
+      } else if (worker_busy_after_return(&W)) {
+        fail("rejected", "work was still running after solution() returned (threads or processes left busy)");
+        goto out;
+      }
+      double elapsed = now_ms() - start;
+      if ((converged(&cand) && converged(&base)) || elapsed > budget) break;
+    }
+    fprintf(J, "%s{\"name\":", printed++ ? "," : "");
+    json_str(c->name);
+    fputs(",\"sizes\":", J);
+    print_sizes(c);
+    fprintf(J, ",\"checked\":%d", checked);
+    print_series("optimized", &cand);
+    print_series("baseline", &base);
+    print_series("inside", &inside);
+    fputc('}', J);
+    free(cand.v);
+    free(base.v);
+    free(inside.v);
+  }
+  fputs("]", J);
+  return 0;
+out:
+  fputs("]", J);
+  return -1;
+}
+
+int main(int argc, char **argv) {
+  J = stdout;
+  if (argc < 5) return 2;
+  int rc = plan_read(argv[1], &P);
+  if (rc) {
+    fprintf(stderr, "bad plan (%d)\n", rc);
+    return 2;
+  }
+  size_t max = 0;
+  for (int ci = 0; ci < P.ncases; ci++) {
+    size_t t = layout(&P.cases[ci]);
+    if (t > max) max = t;
+  }
+  int shm_fd = memfd_create("kf-data", 0);
+  if (shm_fd < 0 || ftruncate(shm_fd, (off_t)max)) return 3;
+  shm = mmap(NULL, max, PROT_READ | PROT_WRITE, MAP_SHARED, shm_fd, 0);
+  priv = aligned_alloc(4096, max);
+  saved = aligned_alloc(4096, max);
+  if (shm == MAP_FAILED || !priv || !saved) return 3;
+  int drop = atoi(argv[4]);
+  fputs("{", J);
+  if (worker_start(&W, argv[2], shm_fd, 3, 4, drop)) {
+    worker_failure(&W, "the candidate's process did not start");
+    fputs("\"correctness\":[]", J);
+  } else {
+    double rt[33];
+    kf_reply rep;
+    for (int i = 0; i < 33; i++) {
+      double t0 = now_ms();
+      if (worker_call(&W, KF_OP_NOP, NULL, 0, P.call_timeout_ms, &rep)) break;
+      rt[i] = now_ms() - t0;
+    }
+    for (int i = 1; i < 33; i++)
+      for (int j = i; j > 0 && rt[j] < rt[j - 1]; j--) {
+        double t = rt[j];
+        rt[j] = rt[j - 1];
+        rt[j - 1] = t;
+      }
+    nop_ms = rt[16];
+    if (W.dead) {
+      worker_failure(&W, "the candidate's process died before its first call");
+      fputs("\"correctness\":[]", J);
+    } else if (correctness() == 0) {
+      if (strcmp(argv[3], "-") != 0) {
+        int devnull = open("/dev/null", 1);
+        if (worker_start(&B, argv[3], shm_fd, devnull, devnull, drop)) {
+          fail("runtime_error", "the baseline worker did not start");
+        } else {
+          have_b = 1;
+        }
+      }
+      if (!strcmp(verdict, "accepted")) timing();
+      if (have_b) worker_stop(&B);
+    }
+    worker_stop(&W);
+  }
+  fputs(",\"nop_ms\":", J);
+  json_num(nop_ms);
+  fputs(",\"verdict\":", J);
+  json_str(verdict);
+  fputs(",\"message\":", J);
+  json_str(message);
+  fputs("}\n", J);
+  fflush(J);
+  return 0;
+}

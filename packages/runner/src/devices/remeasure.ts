@@ -1,0 +1,13 @@
+// A second look before calling a cpu result impossible: peaks measured while the machine was busy understate it.
+import type { Device } from '@kernelforge/sdk';
+import { measureCpuPeaks } from './cpu.js';
+
+/** Re-measures the cpu's peaks and raises the device's figures in place (never lowers them). */
+export function refreshCpuPeaks(device: Device): boolean {
+  if (device.kind !== 'cpu' || device.peaks.source !== 'measured') return false;
+  const fresh = measureCpuPeaks(undefined, true);
+  const before = { ...device.peaks };
+  device.peaks.bandwidth_gbps = Math.max(device.peaks.bandwidth_gbps, fresh.bandwidth_gbps);
+  device.peaks.fp32_gflops = Math.max(device.peaks.fp32_gflops, fresh.fp32_gflops);
+  return device.peaks.bandwidth_gbps > before.bandwidth_gbps || device.peaks.fp32_gflops > before.fp32_gflops;
+}

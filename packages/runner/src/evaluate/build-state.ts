@@ -1,0 +1,97 @@
+// Turns the harness's report into the sdk EvaluationState: verdict, clock check, statistics, plausibility.
+import type { BenchmarkCase, CompileReport, Device, EvaluationEnvironment, EvaluationMode, EvaluationState, Verdict } from '@kernelforge/sdk';
+import type { HarnessRun } from '../harness/run-harness.js';
+import type { ProblemDefinition } from '../problems/schema.js';
+import { benchCase, implausibleReason, reviewReasons } from './plausibility.js';
+import { median, timingStats } from './stats.js';
+
+/** Inside and outside timings must agree this closely for calls longer than CLOCK_CHECK_MIN_MS. */
+export const CLOCK_TOLERANCE = 0.2;
+export const CLOCK_CHECK_MIN_MS = 0.1;
+/** A shared or virtual machine delays some wake-ups by milliseconds, so samples are compared pairwise and
+    only a quarter of them must agree; a candidate that rescales its clock agrees on none. */
+export const CLOCK_MIN_AGREEING = 0.25;
+
+export function clockAgreement(outside: readonly number[], inside: readonly number[]): number {
+  let ok = 0;
+  for (const [i, o] of outside.entries()) {
+    const inn = inside[i] ?? 0;
+    if (o > 0 && Math.abs(inn - o) <= CLOCK_TOLERANCE * o) ok++;
+  }
+  return outside.length ? ok / outside.length : 1;
+}
+
+export function stateFromReport(a: {
+  problem: ProblemDefinition;
+  device: Device;
+  ranked: boolean;
+  run: HarnessRun;
+  compile: CompileReport;
+  environment: EvaluationEnvironment;
+  base: { mode: EvaluationMode; evaluated_at: string };
+  runnerSeconds: number;
+}): EvaluationState {
+  const { run, ranked } = a;
+  const output = ranked ? {} : { stdout: run.stdout, stderr: run.stderr };
+  const common = { ...a.base, compile: a.compile, environment: a.environment, runner_seconds: a.runnerSeconds, ...output };
+  const r = run.report;
+  if (!r) {
+    return { ...common, verdict: run.timedOut ? 'timeout' : 'runtime_error', message: `${run.timedOut ? 'timeout' : 'runtime_error'}: ${run.failure ?? 'no report'}`, correctness: null };
+  }
+  const correctness = {
+    passed: r.correctness.length > 0 && r.correctness.every((c) => c.passed) && r.verdict !== 'incorrect' && r.verdict !== 'nondeterministic',
+    cases: r.correctness.map((c) => ({ ...c, ...(c.message === undefined ? {} : { message: c.message }) })),
+  };
+  if (r.verdict !== 'accepted') {
+    return { ...common, verdict: r.verdict, message: `${r.verdict}: ${r.message}`, correctness };
+  }
+  const cases: BenchmarkCase[] = r.bench.map((b) =>
+    benchCase(a.problem, a.device, b.name, b.sizes, timingStats(b.optimized), timingStats(b.baseline), b.inside.length ? median(b.inside) : undefined),
+  );
+  const optimized = cases.reduce((s, c) => s + c.optimized.median_ms, 0);
+  const baseline = cases.reduce((s, c) => s + c.baseline.median_ms, 0);
+  const speedup = optimized > 0 ? baseline / optimized : 0;
+  const seconds = optimized / 1000;
+  const totals = cases.reduce((t, c) => ({ gb: t.gb + c.gbps * (c.optimized.median_ms / 1000), gf: t.gf + c.gflops * (c.optimized.median_ms / 1000) }), { gb: 0, gf: 0 });
+  const result = {
+    optimized_time: optimized,
+    baseline_time: baseline,
+    speedup,
+    gbps: seconds > 0 ? totals.gb / seconds : 0,
+    gflops: seconds > 0 ? totals.gf / seconds : 0,
+    fraction_of_peak: Math.max(0, ...cases.map((c) => c.fraction_of_peak)),
+    cases,
+    flagged_for_review: false,
+    review_reasons: [] as string[],
+  };
+  let verdict: Verdict = 'accepted';
+  let message = `accepted: ${speedup >= 1 ? `${speedup.toFixed(2)}x faster than` : `${(1 / speedup).toFixed(2)}x slower than`} the reference`;
+  for (const [i, c] of cases.entries()) {
+    const b = r.bench[i];
+    if (!b || c.optimized.median_ms <= CLOCK_CHECK_MIN_MS) continue;
+    const agreeing = clockAgreement(b.optimized, b.inside);
+    if (agreeing < CLOCK_MIN_AGREEING) {
+      verdict = 'rejected';
+      message = `rejected: case ${c.name}: the candidate's own clock disagrees with the harness's outside timing (inside ${(c.inside_ms ?? 0).toFixed(3)} ms, outside ${c.optimized.median_ms.toFixed(3)} ms; ${(agreeing * 100).toFixed(0)}% of samples within ${CLOCK_TOLERANCE * 100}%): clock tampering?`;
+      break;
+    }
+  }
+  if (verdict === 'accepted') {
+    const reason = cases.map((c) => implausibleReason(c, a.device)).find((x) => x !== undefined);
+    if (reason) {
+      verdict = 'implausible';
+      message = `implausible: ${reason}`;
+    }
+  }
+  if (verdict === 'accepted') {
+    result.review_reasons = reviewReasons(cases, speedup);
+    result.flagged_for_review = result.review_reasons.length > 0;
+  }
+  return {
+    ...common,
+    verdict,
+    message,
+    correctness,
+    ...(verdict === 'accepted' || verdict === 'implausible' ? { benchmarking_result: result } : { benchmarking_result: null }),
+  };
+}

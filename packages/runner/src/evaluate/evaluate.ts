@@ -1,0 +1,138 @@
+// Evaluates one candidate end to end: build (cached), compile in the sandbox, run the harness, write the report.
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import type { Device, EvaluationJobPayload, EvaluationState } from '@kernelforge/sdk';
+import { compileCandidate } from '../compile/compile-candidate.js';
+import { toolchainFor } from '../compile/toolchain.js';
+import { buildHarness, makeShared, stageWorkerObjects } from '../harness/build.js';
+import { DEFAULT_TIMING, planText, QUICK_TIMING, RANKED_TIMING, type TimingRules } from '../harness/plan.js';
+import { runHarness } from '../harness/run-harness.js';
+import { customProblemDefinition } from '../problems/custom.js';
+import type { Catalogue, ProblemDefinition } from '../problems/schema.js';
+import { elementCount } from '../problems/validate.js';
+import { sandboxAvailable, sandboxName, unsandboxedAllowed } from '../sandbox/bwrap.js';
+import { refreshCpuPeaks } from '../devices/remeasure.js';
+import { stateFromReport } from './build-state.js';
+import { seedsFor } from './seeds.js';
+
+export interface EvaluateOptions {
+  problems: Catalogue;
+  device: Device;
+  /** The runner's own directory: build cache and per-job folders live here (never the server's data dir). */
+  workDir: string;
+  signal?: AbortSignal;
+  /** `quick` is for tests: few samples, short budgets. Ranked mode always uses the ranked rules unless given rules. */
+  timing?: 'default' | 'quick' | TimingRules;
+  /** Keep the job folder for inspection. */
+  keepJobDir?: boolean;
+  /** cuda: the device's compute capability, e.g. "9.0". */
+  computeCapability?: string;
+}
+
+/** Thrown when no evaluation can be made at all (no sandbox, unknown problem); the job is retried or failed. */
+export class EvaluationSetupError extends Error {}
+
+export function resolveProblem(payload: EvaluationJobPayload, problems: Catalogue): ProblemDefinition {
+  if (payload.custom_problem) return customProblemDefinition(payload.problem_name, payload.custom_problem);
+  const p = problems.get(payload.problem_name);
+  if (!p) throw new EvaluationSetupError(`unknown problem ${payload.problem_name}`);
+  return p;
+}
+
+function timingRules(opts: EvaluateOptions, ranked: boolean): TimingRules {
+  if (typeof opts.timing === 'object') return opts.timing;
+  if (opts.timing === 'quick') return QUICK_TIMING;
+  return ranked ? RANKED_TIMING : DEFAULT_TIMING;
+}
+
+export async function evaluate(payload: EvaluationJobPayload, opts: EvaluateOptions): Promise<EvaluationState> {
+  const started = performance.now();
+  if (!sandboxAvailable() && !unsandboxedAllowed())
+    throw new EvaluationSetupError('bubblewrap (bwrap) is not available: refusing to run untrusted code. Install bubblewrap, or set KFORGE_ALLOW_UNSANDBOXED=1 for unsafe local runs.');
+  const problem = resolveProblem(payload, opts.problems);
+  const device = opts.device;
+  const backend = device.kind;
+  const ranked = payload.mode === 'ranked';
+  const base = {
+    mode: payload.mode,
+    evaluated_at: new Date().toISOString(),
+  } as const;
+  const elapsed = () => (performance.now() - started) / 1000;
+  const okLanguage = backend === 'cuda' ? payload.language === 'cuda' : payload.language !== 'cuda';
+  if (!okLanguage || !problem.backends.includes(backend)) {
+    return {
+      ...base,
+      verdict: 'compile_error',
+      message: `compile_error: ${payload.language} sources cannot run on ${device.id}${problem.backends.includes(backend) ? '' : ` (${problem.name} supports ${problem.backends.join(', ')})`}`,
+      compile: { ok: false, compiler: 'none', flags: [], log: `language ${payload.language} is not supported on a ${backend} device`, duration_ms: 0 },
+      correctness: null,
+      runner_seconds: elapsed(),
+    };
+  }
+  const tc = toolchainFor(payload.language, opts.computeCapability);
+  const environment = {
+    device_id: device.id,
+    device_name: device.name,
+    compiler: tc.compiler,
+    compiler_version: tc.version,
+    flags: [...tc.flags, ...tc.linkFlags],
+    sandbox: sandboxName(),
+    runner: hostname(),
+  };
+  const built = await buildHarness(problem, opts.workDir, backend, opts.computeCapability);
+  const jobDir = join(opts.workDir, 'jobs', randomUUID());
+  mkdirSync(jobDir, { recursive: true });
+  makeShared(jobDir);
+  try {
+    const objects = stageWorkerObjects(built, jobDir);
+    const compiled = await compileCandidate({
+      jobDir,
+      language: payload.language,
+      source: payload.source,
+      toolchain: tc,
+      workerObjects: objects,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+    if (!compiled.report.ok) {
+      const verdict = compiled.timedOut ? 'compile_timeout' : 'compile_error';
+      const firstError = compiled.report.log.split('\n').find((l) => /error/i.test(l)) ?? '';
+      return {
+        ...base,
+        verdict,
+        message: `${verdict}: ${compiled.timedOut ? 'the compiler ran past 120 s' : firstError.trim().slice(0, 300) || 'the compiler failed'}`,
+        compile: compiled.report,
+        correctness: null,
+        environment,
+        runner_seconds: elapsed(),
+      };
+    }
+    const benchCases = ranked && problem.cases.ranked.length > 0 ? problem.cases.ranked : problem.cases.benchmark;
+    const { seeds, benchSeed } = seedsFor(payload.mode, payload.secret_seed);
+    const timing = timingRules(opts, ranked);
+    const dataBytes = Math.max(
+      ...[...problem.cases.test, ...benchCases].map((c) =>
+        problem.signature.reduce((s, a) => s + (a.shape ? elementCount(a.shape, c.sizes) * (a.type.startsWith('f64') || a.type.startsWith('i64') ? 8 : 4) : 0), 0),
+      ),
+    );
+    const run = await runHarness({
+      built,
+      jobDir,
+      plan: planText({ problem, ranked, cuda: backend === 'cuda', testCases: problem.cases.test, benchCases, seeds, benchSeed, timing }),
+      dataBytes,
+      maxTimingMs: timing.maxMs,
+      cuda: backend === 'cuda',
+      sandboxHarness: problem.custom,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+    if (opts.signal?.aborted) throw new EvaluationSetupError('the evaluation was aborted');
+    const make = () => stateFromReport({ problem, device, ranked, run, compile: compiled.report, environment, base, runnerSeconds: elapsed() });
+    const state = make();
+    // Above a cpu peak measured at start-up? Measure again before calling it impossible (the machine may have been busy then).
+    if (state.verdict === 'implausible' && refreshCpuPeaks(device)) return make();
+    return state;
+  } finally {
+    if (!opts.keepJobDir) rmSync(jobDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,110 @@
+// Builds, once per content hash, the trusted harness for a problem and the worker stub objects a candidate links with.
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { contentHash } from '../internal/hash.js';
+import { cSourceDir } from '../internal/paths.js';
+import type { ProblemDefinition } from '../problems/schema.js';
+import { sandboxArgv } from '../sandbox/bwrap.js';
+import { runCommand } from '../sandbox/spawn.js';
+import { toolchainFor, type Toolchain } from '../compile/toolchain.js';
+import { glueSource } from './glue.js';
+
+const HARNESS_SOURCES = ['harness_main.c', 'harness_data.c', 'harness_plan.c', 'harness_worker.c'];
+const HEADERS = ['kf_protocol.h', 'harness.h'];
+
+export interface BuiltHarness {
+  dir: string;
+  /** The harness program (runs the reference in-process). */
+  harness: string;
+  /** Objects a candidate links with: the worker stub and the glue that calls solution(). */
+  workerObjects: string[];
+  /** cuda only: a complete worker that runs the cuda baseline (reference.cu). */
+  baselineWorker?: string;
+}
+
+const building = new Map<string, Promise<BuiltHarness>>();
+
+export function makeShared(dir: string): void {
+  // The sandbox runs as nobody when the runner is root: let it write here, and nowhere else.
+  chmodSync(dir, 0o777);
+  if (process.getuid?.() === 0) chownSync(dir, 65534, 65534);
+}
+
+async function compileIn(dir: string, tc: Toolchain, argv: string[], what: string): Promise<void> {
+  const r = await runCommand(
+    sandboxArgv({ workDir: dir, writable: true, limits: { cpuSeconds: 300, processes: 256, fileSize: 1 << 30, openFiles: 256 } }, [tc.binary, ...argv]),
+    { cwd: dir, timeoutMs: 120_000, dropRoot: true, env: { PATH: '/usr/local/cuda/bin:/usr/bin:/bin', HOME: '/tmp', LC_ALL: 'C', TMPDIR: '/tmp' } },
+  );
+  if (r.code !== 0) throw new Error(`building ${what} failed (${r.timedOut ? 'timeout' : `exit ${r.code}`}):\n${r.stderr}${r.stdout}`);
+}
+
+export function buildHarness(p: ProblemDefinition, workDir: string, backend: 'cpu' | 'cuda', computeCapability?: string): Promise<BuiltHarness> {
+  const cc = toolchainFor('c');
+  const nv = backend === 'cuda' ? toolchainFor('cuda', computeCapability) : undefined;
+  const src = cSourceDir();
+  const files: Record<string, string> = {};
+  for (const f of [...HARNESS_SOURCES, ...HEADERS, 'worker_cpu.c', 'worker_cuda.cu']) files[f] = readFileSync(join(src, f), 'utf8');
+  files['glue_reference.c'] = glueSource(p.signature, 'reference', 'kf_call_reference');
+  files['glue_solution.c'] = glueSource(p.signature, 'solution', 'kf_call_solution');
+  files['reference.c'] = p.reference_c;
+  if (nv) {
+    files['glue_solution.cu'] = files['glue_solution.c'];
+    files['glue_baseline.cu'] = glueSource(p.signature, 'reference', 'kf_call_solution');
+    files['reference.cu'] = p.reference_cu ?? '';
+  }
+  const key = contentHash(backend, cc.version, nv?.version ?? '', nv?.flags.join(' ') ?? '', JSON.stringify(files));
+  const dir = join(workDir, 'cache', `harness-${p.name}-${backend}-${key}`);
+  const pending = building.get(dir);
+  if (pending) return pending;
+  const job = (async (): Promise<BuiltHarness> => {
+    const built: BuiltHarness = {
+      dir,
+      harness: join(dir, 'harness'),
+      workerObjects: nv ? [join(dir, 'kf_stub_cuda.o'), join(dir, 'kf_glue_cuda.o')] : [join(dir, 'kf_stub.o'), join(dir, 'kf_glue.o')],
+      ...(nv ? { baselineWorker: join(dir, 'baseline_worker') } : {}),
+    };
+    if (existsSync(join(dir, 'done'))) return built;
+    const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
+    mkdirSync(tmp, { recursive: true });
+    makeShared(tmp);
+    try {
+      for (const [name, text] of Object.entries(files)) writeFileSync(join(tmp, name), text);
+      const opt = ['-O3', '-march=native'];
+      // A custom reference may name its entry `solution`; it is always called as `reference`.
+      const refDefine = p.custom ? ['-Dsolution=reference'] : [];
+      await compileIn(tmp, cc, [...opt, ...refDefine, '-c', 'reference.c', '-o', 'reference.o'], 'the reference');
+      await compileIn(tmp, cc, [...opt, '-o', 'harness', ...HARNESS_SOURCES, 'glue_reference.c', 'reference.o', '-lm'], 'the harness');
+      if (nv) {
+        await compileIn(tmp, nv, [...nv.flags, '-c', 'worker_cuda.cu', '-o', 'kf_stub_cuda.o'], 'the cuda worker stub');
+        await compileIn(tmp, nv, [...nv.flags, '-c', 'glue_solution.cu', '-o', 'kf_glue_cuda.o'], 'the cuda glue');
+        if (p.reference_cu) {
+          const cublas = p.reference_cu.includes('cublas') && existsSync('/usr/local/cuda/include/cublas_v2.h') ? ['-lcublas'] : [];
+          await compileIn(tmp, nv, [...nv.flags, '-o', 'baseline_worker', 'reference.cu', 'glue_baseline.cu', 'kf_stub_cuda.o', ...cublas], 'the cuda baseline');
+        }
+      } else {
+        await compileIn(tmp, cc, [...opt, '-c', 'worker_cpu.c', '-o', 'kf_stub.o'], 'the worker stub');
+        await compileIn(tmp, cc, [...opt, '-c', 'glue_solution.c', '-o', 'kf_glue.o'], 'the glue');
+      }
+      writeFileSync(join(tmp, 'done'), '');
+      rmSync(dir, { recursive: true, force: true });
+      renameSync(tmp, dir);
+    } catch (e) {
+      rmSync(tmp, { recursive: true, force: true });
+      throw e;
+    } finally {
+      building.delete(dir);
+    }
+    return built;
+  })();
+  building.set(dir, job);
+  return job;
+}
+
+/** Copies the worker objects into a job directory (the candidate's compile sees only its own folder). */
+export function stageWorkerObjects(built: BuiltHarness, jobDir: string): string[] {
+  return built.workerObjects.map((o) => {
+    const name = o.slice(o.lastIndexOf('/') + 1);
+    copyFileSync(o, join(jobDir, name));
+    return name;
+  });
+}

@@ -1,0 +1,61 @@
+// Writes the plan the C harness reads: arguments, cases with element counts, seeds and timing rules.
+import { evalExpr } from '../problems/expr.js';
+import type { CaseDef, ProblemDefinition } from '../problems/schema.js';
+import { elementCount } from '../problems/validate.js';
+
+export interface TimingRules {
+  warmupCalls: number;
+  warmupMs: number;
+  minSamples: number;
+  minMs: number;
+  /** Budget for all timed cases together. */
+  maxMs: number;
+  /** Stop when the standard error is below this fraction of the mean. */
+  targetRse: number;
+  /** Benchmark mode: the chance that a sample without an interleaved baseline is checked (decided after the call). */
+  checkProbability: number;
+  callTimeoutMs: number;
+}
+
+export const DEFAULT_TIMING: TimingRules = {
+  warmupCalls: 3, warmupMs: 25, minSamples: 10, minMs: 100, maxMs: 10_000, targetRse: 0.01, checkProbability: 0.25, callTimeoutMs: 10_000,
+};
+export const RANKED_TIMING: TimingRules = { ...DEFAULT_TIMING, maxMs: 30_000 };
+/** For tests only: enough to exercise every path, not to give stable numbers. */
+export const QUICK_TIMING: TimingRules = {
+  warmupCalls: 1, warmupMs: 0, minSamples: 3, minMs: 0, maxMs: 1_500, targetRse: 1, checkProbability: 0.5, callTimeoutMs: 5_000,
+};
+
+export interface PlanInput {
+  problem: ProblemDefinition;
+  ranked: boolean;
+  cuda: boolean;
+  testCases: readonly CaseDef[];
+  benchCases: readonly CaseDef[];
+  seeds: readonly bigint[];
+  benchSeed: bigint;
+  timing: TimingRules;
+}
+
+function caseLine(kind: 'test' | 'bench', c: CaseDef, p: ProblemDefinition): string {
+  const vals = p.signature.map((a) => (a.shape ? elementCount(a.shape, c.sizes) : evalExpr(a.name, c.sizes)));
+  return `case ${kind} ${c.name} ${vals.join(' ')}`;
+}
+
+export function planText(input: PlanInput): string {
+  const p = input.problem;
+  const t = input.timing;
+  const lines = [
+    `mode ${input.ranked ? 'ranked' : 'benchmark'}`,
+    `backend ${input.cuda ? 'cuda' : 'cpu'}`,
+    `tolerance ${p.tolerance.atol} ${p.tolerance.rtol}`,
+    `timing ${t.warmupCalls} ${t.warmupMs} ${t.minSamples} ${t.minMs} ${t.maxMs} ${t.targetRse} ${t.checkProbability} ${t.callTimeoutMs}`,
+    ...p.signature.map((a) => `arg ${a.name} ${a.type.replace('*', '')} ${a.type.endsWith('*') ? 1 : 0} ${a.role}`),
+    ...p.distributions.map((d) => `dist ${d}`),
+    ...input.seeds.map((s) => `seed ${s}`),
+    `bench_seed ${input.benchSeed}`,
+    ...input.testCases.map((c) => caseLine('test', c, p)),
+    ...input.benchCases.map((c) => caseLine('bench', c, p)),
+  ];
+  return `${lines.join('\n')}\n`;
+}

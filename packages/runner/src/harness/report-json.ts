@@ -1,0 +1,37 @@
+// The JSON the C harness prints, parsed with zod so a malformed report is an error, not a guess.
+import { z } from 'zod';
+
+const num = z.number().nullable();
+
+export const HarnessReportSchema = z.object({
+  verdict: z.enum(['accepted', 'incorrect', 'nondeterministic', 'rejected', 'runtime_error', 'timeout']),
+  message: z.string(),
+  nop_ms: num,
+  correctness: z.array(
+    z.object({
+      name: z.string(),
+      sizes: z.record(z.string(), z.number()),
+      seed: z.number(),
+      distribution: z.string(),
+      passed: z.boolean(),
+      max_abs_error: num,
+      mean_abs_error: num,
+      max_rel_error: num,
+      mean_rel_error: num,
+      message: z.string().optional(),
+    }),
+  ),
+  bench: z
+    .array(
+      z.object({
+        name: z.string(),
+        sizes: z.record(z.string(), z.number()),
+        checked: z.number(),
+        optimized: z.array(z.number()),
+        baseline: z.array(z.number()),
+        inside: z.array(z.number()),
+      }),
+    )
+    .default([]),
+});
+export type HarnessReport = z.infer<typeof HarnessReportSchema>;

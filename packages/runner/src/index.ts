@@ -1,0 +1,18 @@
+// Public API of @kernelforge/runner, used by the server (in-process runner) and by `kforge-runner`.
+// Kept small on purpose; everything else is private.
+//   loadCatalogue(dir)            -> Catalogue (full definitions, ranked sizes included: server-side only)
+//   toPublicProblem(def)          -> sdk Problem (no ranked sizes; prototype and reference source)
+//   customProblemDefinition(name, input) -> a definition for a user's CustomProblemInput
+//   discoverDevices()             -> sdk Device[] (cpu with measured peaks; GPUs via nvidia-smi)
+//   evaluate(payload, opts)       -> sdk EvaluationState (throws EvaluationSetupError when no evaluation can be made)
+//   startRunnerLoop(opts)         -> a standalone runner speaking the runner API; returns a handle to stop it
+export { loadCatalogue, loadProblem } from './problems/catalogue.js';
+export { toPublicProblem } from './problems/public.js';
+export { customProblemDefinition } from './problems/custom.js';
+export { prototypeOf } from './problems/prototype.js';
+export type { Catalogue, ProblemDefinition } from './problems/schema.js';
+export { discoverDevices } from './devices/discover.js';
+export { evaluate, EvaluationSetupError, type EvaluateOptions } from './evaluate/evaluate.js';
+export type { TimingRules } from './harness/plan.js';
+export { sandboxAvailable } from './sandbox/bwrap.js';
+export { startRunnerLoop, type RunnerLoopOptions, type RunnerLoopHandle } from './loop/runner-loop.js';

@@ -1,0 +1,103 @@
+// Builds the bubblewrap + prlimit command line every piece of untrusted work runs under (DESIGN 6.1).
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+
+export interface SandboxLimits {
+  /** CPU seconds over all threads (RLIMIT_CPU). */
+  cpuSeconds: number;
+  /** Address space in bytes (RLIMIT_AS); omitted for cuda, whose driver reserves huge virtual ranges. */
+  addressSpace?: number;
+  /** Processes and threads of the sandbox's user (RLIMIT_NPROC). */
+  processes: number;
+  /** Largest file it may write (RLIMIT_FSIZE). */
+  fileSize: number;
+  openFiles: number;
+}
+
+export interface SandboxSpec {
+  /** Host directory mounted at /w; read-write only when `writable`. */
+  workDir: string;
+  writable: boolean;
+  limits: SandboxLimits;
+  /** Give the sandbox the GPU device nodes. */
+  gpu?: boolean;
+  /** Size of the private /tmp (bytes). */
+  tmpBytes?: number;
+}
+
+/** Absolute paths: the harness starts workers with execve, which does not search PATH. */
+function binaryPath(name: string): string {
+  for (const dir of ['/usr/bin', '/bin', '/usr/local/bin', '/usr/sbin']) if (existsSync(`${dir}/${name}`)) return `${dir}/${name}`;
+  return name;
+}
+
+let bwrapChecked: boolean | undefined;
+
+/** Whether bubblewrap exists and can create its namespaces here (checked once per process). */
+export function sandboxAvailable(): boolean {
+  if (bwrapChecked !== undefined) return bwrapChecked;
+  try {
+    execFileSync('bwrap', ['--unshare-all', '--die-with-parent', '--ro-bind', '/usr', '/usr', '--symlink', 'usr/bin', '/bin', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64', '/usr/bin/true'], { stdio: 'ignore', timeout: 10_000 });
+    bwrapChecked = true;
+  } catch {
+    bwrapChecked = false;
+  }
+  return bwrapChecked;
+}
+
+export function unsandboxedAllowed(): boolean {
+  return process.env.KFORGE_ALLOW_UNSANDBOXED === '1';
+}
+
+/** A one-word description for the report. */
+export function sandboxName(): string {
+  return sandboxAvailable() ? 'bubblewrap (no network, read-only /usr, private /tmp, rlimits)' : 'none (KFORGE_ALLOW_UNSANDBOXED=1)';
+}
+
+function gpuDevices(): string[] {
+  try {
+    return readdirSync('/dev').filter((d) => /^nvidia/.test(d)).map((d) => `/dev/${d}`);
+  } catch {
+    return [];
+  }
+}
+
+/** argv that runs `command` (paths inside the sandbox: the work dir is /w) under rlimits and bwrap. */
+export function sandboxArgv(spec: SandboxSpec, command: readonly string[]): string[] {
+  const l = spec.limits;
+  const prlimit = [
+    binaryPath('prlimit'),
+    `--cpu=${l.cpuSeconds}`,
+    `--nproc=${l.processes}`,
+    `--fsize=${l.fileSize}`,
+    `--nofile=${l.openFiles}`,
+    '--core=0',
+    ...(l.addressSpace ? [`--as=${l.addressSpace}`] : []),
+    '--',
+  ];
+  if (!sandboxAvailable()) return [...prlimit, ...command];
+  const args = [
+    binaryPath('bwrap'),
+    '--unshare-all',
+    '--die-with-parent',
+    '--new-session',
+    '--cap-drop', 'ALL',
+    '--ro-bind', '/usr', '/usr',
+    '--symlink', 'usr/bin', '/bin',
+    '--symlink', 'usr/lib', '/lib',
+    '--symlink', 'usr/lib64', '/lib64',
+    '--symlink', 'usr/sbin', '/sbin',
+    '--proc', '/proc',
+    '--dev', '/dev',
+    '--size', String(spec.tmpBytes ?? 64 << 20),
+    '--tmpfs', '/tmp',
+    // The few files of /etc a compiler or libc may read; never the whole of it.
+    ...['/etc/alternatives', '/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d', '/etc/nsswitch.conf']
+      .filter((p) => existsSync(p))
+      .flatMap((p) => ['--ro-bind', p, p]),
+    spec.writable ? '--bind' : '--ro-bind', spec.workDir, '/w',
+    '--chdir', '/w',
+    ...(spec.gpu ? gpuDevices().flatMap((d) => ['--dev-bind', d, d]) : []),
+  ];
+  return [...prlimit, ...args, ...command];
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { cpuDevice, fixture, run } from './helpers.js';
+
+describe('a correct candidate', () => {
+  it('a fast ReLU is accepted with times, speedup and roofline figures (real default timing rules)', async () => {
+    const state = await run('19_ReLU', fixture('./candidates/relu_omp.c'), {}, 'default');
+    expect(state.verdict, state.message).toBe('accepted');
+    const r = state.benchmarking_result!;
+    expect(r.optimized_time).toBeGreaterThan(0);
+    expect(r.baseline_time).toBeGreaterThan(0);
+    expect(r.speedup).toBeCloseTo(r.baseline_time / r.optimized_time, 6);
+    expect(r.gbps).toBeGreaterThan(1);
+    expect(r.fraction_of_peak).toBeGreaterThan(0);
+    const c = r.cases[0]!;
+    expect(c.optimized.samples).toBeGreaterThanOrEqual(10);
+    expect(c.optimized.samples * c.optimized.mean_ms).toBeGreaterThanOrEqual(100);
+    expect(c.inside_ms).toBeGreaterThan(0);
+    expect(state.environment?.flags).toEqual(expect.arrayContaining(['-O3', '-march=native', '-fopenmp']));
+    expect(state.environment?.compiler_version).toMatch(/\d+\.\d+/);
+    expect(state.compile?.ok).toBe(true);
+    expect(cpuDevice().peaks.source).toBe('measured');
+  }, 120_000);
+
+  it('a blocked matmul is accepted with GFLOP/s', async () => {
+    const state = await run('1_Square_matrix_multiplication_', fixture('./candidates/matmul_omp.c'));
+    expect(state.verdict, state.message).toBe('accepted');
+    expect(state.benchmarking_result!.gflops).toBeGreaterThan(1);
+  }, 120_000);
+
+  it('a C++ candidate compiles with c++ and is accepted', async () => {
+    const state = await run('19_ReLU', fixture('./candidates/relu.cpp'), { language: 'cpp' });
+    expect(state.verdict, state.message).toBe('accepted');
+    expect(state.compile?.compiler).toMatch(/^c\+\+/);
+  }, 120_000);
+
+  it('ranked mode returns no stdout or stderr and uses the hidden sizes', async () => {
+    const state = await run('19_ReLU', fixture('./candidates/relu_omp.c'), { mode: 'ranked', secret_seed: 'board-secret' });
+    expect(state.verdict, state.message).toBe('accepted');
+    expect(state.stdout).toBeUndefined();
+    expect(state.stderr).toBeUndefined();
+    expect(state.benchmarking_result!.cases[0]!.sizes).toEqual({ n: 15000017 });
+  }, 120_000);
+
+  it('a compile error comes back as compile_error with the log', async () => {
+    const state = await run('19_ReLU', 'void solution(const float* x, float* y, long n) { y[0] = nope; }');
+    expect(state.verdict).toBe('compile_error');
+    expect(state.compile?.log).toContain('nope');
+  }, 60_000);
+
+  it('a crash is a runtime_error', async () => {
+    const state = await run('19_ReLU', '#include <stdint.h>\nvoid solution(const float* x, float* y, int64_t n) { *(volatile int*)0 = 1; }');
+    expect(state.verdict).toBe('runtime_error');
+    expect(state.message).toMatch(/signal 11|SIGSEGV|Segmentation/i);
+  }, 60_000);
+
+  it('a nondeterministic candidate is caught', async () => {
+    const src = '#include <stdint.h>\nstatic int calls;\nvoid solution(const float* x, float* y, int64_t n) { calls++; for (int64_t i = 0; i < n; i++) y[i] = (x[i] > 0 ? x[i] : 0) + (calls % 2) * 1e-7f; }';
+    const state = await run('19_ReLU', src);
+    expect(state.verdict, state.message).toBe('nondeterministic');
+  }, 60_000);
+});

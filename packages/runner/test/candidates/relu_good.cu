@@ -1,0 +1,9 @@
+// A correct cuda ReLU (compiled here with nvcc; run only where a GPU is present).
+#include <stdint.h>
+__global__ void relu(const float* x, float* y, int64_t n) {
+  int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = fmaxf(x[i], 0.0f);
+}
+extern "C" void solution(const float* x, float* y, int64_t n) {
+  relu<<<(unsigned)((n + 255) / 256), 256>>>(x, y, n);
+}

@@ -1,0 +1,106 @@
+// One test kernel per cheat (test/cheats/*.c), each with its verdict; the runner stays healthy after each.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixture, run, workDir } from './helpers.js';
+
+const secretDir = join(workDir, 'fake-data-dir');
+const secret = join(secretDir, 'secret.key');
+const dataFile = join(secretDir, 'kforge.db');
+const otherSource = join(workDir, 'jobs', 'another-candidate', 'source.c');
+let port = 0;
+const server = createServer((s) => s.end('hello\n'));
+
+beforeAll(async () => {
+  mkdirSync(secretDir, { recursive: true });
+  writeFileSync(secret, 'TOP-SECRET-KEY');
+  writeFileSync(dataFile, 'DATABASE-CONTENT');
+  mkdirSync(join(workDir, 'jobs', 'another-candidate'), { recursive: true });
+  writeFileSync(otherSource, 'OTHER-CANDIDATE-SOURCE');
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  port = (server.address() as { port: number }).port;
+});
+afterAll(() => server.close());
+
+const withDefines = (file: string) =>
+  `#define KF_SECRET "${secret}"\n#define KF_DATA_FILE "${dataFile}"\n#define KF_OTHER_SOURCE "${otherSource}"\n#define KF_PORT ${port}\n${fixture(`./cheats/${file}`)}`;
+
+const good = () => fixture('./candidates/relu_omp.c');
+
+async function expectHealthy() {
+  const state = await run('19_ReLU', good());
+  expect(state.verdict, state.message).toBe('accepted');
+}
+
+/** Sandboxes of this test's runner: their bwrap command lines name our work dir (other runners on the machine have their own). */
+function ourSandboxes(): string[] {
+  const out = execFileSync('ps', ['-e', '-o', 'pid=,args='], { encoding: 'utf8' });
+  return out.split('\n').filter((l) => l.includes('bwrap') && l.includes(workDir));
+}
+
+describe('cheats get their verdicts', () => {
+  const cases: Array<[string, string[], RegExp?]> = [
+    ['no_output.c', ['incorrect'], /NaN|nan/],
+    ['test_sizes_only.c', ['incorrect'], /n16M/],
+    ['cache_by_pointer.c', ['incorrect']],
+    ['cache_by_size.c', ['incorrect']],
+    ['mutate_inputs.c', ['incorrect'], /input x was modified/],
+    ['detached_thread.c', ['rejected', 'incorrect', 'nondeterministic']],
+    ['fake_clock.c', ['rejected'], /clock/],
+    ['memory_hog.c', ['runtime_error']],
+    ['include_secret.c', ['compile_error']],
+  ];
+  for (const [file, verdicts, message] of cases) {
+    it(`${file} -> ${verdicts.join(' or ')}`, async () => {
+      const state = await run('19_ReLU', withDefines(file));
+      expect(verdicts, state.message).toContain(state.verdict);
+      if (message) expect(state.message).toMatch(message);
+      if (file === 'include_secret.c') expect(state.compile?.log).not.toContain('TOP-SECRET');
+    }, 120_000);
+  }
+
+  it('caching by content never pays: every timed sample has fresh inputs', async () => {
+    const state = await run('19_ReLU', withDefines('cache_by_content.c'));
+    expect(state.verdict, state.message).toBe('accepted');
+    expect(state.stdout).toContain('big-call hits=0');
+    expect(state.stdout).not.toMatch(/big-call hits=[1-9]/);
+  }, 120_000);
+
+  it('reading the data dir, the secret, another candidate or host files fails', async () => {
+    const state = await run('19_ReLU', withDefines('read_files.c'));
+    expect(state.verdict, state.message).toBe('accepted');
+    expect(state.stdout).toContain(`blocked ${secret}`);
+    expect(state.stdout).toContain(`blocked ${otherSource}`);
+    expect(state.stdout).not.toContain('LEAKED');
+    expect(state.stdout).not.toContain('TOP-SECRET');
+  }, 120_000);
+
+  it('a network connection fails', async () => {
+    const state = await run('19_ReLU', withDefines('network.c'));
+    expect(state.verdict, state.message).toBe('accepted');
+    expect(state.stdout).toContain('connect failed');
+  }, 120_000);
+
+  it('a flood of output is capped', async () => {
+    const state = await run('19_ReLU', withDefines('output_flood.c'));
+    expect(state.verdict, state.message).toBe('accepted');
+    expect(state.stdout!.length).toBeLessThan(70 * 1024);
+    expect(state.stdout).toMatch(/more bytes dropped/);
+  }, 120_000);
+
+  it('an infinite loop times out', async () => {
+    const state = await run('19_ReLU', withDefines('infinite_loop.c'));
+    expect(state.verdict).toBe('timeout');
+  }, 120_000);
+
+  it('a fork bomb times out and leaves nothing behind', async () => {
+    const state = await run('19_ReLU', withDefines('fork_bomb.c'));
+    expect(state.verdict).toBe('timeout');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(ourSandboxes()).toEqual([]);
+  }, 120_000);
+
+  it('the runner is still healthy after all of them', expectHealthy, 120_000);
+});

@@ -1,0 +1,101 @@
+// Points of a tuning space: normalising, keys, validity, and what earlier attempts tried and measured.
+import type { AgentAttemptView } from '../types.js';
+import type { ParamSpec, ParamValue, Params, Variant } from './space.js';
+
+export interface Tried {
+  attempt: number;
+  key: string;
+  params: Params;
+  /** ok: accepted and timed; bad: any failed verdict; pending: not (yet) evaluated. */
+  outcome: 'ok' | 'bad' | 'pending';
+  time: number | null;
+  speedup: number | null;
+  verdict: string | null;
+  instruction: string | null;
+  /** The point this one was a move from, and the move, as the tuner recorded them. */
+  fromKey: string | null;
+  change: { param: string; from: ParamValue; to: ParamValue } | null;
+}
+
+export function isActive(p: ParamSpec, params: Params): boolean {
+  return Object.entries(p.when ?? {}).every(([k, v]) => params[k] === v);
+}
+
+/** Parameters that do not matter at this point go back to their start, so equivalent points share a key. */
+export function normalise(variant: Variant, params: Params): Params {
+  const out: Params = {};
+  for (const p of variant.params) out[p.name] = params[p.name] ?? p.start;
+  for (const p of variant.params) if (!isActive(p, out)) out[p.name] = p.start;
+  return out;
+}
+
+export function pointKey(variant: Variant, params: Params): string {
+  return variant.params
+    .filter((p) => isActive(p, params))
+    .map((p) => `${p.name}=${params[p.name]}`)
+    .join(',');
+}
+
+export function startPoint(variant: Variant): Params {
+  return normalise(variant, Object.fromEntries(variant.params.map((p) => [p.name, p.start])));
+}
+
+export function indexOf(p: ParamSpec, v: ParamValue | undefined): number {
+  return p.values.findIndex((x) => x === v);
+}
+
+const validators = new WeakMap<Variant, (params: Params) => boolean>();
+
+/** The variant's `valid` expression (trusted: it comes from the repository's space.json, and is character-checked). */
+export function isValid(variant: Variant, params: Params): boolean {
+  let check = validators.get(variant);
+  if (!check) {
+    const expr = variant.valid;
+    if (!expr) check = () => true;
+    else {
+      if (!/^[\w\s+\-*/%()<>=!&|.]+$/.test(expr)) throw new Error(`space ${variant.name}: bad valid expression`);
+      const names = variant.params.map((p) => p.name);
+      const fn = new Function(...names, `return (${expr});`) as (...args: ParamValue[]) => unknown;
+      check = (ps) => Boolean(fn(...names.map((n) => ps[n] as ParamValue)));
+    }
+    validators.set(variant, check);
+  }
+  return check(params);
+}
+
+/** The tuner's earlier points in this session for this variant, read from the attempts' agent_meta and results. */
+export function triedPoints(variant: Variant, history: AgentAttemptView[]): Tried[] {
+  const out: Tried[] = [];
+  for (const a of history) {
+    const meta = a.agent_meta;
+    if (!meta || meta.agent !== 'tuner' || meta.variant !== variant.name) continue;
+    if (typeof meta.params !== 'object' || meta.params === null) continue;
+    const params = normalise(variant, meta.params as Params);
+    const state = a.evaluation_state;
+    const bench = state?.benchmarking_result ?? null;
+    const outcome = state ? (state.verdict === 'accepted' && bench ? 'ok' : 'bad') : a.status === 'failed' ? 'bad' : 'pending';
+    out.push({
+      attempt: a.attempt_number,
+      key: pointKey(variant, params),
+      params,
+      outcome,
+      time: outcome === 'ok' && bench ? bench.optimized_time : null,
+      speedup: outcome === 'ok' && bench ? bench.speedup : null,
+      verdict: state?.verdict ?? (a.status === 'failed' ? 'failed' : null),
+      instruction: typeof meta.instruction === 'string' ? meta.instruction : null,
+      fromKey: typeof meta.from_key === 'string' ? meta.from_key : null,
+      change: isChange(meta.change) ? meta.change : null,
+    });
+  }
+  return out;
+}
+
+function isChange(v: unknown): v is Tried['change'] & object {
+  return typeof v === 'object' && v !== null && typeof (v as { param?: unknown }).param === 'string';
+}
+
+export function describeParams(params: Params): string {
+  return Object.entries(params)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
+}

@@ -1,0 +1,94 @@
+// A problem's tuning space: `problems/<name>/tuner/space.json` plus the template each variant renders.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Language } from '@kernelforge/sdk';
+
+export type ParamValue = number | string;
+export type Params = Record<string, ParamValue>;
+
+/** Words instructions are mapped onto (see steer.ts). */
+export type ParamTag = 'tile' | 'block' | 'unroll' | 'vector' | 'openmp' | 'threads' | 'schedule' | 'order' | 'flags' | 'store';
+
+export interface ParamSpec {
+  name: string;
+  /** Ordered from small/off to large/on, so "bigger" and "more" mean a higher index. */
+  values: ParamValue[];
+  start: ParamValue;
+  about: string;
+  tags: ParamTag[];
+  /** The parameter matters only when these others hold these values (else it is pinned to `start`). */
+  when?: Params;
+}
+
+export interface Variant {
+  name: string;
+  backend: 'cpu' | 'cuda';
+  language: Language;
+  /** The template's text; `templateFile` names it. */
+  template: string;
+  templateFile: string;
+  about: string;
+  /** A boolean expression over the parameters a point must satisfy (e.g. threads per block <= 1024). */
+  valid?: string;
+  /** In order of how much they usually matter: coordinate descent visits them in this order. */
+  params: ParamSpec[];
+}
+
+export interface Space {
+  problem: string;
+  variants: Variant[];
+}
+
+/** The repository's `problems/`, found by walking up from this file (works from src/ and a bundled dist/). */
+export function defaultProblemsDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (existsSync(join(dir, 'problems')) && existsSync(join(dir, 'pnpm-workspace.yaml'))) return join(dir, 'problems');
+    const parent = dirname(dir);
+    if (parent === dir) return join(process.cwd(), 'problems');
+    dir = parent;
+  }
+}
+
+type RawVariant = Omit<Variant, 'params' | 'templateFile'> & { params: (Omit<ParamSpec, 'tags'> & { tags?: ParamTag[] })[] };
+
+const cache = new Map<string, Space | null>();
+
+/** The space of a built-in problem, or null when it has no tuner folder. */
+export function loadSpace(problemsDir: string, problem: string): Space | null {
+  const key = join(problemsDir, problem);
+  if (cache.has(key)) return cache.get(key) ?? null;
+  const dir = join(key, 'tuner');
+  const file = join(dir, 'space.json');
+  let space: Space | null = null;
+  // A name like `../x` must not escape the catalogue.
+  if (!problem.includes('/') && !problem.includes('..') && existsSync(file)) {
+    const raw = JSON.parse(readFileSync(file, 'utf8')) as { variants: RawVariant[] };
+    const variants = raw.variants.map((v) => ({
+      ...v,
+      params: v.params.map((p) => ({ ...p, tags: p.tags ?? [] })),
+      templateFile: v.template,
+      template: readFileSync(join(dir, v.template), 'utf8'),
+    }));
+    space = { problem, variants };
+    validate(space);
+  }
+  cache.set(key, space);
+  return space;
+}
+
+function validate(space: Space): void {
+  for (const v of space.variants) {
+    for (const p of v.params) {
+      if (!p.values.some((x) => x === p.start)) {
+        throw new Error(`${space.problem}/tuner/space.json: ${v.name}.${p.name} starts at ${p.start}, not one of its values`);
+      }
+    }
+  }
+}
+
+/** The variant for this device and language: cuda on cuda devices, the cpu one otherwise. */
+export function pickVariant(space: Space, backend: 'cpu' | 'cuda'): Variant | null {
+  return space.variants.find((v) => v.backend === backend) ?? null;
+}

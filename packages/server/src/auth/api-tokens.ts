@@ -1,0 +1,81 @@
+// API tokens: `kf_` + 32 random bytes, shown once, stored as sha256, revocable, optionally expiring.
+import type { ApiToken, CreatedApiToken } from '@kernelforge/sdk';
+import type { Queryable } from '../db/client.js';
+import { randomToken, sha256 } from './secrets.js';
+
+export const API_TOKEN_PREFIX = 'kf_';
+
+interface TokenRecord {
+  id: string;
+  name: string;
+  prefix: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  expires_at: Date | null;
+}
+
+const COLUMNS = 'id, name, prefix, created_at, last_used_at, expires_at';
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+function toWire(t: TokenRecord): ApiToken {
+  return {
+    id: t.id,
+    name: t.name,
+    prefix: t.prefix,
+    created_at: new Date(t.created_at).toISOString(),
+    last_used_at: iso(t.last_used_at),
+    expires_at: iso(t.expires_at),
+  };
+}
+
+export async function createApiToken(
+  db: Queryable,
+  userId: string,
+  name: string,
+  expiresInDays?: number,
+): Promise<CreatedApiToken> {
+  const token = `${API_TOKEN_PREFIX}${randomToken()}`;
+  const r = await db.query<TokenRecord>(
+    `INSERT INTO api_tokens (user_id, name, prefix, token_hash, expires_at)
+     VALUES ($1, $2, $3, $4, CASE WHEN $5::int IS NULL THEN NULL ELSE now() + make_interval(days => $5::int) END)
+     RETURNING ${COLUMNS}`,
+    [userId, name, token.slice(0, 7), sha256(token), expiresInDays ?? null],
+  );
+  return { ...toWire(r.rows[0] as TokenRecord), token };
+}
+
+/** Live tokens only: revoked ones disappear from the list. */
+export async function listApiTokens(db: Queryable, userId: string): Promise<ApiToken[]> {
+  const r = await db.query<TokenRecord>(
+    `SELECT ${COLUMNS} FROM api_tokens WHERE user_id = $1 AND revoked_at IS NULL ORDER BY created_at DESC`,
+    [userId],
+  );
+  return r.rows.map(toWire);
+}
+
+/** False when the id is not one of this user's live tokens (the route answers 404 then, also for other users' ids). */
+export async function revokeApiToken(db: Queryable, userId: string, id: string): Promise<boolean> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return false;
+  const r = await db.query(
+    'UPDATE api_tokens SET revoked_at = now() WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL',
+    [id, userId],
+  );
+  return r.affectedRows > 0;
+}
+
+/**
+ * The owner's id for a live, unexpired token; null otherwise. `last_used_at` is written at most once a minute
+ * per token, so a busy CI script does not turn every read into a write.
+ */
+export async function userIdForApiToken(db: Queryable, token: string): Promise<string | null> {
+  const r = await db.query<{ id: string; user_id: string; stale: boolean }>(
+    `SELECT id, user_id, (last_used_at IS NULL OR last_used_at < now() - interval '1 minute') AS stale
+     FROM api_tokens
+     WHERE token_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
+    [sha256(token)],
+  );
+  const row = r.rows[0];
+  if (!row) return null;
+  if (row.stale) await db.query('UPDATE api_tokens SET last_used_at = now() WHERE id = $1', [row.id]);
+  return row.user_id;
+}

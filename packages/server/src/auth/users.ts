@@ -1,0 +1,90 @@
+// Users: lookups, creation and the wire form (which never carries the password hash).
+import type { User } from '@kernelforge/sdk';
+import type { Queryable } from '../db/client.js';
+import { hashPassword } from './password.js';
+
+export interface UserRecord {
+  id: string;
+  email: string;
+  full_name: string | null;
+  hashed_password: string | null;
+  is_superuser: boolean;
+  is_active: boolean;
+  created_at: Date;
+  last_login_at: Date | null;
+}
+
+/** The signed-in user as routes see it: no hash. */
+export type AuthUser = Omit<UserRecord, 'hashed_password'>;
+
+const COLUMNS = 'id, email, full_name, hashed_password, is_superuser, is_active, created_at, last_login_at';
+
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+
+export function toWireUser(u: AuthUser): User {
+  return {
+    id: u.id,
+    email: u.email,
+    full_name: u.full_name,
+    created_at: new Date(u.created_at).toISOString(),
+    is_superuser: u.is_superuser,
+    is_active: u.is_active,
+  };
+}
+
+export function withoutHash(u: UserRecord): AuthUser {
+  const { hashed_password: _drop, ...rest } = u;
+  return rest;
+}
+
+export async function findUserById(db: Queryable, id: string): Promise<UserRecord | null> {
+  // Ids are uuids; anything else cannot match and must not reach Postgres as a cast error.
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+  const r = await db.query<UserRecord>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id]);
+  return r.rows[0] ?? null;
+}
+
+export async function findUserByEmail(db: Queryable, email: string): Promise<UserRecord | null> {
+  const r = await db.query<UserRecord>(`SELECT ${COLUMNS} FROM users WHERE email = $1`, [normalizeEmail(email)]);
+  return r.rows[0] ?? null;
+}
+
+export interface NewUser {
+  email: string;
+  password?: string | null;
+  /** Already hashed (an email-verification token carries the hash, never the password). */
+  hashedPassword?: string | null;
+  fullName?: string | null;
+  isSuperuser?: boolean;
+}
+
+/** Throws Postgres' unique violation (code 23505) when the address is taken. */
+export async function createUser(db: Queryable, u: NewUser): Promise<UserRecord> {
+  const hashed = u.password ? await hashPassword(u.password) : (u.hashedPassword ?? null);
+  const r = await db.query<UserRecord>(
+    `INSERT INTO users (email, full_name, hashed_password, is_superuser) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
+    [normalizeEmail(u.email), u.fullName ?? null, hashed, u.isSuperuser ?? false],
+  );
+  return r.rows[0] as UserRecord;
+}
+
+/** Mail and Google sign-ins create the account on first use; a concurrent creation of the same address is tolerated. */
+export async function findOrCreateUser(db: Queryable, email: string, fullName: string | null = null): Promise<UserRecord> {
+  const found = await findUserByEmail(db, email);
+  if (found) return found;
+  await db.query('INSERT INTO users (email, full_name) VALUES ($1, $2) ON CONFLICT (email) DO NOTHING', [
+    normalizeEmail(email),
+    fullName,
+  ]);
+  return (await findUserByEmail(db, email)) as UserRecord;
+}
+
+export async function markSignedIn(db: Queryable, id: string): Promise<void> {
+  await db.query('UPDATE users SET last_login_at = now() WHERE id = $1', [id]);
+}
+
+export async function listUsers(db: Queryable, limit: number, offset: number): Promise<{ rows: UserRecord[]; count: number }> {
+  const rows = await db.query<UserRecord>(`SELECT ${COLUMNS} FROM users ORDER BY created_at, email LIMIT $1 OFFSET $2`, [limit, offset]);
+  const count = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM users');
+  return { rows: rows.rows, count: count.rows[0]?.n ?? 0 };
+}

@@ -1,0 +1,58 @@
+// Background work of one server process: generate workers, the in-process runner and the lease reaper.
+import { hostname } from 'node:os';
+import type { AppContext } from './context.js';
+import { pruneEvents } from './events/bus.js';
+import { reapExpiredLeases } from './jobs/reaper.js';
+import { startInProcessRunner } from './runner-host/in-process-runner.js';
+import { settleDeadJob } from './services/evaluation-results.js';
+import { type Product, productOf } from './services/product.js';
+import { startGenerateWorkers } from './sessions/generate-worker.js';
+
+export interface Background {
+  stop(): Promise<void>;
+}
+
+const PRUNE_EVERY_MS = 3_600_000;
+
+/** Starts the in-process runner (when configured), agent workers and lease reaper; stop() before closing the database. */
+export async function startBackground(ctx: AppContext): Promise<Background> {
+  const p = productOf(ctx);
+  const name = `${hostname()}:${process.pid}`;
+  const workers = startGenerateWorkers(p, p.settings.generateWorkers, name);
+  const reaper = startReaper(p);
+  const runner = ctx.config.localRunner ? await startInProcessRunner(p) : null;
+  return {
+    async stop() {
+      reaper.stop();
+      await Promise.all([runner?.stop(), workers.stop()]);
+      await p.signals.close();
+      await p.bus.close();
+    },
+  };
+}
+
+/** Requeues expired leases (settling the jobs that ran out of tries) and prunes old events. */
+function startReaper(p: Product): { stop(): void } {
+  let busy = false;
+  let lastPrune = 0;
+  const tick = async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      const { requeued, dead } = await reapExpiredLeases(p.sql);
+      if (requeued > 0) p.signals.wakeAll();
+      for (const job of dead) await settleDeadJob(p, job);
+      if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
+        lastPrune = Date.now();
+        await pruneEvents(p.sql);
+      }
+    } catch (err) {
+      p.log.warn('lease reaper failed', { err });
+    } finally {
+      busy = false;
+    }
+  };
+  const timer = setInterval(() => void tick(), p.settings.reaperIntervalMs);
+  void tick();
+  return { stop: () => clearInterval(timer) };
+}

@@ -1,0 +1,10 @@
+// @kernelforge/server's public surface: build, start and test the server from code.
+export { createApp, MAX_BODY_BYTES } from './app.js';
+export { type Config, loadConfig } from './config.js';
+export { type AppContext, createContext, type ContextOptions } from './context.js';
+export { type Database, type Drizzle, type Queryable, openDatabase } from './db/client.js';
+export { migrate } from './db/migrate.js';
+export { type AppEnv, currentUser, requireSuperuser, requireUser } from './http/auth.js';
+export { HttpError, ValidationError } from './http/errors.js';
+export { buildOpenApiDocument, registerRoute, type RouteDoc } from './http/openapi.js';
+export { type RunningServer, startServer } from './server.js';

@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+// kforge-server: `kforge-server` serves everything; `kforge-server create-user ...` adds a user and exits.
+import { createUserCommand } from './cli/create-user.js';
+import { loadConfig } from './config.js';
+import { createContext } from './context.js';
+import { startServer } from './server.js';
+
+async function main(argv: string[]): Promise<number> {
+  const config = loadConfig();
+  const [command, ...rest] = argv;
+  if (command === 'create-user') return createUserCommand(rest, config);
+  if (command === '--help' || command === '-h' || command === 'help') {
+    console.log('usage: kforge-server            start the server (configuration from the environment, see docs/operations.md)');
+    console.log('       kforge-server create-user --email E --password P [--superuser] [--full-name N]');
+    return 0;
+  }
+  if (command !== undefined && command !== 'serve') {
+    console.error(`kforge-server: unknown command '${command}'; try kforge-server --help`);
+    return 2;
+  }
+  const ctx = await createContext(config);
+  const server = await startServer(ctx);
+  ctx.log.info(`kforge-server listening on ${config.host}:${server.port}; open ${config.publicUrl} (data: ${config.databaseUrl ? 'Postgres' : config.dataDir})`);
+  await new Promise<void>((resolve) => {
+    const shutdown = (signal: string) => {
+      ctx.log.info(`${signal} received, shutting down`);
+      resolve();
+    };
+    process.once('SIGINT', shutdown);
+    process.once('SIGTERM', shutdown);
+  });
+  await server.stop();
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(`kforge-server: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    process.exit(1);
+  },
+);

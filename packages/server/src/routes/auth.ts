@@ -1,0 +1,158 @@
+// The auth API under /auth/ (spec section 7, DESIGN section 4): password, magic link, email verification, Google, me.
+import {
+  EmailVerificationRequest,
+  GoogleLoginRequest,
+  LoginResponse,
+  MagicLinkRequest,
+  Message,
+  PasswordLoginInput,
+  RegisterRequest,
+  RegisterResponse,
+  TokenLoginRequest,
+  User,
+} from '@kernelforge/sdk';
+import type { Hono } from 'hono';
+import { signAccessToken } from '../auth/access-token.js';
+import { createGoogleVerifier } from '../auth/google.js';
+import { consumeOneTimeToken, issueOneTimeToken } from '../auth/one-time-tokens.js';
+import { hashPassword, verifyPassword } from '../auth/password.js';
+import {
+  type UserRecord,
+  createUser,
+  findOrCreateUser,
+  findUserByEmail,
+  markSignedIn,
+  normalizeEmail,
+  toWireUser,
+} from '../auth/users.js';
+import type { AppContext } from '../context.js';
+import { type AppEnv, currentUser, requireUser } from '../http/auth.js';
+import { HttpError } from '../http/errors.js';
+import { registerRoute } from '../http/openapi.js';
+import { clientIp, createRateLimiter } from '../http/rate-limit.js';
+import { parseForm, parseJson } from '../http/validate.js';
+import { alreadyRegisteredMail, magicLinkMail, magicLinkUrl, verifyEmailMail, verifyEmailUrl } from '../mail/templates.js';
+
+export const INCORRECT_LOGIN = 'Incorrect email or password';
+export const INVALID_TOKEN = 'Invalid or expired token';
+const MAIL_SENT = 'If the address can receive mail, a message is on its way';
+
+export function mountAuthRoutes(app: Hono<AppEnv>, ctx: AppContext): void {
+  const { config, db } = ctx;
+  const minute = 60_000;
+  const hour = 60 * minute;
+  const limits = config.rateLimits;
+  // Sign-in attempts per address and per account guard against guessing; mails per recipient against mail bombing.
+  const signinByIp = createRateLimiter(limits.signinPerMinute, minute, 'Too many sign-in attempts, try again later');
+  const signinByEmail = createRateLimiter(limits.signinPerMinute, minute, 'Too many sign-in attempts, try again later');
+  const mailByEmail = createRateLimiter(limits.mailPerHour, hour, 'Too many mails requested, try again later');
+  const mailByIp = createRateLimiter(limits.mailPerHour * 5, hour, 'Too many mails requested, try again later');
+  const google = createGoogleVerifier(config.google);
+  const ip = (c: Parameters<typeof clientIp>[0]) => clientIp(c, config.trustProxy);
+
+  const issue = async (user: UserRecord) => {
+    await markSignedIn(db, user.id);
+    const access_token = await signAccessToken(config.secret, user.id, { expiresInSeconds: config.accessTokenDays * 86_400 });
+    return { access_token, token_type: 'bearer' };
+  };
+  const activeOr400 = (user: UserRecord) => {
+    if (!user.is_active) throw new HttpError(400, 'Inactive user');
+    return user;
+  };
+
+  registerRoute({ method: 'post', path: '/auth/login/access-token', summary: 'Sign in with email and password (form data)', auth: 'none', request: { form: PasswordLoginInput }, response: LoginResponse, errors: [400, 429] });
+  app.post('/auth/login/access-token', async (c) => {
+    signinByIp.hit(ip(c));
+    const form = await parseForm(c, PasswordLoginInput);
+    signinByEmail.hit(normalizeEmail(form.username));
+    const user = await findUserByEmail(db, form.username);
+    const ok = await verifyPassword(form.password, user?.hashed_password ?? null);
+    if (!user || !ok) throw new HttpError(400, INCORRECT_LOGIN);
+    return c.json(LoginResponse.parse(await issue(activeOr400(user))));
+  });
+
+  registerRoute({ method: 'post', path: '/auth/login/magic-link', summary: 'Exchange a magic-link token for an access token', auth: 'none', request: { body: TokenLoginRequest }, response: LoginResponse, errors: [400, 429] });
+  app.post('/auth/login/magic-link', async (c) => {
+    signinByIp.hit(ip(c));
+    const body = await parseJson(c, TokenLoginRequest);
+    const used = await consumeOneTimeToken(db, 'magic_link', body.token);
+    if (!used) throw new HttpError(400, INVALID_TOKEN);
+    // A new address gets its account here, on its first sign-in.
+    const user = activeOr400(await findOrCreateUser(db, used.email));
+    return c.json(LoginResponse.parse(await issue(user)));
+  });
+
+  registerRoute({ method: 'post', path: '/auth/magic-link', summary: 'Mail a one-time sign-in link (same answer whether or not the address has an account)', auth: 'none', request: { body: MagicLinkRequest }, response: Message, errors: [429, 502] });
+  app.post('/auth/magic-link', async (c) => {
+    mailByIp.hit(ip(c));
+    const body = await parseJson(c, MagicLinkRequest);
+    const email = normalizeEmail(body.email);
+    mailByEmail.hit(email);
+    const existing = await findUserByEmail(db, email);
+    if (!existing || existing.is_active) {
+      const token = await issueOneTimeToken(db, 'magic_link', email);
+      await ctx.mailer.send(magicLinkMail(email, magicLinkUrl(config.publicUrl, token)));
+    }
+    return c.json(Message.parse({ message: MAIL_SENT }));
+  });
+
+  registerRoute({ method: 'post', path: '/auth/users/register/email-verification-token', summary: 'Start registration: mail a verification link', auth: 'none', request: { body: EmailVerificationRequest }, response: Message, errors: [429, 502] });
+  app.post('/auth/users/register/email-verification-token', async (c) => {
+    mailByIp.hit(ip(c));
+    const body = await parseJson(c, EmailVerificationRequest);
+    const email = normalizeEmail(body.email);
+    mailByEmail.hit(email);
+    const existing = await findUserByEmail(db, email);
+    if (existing) {
+      // Same answer as for a new address; the owner gets a sign-in link instead, so nothing leaks.
+      if (existing.is_active) {
+        const token = await issueOneTimeToken(db, 'magic_link', email);
+        await ctx.mailer.send(alreadyRegisteredMail(email, magicLinkUrl(config.publicUrl, token)));
+      }
+    } else {
+      const payload = {
+        full_name: body.full_name ?? null,
+        // The token row keeps the hash only; the password itself never touches the database.
+        hashed_password: body.password ? await hashPassword(body.password) : null,
+      };
+      const token = await issueOneTimeToken(db, 'email_verification', email, payload);
+      await ctx.mailer.send(verifyEmailMail(email, verifyEmailUrl(config.publicUrl, token)));
+    }
+    return c.json(Message.parse({ message: MAIL_SENT }));
+  });
+
+  registerRoute({ method: 'post', path: '/auth/users/register', summary: 'Finish registration with the mailed token; answers an access token and the user', auth: 'none', request: { body: RegisterRequest }, response: RegisterResponse, errors: [400, 429] });
+  app.post('/auth/users/register', async (c) => {
+    signinByIp.hit(ip(c));
+    const body = await parseJson(c, RegisterRequest);
+    const used = await consumeOneTimeToken(db, 'email_verification', body.email_verification_token);
+    if (!used) throw new HttpError(400, INVALID_TOKEN);
+    let user: UserRecord;
+    try {
+      user = await createUser(db, {
+        email: used.email,
+        fullName: typeof used.payload.full_name === 'string' ? used.payload.full_name : null,
+        hashedPassword: typeof used.payload.hashed_password === 'string' ? used.payload.hashed_password : null,
+      });
+    } catch (err) {
+      if ((err as { code?: string }).code === '23505') throw new HttpError(400, 'The user with this email already exists in the system');
+      throw err;
+    }
+    const token = await issue(user);
+    return c.json(RegisterResponse.parse({ token, user: toWireUser(user) }));
+  });
+
+  registerRoute({ method: 'post', path: '/auth/login/google', summary: 'Sign in with a Google id_token', auth: 'none', request: { body: GoogleLoginRequest }, response: LoginResponse, errors: [400, 429] });
+  app.post('/auth/login/google', async (c) => {
+    signinByIp.hit(ip(c));
+    const body = await parseJson(c, GoogleLoginRequest);
+    if (!google) throw new HttpError(400, 'Google sign-in is not configured on this server');
+    const identity = await google(body.id_token);
+    if (!identity) throw new HttpError(400, 'Invalid Google credentials');
+    const user = activeOr400(await findOrCreateUser(db, identity.email, identity.name));
+    return c.json(LoginResponse.parse(await issue(user)));
+  });
+
+  registerRoute({ method: 'get', path: '/auth/users/me', summary: 'The signed-in user', auth: 'user', response: User });
+  app.get('/auth/users/me', requireUser(ctx), (c) => c.json(User.parse(toWireUser(currentUser(c)))));
+}

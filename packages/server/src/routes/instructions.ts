@@ -1,0 +1,72 @@
+// Instruction routes (spec section 7): rename, delete, restore, stop, star, unstar.
+import { UpdateInstructionRequest, UserInstruction } from '@kernelforge/sdk';
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppContext } from '../context.js';
+import { type AppEnv, currentUser, requireUser } from '../http/auth.js';
+import { registerRoute } from '../http/openapi.js';
+import { parseJson, parseParams } from '../http/validate.js';
+import {
+  deleteInstruction,
+  renameInstruction,
+  restoreInstruction,
+  starInstruction,
+  stopInstruction,
+} from '../services/instructions.js';
+import { productOf } from '../services/product.js';
+
+const IdParam = z.object({ id: z.string() });
+
+export function mountInstructionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
+  const p = productOf(ctx);
+  const auth = requireUser(ctx);
+  const tags = ['instruction'];
+  const doc = (method: 'post' | 'patch' | 'delete', suffix: string, summary: string, body?: z.ZodType) =>
+    registerRoute({
+      method,
+      path: `/api/v1/agent-session/instruction/{id}${suffix}`,
+      summary,
+      tags,
+      auth: 'user',
+      request: body ? { params: IdParam, body } : { params: IdParam },
+      response: UserInstruction,
+      errors: [404],
+    });
+
+  doc('patch', '', 'Rename an instruction', UpdateInstructionRequest);
+  api.patch('/agent-session/instruction/:id', auth, async (c) => {
+    const { id } = parseParams(c, IdParam);
+    const body = await parseJson(c, UpdateInstructionRequest);
+    return c.json(UserInstruction.parse(await renameInstruction(p, currentUser(c), id, body.name)));
+  });
+
+  doc('delete', '', 'Delete an instruction: its pending work stops, its attempts stay');
+  api.delete('/agent-session/instruction/:id', auth, async (c) => {
+    const { id } = parseParams(c, IdParam);
+    return c.json(UserInstruction.parse(await deleteInstruction(p, currentUser(c), id)));
+  });
+
+  doc('post', '/restore', 'Restore a deleted instruction');
+  api.post('/agent-session/instruction/:id/restore', auth, async (c) => {
+    const { id } = parseParams(c, IdParam);
+    return c.json(UserInstruction.parse(await restoreInstruction(p, currentUser(c), id)));
+  });
+
+  doc('post', '/stop', 'Stop an instruction now; evaluated attempts stay');
+  api.post('/agent-session/instruction/:id/stop', auth, async (c) => {
+    const { id } = parseParams(c, IdParam);
+    return c.json(UserInstruction.parse(await stopInstruction(p, currentUser(c), id)));
+  });
+
+  doc('post', '/star', 'Star an instruction');
+  api.post('/agent-session/instruction/:id/star', auth, async (c) => {
+    const { id } = parseParams(c, IdParam);
+    return c.json(UserInstruction.parse(await starInstruction(p, currentUser(c), id, true)));
+  });
+
+  doc('delete', '/star', 'Unstar an instruction');
+  api.delete('/agent-session/instruction/:id/star', auth, async (c) => {
+    const { id } = parseParams(c, IdParam);
+    return c.json(UserInstruction.parse(await starInstruction(p, currentUser(c), id, false)));
+  });
+}

@@ -1,0 +1,132 @@
+// The runner API: standalone `kforge-runner` processes register, long-poll for evaluate jobs, heartbeat and post results.
+import { timingSafeEqual } from 'node:crypto';
+import {
+  ClaimedJob,
+  Message,
+  RunnerClaimRequest,
+  RunnerClaimResponse,
+  RunnerHeartbeatRequest,
+  RunnerHeartbeatResponse,
+  RunnerRegisterRequest,
+  RunnerRegisterResponse,
+  RunnerResultRequest,
+} from '@kernelforge/sdk';
+import type { Context, Hono } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { z } from 'zod';
+import type { AppContext } from '../context.js';
+import type { AppEnv } from '../http/auth.js';
+import { HttpError } from '../http/errors.js';
+import { registerRoute } from '../http/openapi.js';
+import { parseJson, parseParams } from '../http/validate.js';
+import { claimJob, heartbeatJob } from '../jobs/queue.js';
+import type { Job } from '../jobs/types.js';
+import { recordEvaluation } from '../services/evaluation-results.js';
+import { type Product, productOf } from '../services/product.js';
+import { isUuid } from '../sessions/queries.js';
+
+const JobParam = z.object({ id: z.string() });
+
+/** Runner tokens: the configured KFORGE_RUNNER_TOKEN only; without one the runner API refuses everyone. */
+function requireRunner(ctx: AppContext) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const expected = ctx.config.runnerToken;
+    const given = /^Bearer\s+(.+)$/i.exec(c.req.header('Authorization')?.trim() ?? '')?.[1]?.trim() ?? '';
+    const ok =
+      expected !== null &&
+      given.length === expected.length &&
+      timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+    if (!ok) throw new HttpError(401, 'Invalid runner token', { 'WWW-Authenticate': 'Bearer' });
+    await next();
+  });
+}
+
+async function touchRunner(p: Product, runnerId: string): Promise<void> {
+  const rows = isUuid(runnerId)
+    ? await p.sql.query('UPDATE runners SET last_seen_at = now() WHERE id = $1 RETURNING id', [runnerId])
+    : [];
+  // The runner loop re-registers on 404 (e.g. after the database was reset).
+  if (rows.length === 0) throw new HttpError(404, 'Runner not found; register again');
+}
+
+function toClaimed(job: Job): ClaimedJob {
+  return ClaimedJob.parse({
+    job_id: job.id,
+    lease_token: job.lease_token,
+    lease_expires_at: new Date(job.lease_expires_at as Date).toISOString(),
+    attempt: job.attempts,
+    payload: job.payload,
+  });
+}
+
+/** Claims one job, waiting up to wait_ms for one to appear (long poll); gives up early if the client leaves. */
+async function claimWithWait(p: Product, c: Context, req: RunnerClaimRequest): Promise<Job | null> {
+  const deadline = Date.now() + req.wait_ms;
+  const gone = c.req.raw.signal;
+  for (;;) {
+    const job = await claimJob(p.sql, {
+      kinds: ['evaluate'],
+      devices: req.devices,
+      runnerId: req.runner_id,
+      leaseSeconds: p.settings.leaseSeconds,
+    });
+    const left = deadline - Date.now();
+    if (job || left <= 0 || gone.aborted) return job;
+    await p.signals.wait(Math.min(left, 1000), gone);
+  }
+}
+
+export function mountRunnerRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
+  const p = productOf(ctx);
+  const auth = requireRunner(ctx);
+  const tags = ['runner'];
+
+  registerRoute({ method: 'post', path: '/api/v1/runner/register', summary: 'Register a runner and the devices it serves', tags, auth: 'runner', request: { body: RunnerRegisterRequest }, response: RunnerRegisterResponse });
+  api.post('/runner/register', auth, async (c) => {
+    const body = await parseJson(c, RunnerRegisterRequest);
+    const rows = await p.sql.query<{ id: string }>(
+      'INSERT INTO runners (name, devices, version) VALUES ($1, $2, $3) RETURNING id',
+      [body.name, JSON.stringify(body.devices), body.version ?? null],
+    );
+    const lease = p.settings.leaseSeconds;
+    return c.json(
+      RunnerRegisterResponse.parse({
+        runner_id: rows[0]?.id,
+        lease_seconds: lease,
+        heartbeat_seconds: Math.max(1, Math.floor(lease / 3)),
+      }),
+    );
+  });
+
+  registerRoute({ method: 'post', path: '/api/v1/runner/claim', summary: 'Lease the next evaluate job for these devices (long poll)', tags, auth: 'runner', request: { body: RunnerClaimRequest }, response: RunnerClaimResponse, errors: [404] });
+  api.post('/runner/claim', auth, async (c) => {
+    const body = await parseJson(c, RunnerClaimRequest);
+    await touchRunner(p, body.runner_id);
+    const job = await claimWithWait(p, c, body);
+    return c.json(RunnerClaimResponse.parse({ job: job ? toClaimed(job) : null }));
+  });
+
+  registerRoute({ method: 'post', path: '/api/v1/runner/jobs/{id}/heartbeat', summary: "Extend a job's lease; 409 when it was lost", tags, auth: 'runner', request: { params: JobParam, body: RunnerHeartbeatRequest }, response: RunnerHeartbeatResponse, errors: [404, 409] });
+  api.post('/runner/jobs/:id/heartbeat', auth, async (c) => {
+    const { id } = parseParams(c, JobParam);
+    const body = await parseJson(c, RunnerHeartbeatRequest);
+    await touchRunner(p, body.runner_id);
+    const until = isUuid(id) ? await heartbeatJob(p.sql, id, body.lease_token, p.settings.leaseSeconds) : null;
+    if (!until) throw new HttpError(409, 'Lease lost: the job was requeued, cancelled or finished');
+    return c.json(RunnerHeartbeatResponse.parse({ lease_expires_at: until.toISOString() }));
+  });
+
+  registerRoute({ method: 'post', path: '/api/v1/runner/jobs/{id}/result', summary: "Report a job's evaluation (or an infrastructure error)", tags, auth: 'runner', request: { params: JobParam, body: RunnerResultRequest }, response: Message, errors: [404, 409] });
+  api.post('/runner/jobs/:id/result', auth, async (c) => {
+    const { id } = parseParams(c, JobParam);
+    const body = await parseJson(c, RunnerResultRequest);
+    await touchRunner(p, body.runner_id);
+    if (!body.evaluation_state && body.error === undefined) {
+      throw new HttpError(422, [{ loc: ['body'], msg: 'Either evaluation_state or error is required', type: 'value_error' }]);
+    }
+    const report = body.evaluation_state ? { state: body.evaluation_state } : { error: body.error ?? 'unknown error' };
+    const outcome = isUuid(id) ? await recordEvaluation(p, id, body.lease_token, report) : 'lost';
+    if (outcome === 'lost') throw new HttpError(409, 'Lease lost: the job was requeued, cancelled or finished');
+    return c.json(Message.parse({ message: outcome === 'recorded' ? 'Result recorded' : `Error recorded (${outcome})` }));
+  });
+}

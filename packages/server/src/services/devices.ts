@@ -1,0 +1,62 @@
+// The device registry: devices of this machine's in-process runner plus those registered runners announced.
+import { discoverDevices } from '@kernelforge/runner';
+import type { Device } from '@kernelforge/sdk';
+import type { Config } from '../config.js';
+import type { ProductSettings } from './product-settings.js';
+import type { Sql } from './sql.js';
+
+interface RunnerRow {
+  id: string;
+  devices: Device[];
+  fresh: boolean;
+}
+
+export class DeviceRegistry {
+  private local: Promise<Device[]> | null = null;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly config: Pick<Config, 'localRunner'>,
+    private readonly settings: Pick<ProductSettings, 'runnerStaleSeconds'>,
+    private readonly workDir: string,
+  ) {}
+
+  /** What this machine can evaluate on, discovered once (the cpu peaks are measured on first use). */
+  localDevices(): Promise<Device[]> {
+    if (!this.config.localRunner) return Promise.resolve([]);
+    // discoverDevices measures the cpu's peaks once (a few hundred ms), so it runs on first need only.
+    this.local ??= Promise.resolve()
+      .then(() => discoverDevices({ workDir: this.workDir }))
+      .catch(() => []);
+    return this.local;
+  }
+
+  /**
+   * Every known device: a device is available while some runner serving it was seen recently.
+   * This process's local devices count even before its runner row is written.
+   */
+  async list(): Promise<Device[]> {
+    const local = await this.localDevices();
+    const rows = await this.sql.query<RunnerRow>(
+      `SELECT id, devices, last_seen_at > now() - make_interval(secs => $1) AS fresh FROM runners
+       WHERE last_seen_at > now() - interval '7 days' ORDER BY created_at`,
+      [this.settings.runnerStaleSeconds],
+    );
+    const byId = new Map<string, Device>();
+    for (const d of local) byId.set(d.id, { ...d, available: true, runners: 0 });
+    for (const row of rows) {
+      for (const d of row.devices) {
+        const known = byId.get(d.id);
+        if (!known) byId.set(d.id, { ...d, available: row.fresh, runners: row.fresh ? 1 : 0 });
+        else if (row.fresh) byId.set(d.id, { ...known, available: true, runners: known.runners + 1 });
+      }
+    }
+    const localIds = new Set(local.map((d) => d.id));
+    // A local device whose runner row is not written yet still has this process serving it.
+    return [...byId.values()].map((d) => (localIds.has(d.id) && d.runners === 0 ? { ...d, runners: 1 } : d));
+  }
+
+  async find(id: string): Promise<Device | undefined> {
+    return (await this.list()).find((d) => d.id === id);
+  }
+}

@@ -1,0 +1,132 @@
+// Where evaluation outcomes land, whoever ran them (a standalone runner over HTTP or the in-process one), and what dead jobs mean.
+import type { EvaluationJobPayload, EvaluationState } from '@kernelforge/sdk';
+import { completeJob, failJob, lockLeasedJob } from '../jobs/queue.js';
+import type { Job } from '../jobs/types.js';
+import { continueInstruction, finishInstruction, publish, settleSession } from '../sessions/loop.js';
+import { findAttempt, findSession } from '../sessions/queries.js';
+import type { Product } from './product.js';
+import { ATTEMPT_COLUMNS, type AttemptRow, toAttempt } from './rows.js';
+import type { Sql } from './sql.js';
+
+export type ResultOutcome = 'recorded' | 'retry' | 'dead' | 'lost';
+
+/** Ranked results never show candidate output or hidden sizes (DESIGN 6.7). */
+export function redactRanked(state: EvaluationState): EvaluationState {
+  if (state.mode !== 'ranked') return state;
+  const { stdout: _o, stderr: _e, ...rest } = state;
+  return {
+    ...rest,
+    correctness: rest.correctness
+      ? { ...rest.correctness, cases: rest.correctness.cases.map((c) => ({ ...c, sizes: {} })) }
+      : null,
+    ...(rest.benchmarking_result
+      ? { benchmarking_result: { ...rest.benchmarking_result, cases: rest.benchmarking_result.cases.map((c) => ({ ...c, sizes: {} })) } }
+      : {}),
+  };
+}
+
+/**
+ * Records a runner's report for a leased evaluate job. `lost` means the lease was no longer the caller's
+ * (it expired and the job went to someone else, or it was cancelled): the report is discarded.
+ */
+export async function recordEvaluation(
+  p: Product,
+  jobId: string,
+  leaseToken: string,
+  report: { state: EvaluationState } | { error: string },
+): Promise<ResultOutcome> {
+  if ('error' in report) {
+    const { outcome, job } = await failJob(p.sql, jobId, leaseToken, report.error, { retryable: true });
+    if (outcome === 'dead' && job) await settleDeadJob(p, job);
+    return outcome;
+  }
+  return p.sql.transaction(async (tx) => {
+    const peek = await tx.query<{ session_id: string | null }>('SELECT session_id FROM jobs WHERE id = $1', [jobId]);
+    // Lock order everywhere: session, then job, then attempt (stop takes the same order).
+    if (peek[0]?.session_id) await findSession(tx, peek[0].session_id, { lock: true });
+    const job = await lockLeasedJob(tx, jobId, leaseToken);
+    if (!job) return 'lost';
+    const payload = job.payload as unknown as EvaluationJobPayload;
+    if (payload.kind === 'attempt') await recordAttemptEvaluation(p, tx, payload.target_id, report.state);
+    else await recordSubmissionEvaluation(tx, payload.target_id, report.state);
+    await completeJob(tx, jobId, leaseToken);
+    return 'recorded';
+  });
+}
+
+async function recordAttemptEvaluation(p: Product, tx: Sql, attemptId: string, state: EvaluationState): Promise<void> {
+  const rows = await tx.query<AttemptRow>(
+    `UPDATE generation_attempts SET status = 'completed', evaluation_state = $2, runner_seconds = $3, finished_at = now()
+     WHERE id = $1 AND status = 'evaluating' RETURNING ${ATTEMPT_COLUMNS}`,
+    [attemptId, JSON.stringify(state), state.runner_seconds],
+  );
+  const attempt = rows[0];
+  if (!attempt) return;
+  await tx.query('UPDATE agent_sessions SET runner_seconds = runner_seconds + $2, updated_at = now() WHERE id = $1', [
+    attempt.session_id,
+    state.runner_seconds,
+  ]);
+  await publish(p, tx, { type: 'attempt.status', session_id: attempt.session_id, attempt_id: attempt.id, status: 'completed' });
+  await publish(p, tx, { type: 'attempt.updated', session_id: attempt.session_id, attempt: toAttempt(attempt) });
+  await continueInstruction(p, tx, attempt.session_id, attempt.instruction_id);
+}
+
+async function recordSubmissionEvaluation(tx: Sql, submissionId: string, state: EvaluationState): Promise<void> {
+  const bench = state.verdict === 'accepted' ? state.benchmarking_result : null;
+  await tx.query(
+    `UPDATE submissions SET status = 'completed', verdict = $2, time_ms = $3, speedup = $4, flagged_for_review = $5,
+       evaluation_state = $6, finished_at = now()
+     WHERE id = $1 AND status IN ('queued', 'evaluating')`,
+    [
+      submissionId,
+      state.verdict,
+      bench?.optimized_time ?? null,
+      bench?.speedup ?? null,
+      bench?.flagged_for_review ?? false,
+      JSON.stringify(redactRanked(state)),
+    ],
+  );
+}
+
+/** A job out of tries: its attempt or submission fails with the reason, and the session loop moves on. */
+export async function settleDeadJob(p: Product, job: Job): Promise<void> {
+  const reason = job.dead_reason ?? job.last_error ?? 'failed';
+  await p.sql.transaction(async (tx) => {
+    if (job.session_id) await findSession(tx, job.session_id, { lock: true });
+    if (job.kind === 'evaluate') {
+      const payload = job.payload as unknown as EvaluationJobPayload;
+      if (payload.kind === 'submission') {
+        await tx.query(
+          `UPDATE submissions SET status = 'failed', error = $2, finished_at = now() WHERE id = $1 AND status IN ('queued', 'evaluating')`,
+          [payload.target_id, `Evaluation failed: ${reason}`],
+        );
+        return;
+      }
+      const attempt = await failAttempt(p, tx, payload.target_id, `Evaluation failed: ${reason}`);
+      // The runner failing is not the candidate's fault: the instruction goes on with its next attempt.
+      if (attempt) await continueInstruction(p, tx, attempt.session_id, attempt.instruction_id);
+      return;
+    }
+    const attemptId = String((job.payload as { attempt_id?: unknown }).attempt_id ?? '');
+    const attempt = await failAttempt(p, tx, attemptId, `Generation failed: ${reason}`);
+    // An agent that keeps failing (no key, provider down) would fail every further attempt the same way.
+    if (attempt?.instruction_id) await finishInstruction(p, tx, attempt.instruction_id, 'completed');
+    if (attempt) await settleSession(p, tx, attempt.session_id);
+  });
+}
+
+/** Marks an unfinished attempt failed with its reason; null when it had already finished or was stopped. */
+export async function failAttempt(p: Product, tx: Sql, attemptId: string, error: string): Promise<AttemptRow | null> {
+  if (!(await findAttempt(tx, attemptId))) return null;
+  const rows = await tx.query<AttemptRow>(
+    `UPDATE generation_attempts SET status = 'failed', error = $2, finished_at = now()
+     WHERE id = $1 AND status IN ('queued', 'generating', 'evaluating') RETURNING ${ATTEMPT_COLUMNS}`,
+    [attemptId, error],
+  );
+  const attempt = rows[0] ?? null;
+  if (attempt) {
+    await publish(p, tx, { type: 'attempt.status', session_id: attempt.session_id, attempt_id: attempt.id, status: 'failed' });
+    await publish(p, tx, { type: 'attempt.updated', session_id: attempt.session_id, attempt: toAttempt(attempt) });
+  }
+  return attempt;
+}

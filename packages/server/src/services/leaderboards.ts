@@ -1,0 +1,92 @@
+// Leaderboards: per problem, one row per user and device holding their best accepted time, ranked by time.
+import type { Leaderboard, LeaderboardEntry } from '@kernelforge/sdk';
+import type { Product } from './product.js';
+import { iso } from './sql.js';
+import { publicUser } from './submissions.js';
+
+interface EntryRow {
+  id: string;
+  user_id: string;
+  full_name: string | null;
+  problem_name: string;
+  device: string;
+  time_ms: number;
+  speedup: number | null;
+  flagged_for_review: boolean;
+  created_at: Date;
+  total: number;
+}
+
+/** Ranked entries of several problems at once (one query), at most `limit` per problem. */
+async function entriesFor(
+  p: Product,
+  problemNames: string[],
+  opts: { limit: number; device?: string | undefined },
+): Promise<Map<string, { entries: LeaderboardEntry[]; count: number }>> {
+  const params: unknown[] = [problemNames, opts.limit];
+  let deviceFilter = '';
+  if (opts.device) {
+    params.push(opts.device);
+    deviceFilter = `AND s.device = $${params.length}`;
+  }
+  const rows = await p.sql.query<EntryRow & { rank: number }>(
+    `WITH best AS (
+       SELECT DISTINCT ON (s.problem_name, s.user_id, s.device) s.id, s.user_id, s.problem_name, s.device, s.time_ms,
+         s.speedup, s.flagged_for_review, s.created_at
+       FROM submissions s
+       WHERE s.problem_name = ANY($1::text[]) AND s.verdict = 'accepted' AND s.time_ms IS NOT NULL ${deviceFilter}
+       ORDER BY s.problem_name, s.user_id, s.device, s.time_ms, s.created_at, s.id),
+     ranked AS (
+       SELECT best.*, (row_number() OVER (PARTITION BY problem_name ORDER BY time_ms, created_at, id))::int AS rank,
+         (count(*) OVER (PARTITION BY problem_name))::int AS total
+       FROM best)
+     SELECT r.*, u.full_name FROM ranked r JOIN users u ON u.id = r.user_id
+     WHERE r.rank <= $2 ORDER BY r.problem_name, r.rank`,
+    params,
+  );
+  const out = new Map<string, { entries: LeaderboardEntry[]; count: number }>();
+  for (const r of rows) {
+    const board = out.get(r.problem_name) ?? { entries: [], count: r.total };
+    board.entries.push({
+      rank: r.rank,
+      submission_id: r.id,
+      user: publicUser(r.user_id, r.full_name),
+      problem_name: r.problem_name,
+      device: r.device,
+      time_ms: Number(r.time_ms),
+      speedup: r.speedup === null ? null : Number(r.speedup),
+      flagged_for_review: r.flagged_for_review,
+      created_at: iso(r.created_at),
+    });
+    out.set(r.problem_name, board);
+  }
+  return out;
+}
+
+export async function leaderboardFor(
+  p: Product,
+  problemName: string,
+  opts: { limit: number; device?: string | undefined },
+): Promise<Leaderboard> {
+  const problem = await p.catalogue.require(problemName);
+  const board = (await entriesFor(p, [problem.name], opts)).get(problem.name);
+  return { problem_name: problem.name, title: problem.title, entries: board?.entries ?? [], count: board?.count ?? 0 };
+}
+
+/** Every catalogue problem with its top `limit` entries (problems without entries included, empty). */
+export async function allLeaderboards(
+  p: Product,
+  opts: { limit: number; device?: string | undefined },
+): Promise<{ data: Leaderboard[]; count: number }> {
+  const problems = await p.catalogue.list();
+  const boards = await entriesFor(
+    p,
+    problems.map((x) => x.name),
+    opts,
+  );
+  const data = problems.map((x) => {
+    const b = boards.get(x.name);
+    return { problem_name: x.name, title: x.title, entries: b?.entries ?? [], count: b?.count ?? 0 };
+  });
+  return { data, count: data.length };
+}

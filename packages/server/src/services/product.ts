@@ -1,0 +1,63 @@
+// The product's shared state for one server process: SQL access, the event bus, the catalogue, the device registry.
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Config } from '../config.js';
+import type { Database } from '../db/client.js';
+import { EventBus } from '../events/bus.js';
+import { JobSignals } from '../jobs/signals.js';
+import type { Logger } from '../log.js';
+import { Catalogue } from './catalogue.js';
+import { DeviceRegistry } from './devices.js';
+import { loadProductSettings, type ProductSettings } from './product-settings.js';
+import { type Sql, sqlFrom } from './sql.js';
+
+/** What the product needs of the platform's AppContext. */
+export interface ProductHost {
+  config: Config;
+  db: Database;
+  log: Logger;
+}
+
+export interface Product {
+  config: Config;
+  log: Logger;
+  db: Database;
+  sql: Sql;
+  bus: EventBus;
+  signals: JobSignals;
+  settings: ProductSettings;
+  catalogue: Catalogue;
+  devices: DeviceRegistry;
+}
+
+// Routes and background workers receive the same AppContext, so they share one Product through this map.
+const products = new WeakMap<object, Product>();
+
+export function productOf(ctx: ProductHost): Product {
+  let p = products.get(ctx);
+  if (!p) {
+    const sql = sqlFrom(ctx.db);
+    const settings = loadProductSettings();
+    p = {
+      config: ctx.config,
+      log: ctx.log,
+      db: ctx.db,
+      sql,
+      bus: new EventBus(sql, ctx.db),
+      signals: new JobSignals(ctx.db),
+      settings,
+      catalogue: new Catalogue(ctx.config.problemsDir),
+      devices: new DeviceRegistry(sql, ctx.config, settings, runnerWorkDir()),
+    };
+    products.set(ctx, p);
+  }
+  return p;
+}
+
+/**
+ * The in-process runner's own folder (build cache, job folders). Deliberately outside the data directory:
+ * sandboxed candidates must not reach the database or the secret (DESIGN 6.1), and bwrap needs a path it can enter.
+ */
+export function runnerWorkDir(): string {
+  return process.env.KFORGE_RUNNER_WORK_DIR || join(tmpdir(), 'kforge-runner');
+}

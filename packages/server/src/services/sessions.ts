@@ -1,0 +1,245 @@
+// Agent sessions: create (catalogue or custom), list, read, rename, stop, delete, restore, best attempt, a new round of attempts.
+import {
+  type AgentSession,
+  type AgentSessionSummary,
+  type CreateSessionRequest,
+  DEFAULT_MAX_ATTEMPTS,
+  type GenerationAttempt,
+  type NewAttemptsRequest,
+  type NewAttemptsResponse,
+  type UpdateSessionRequest,
+} from '@kernelforge/sdk';
+import type { CreateCustomSessionRequest as CustomSchema } from '@kernelforge/sdk';
+import type { z } from 'zod';
+import { HttpError } from '../http/errors.js';
+import { DEFAULT_INSTRUCTION, dailyAttemptsLeft, publish, queueAttempt, queueEvaluation } from '../sessions/loop.js';
+import { ownSession, sessionAttempts, sessionInstructions } from '../sessions/queries.js';
+import { stopSessionWork } from '../sessions/stop.js';
+import { customProblemName, customToProblem } from './custom-problem.js';
+import type { Product } from './product.js';
+import {
+  ATTEMPT_COLUMNS,
+  type AttemptRow,
+  bestAttempt,
+  INSTRUCTION_COLUMNS,
+  type InstructionRow,
+  SESSION_COLUMNS,
+  type SessionRow,
+  toAttempt,
+  toInstruction,
+  toSession,
+  toSessionSummary,
+} from './rows.js';
+import type { Sql } from './sql.js';
+import { enforceDailyQuota, requireDevice, resolveAgent } from './validation.js';
+
+export interface Caller {
+  id: string;
+  is_superuser: boolean;
+}
+
+type CustomBody = z.output<typeof CustomSchema>;
+
+/** Instruction names are short labels derived from the text until the user renames them. */
+const nameFromText = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}...` : text);
+
+async function assertCanQueue(p: Product, userId: string): Promise<void> {
+  if ((await dailyAttemptsLeft(p, p.sql, userId)) <= 0) {
+    throw new HttpError(429, `Daily limit of ${p.config.dailyLimits.attempts} attempts reached`, { 'Retry-After': '3600' });
+  }
+}
+
+async function insertInstruction(tx: Sql, sessionId: string, text: string, maxAttempts: number): Promise<InstructionRow> {
+  const rows = await tx.query<InstructionRow>(
+    `INSERT INTO user_instructions (session_id, text, name, max_attempts) VALUES ($1, $2, $3, $4) RETURNING ${INSTRUCTION_COLUMNS}`,
+    [sessionId, text, nameFromText(text), maxAttempts],
+  );
+  return rows[0] as InstructionRow;
+}
+
+async function insertSession(
+  tx: Sql,
+  values: { ownerId: string; problemName: string; custom: unknown; name: string; label: string; device: string; agent: unknown },
+): Promise<SessionRow> {
+  const rows = await tx.query<SessionRow>(
+    `INSERT INTO agent_sessions (owner_id, problem_name, custom_problem, name, label, device, agent)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${SESSION_COLUMNS}`,
+    [
+      values.ownerId,
+      values.problemName,
+      values.custom === null ? null : JSON.stringify(values.custom),
+      values.name,
+      values.label,
+      values.device,
+      JSON.stringify(values.agent),
+    ],
+  );
+  return rows[0] as SessionRow;
+}
+
+export async function createSession(p: Product, user: Caller, body: CreateSessionRequest): Promise<AgentSession> {
+  const problem = await p.catalogue.require(body.problem_name);
+  await requireDevice(p, body.device, problem);
+  const agent = resolveAgent(p, body.agent);
+  await enforceDailyQuota(p, 'sessions', user.id);
+  await assertCanQueue(p, user.id);
+  const id = await p.sql.transaction(async (tx) => {
+    const session = await insertSession(tx, {
+      ownerId: user.id,
+      problemName: problem.name,
+      custom: null,
+      name: body.name?.trim() || problem.title,
+      label: problem.title,
+      device: body.device,
+      agent,
+    });
+    const text = body.instruction?.trim() || DEFAULT_INSTRUCTION;
+    const instruction = await insertInstruction(tx, session.id, text, body.max_attempts ?? DEFAULT_MAX_ATTEMPTS);
+    await queueAttempt(p, tx, session.id, instruction.id);
+    return session.id;
+  });
+  return getSession(p, user, id);
+}
+
+export async function createCustomSession(p: Product, user: Caller, body: CustomBody): Promise<AgentSession> {
+  const problemName = customProblemName(body.name);
+  const problem = customToProblem(problemName, body.problem);
+  await requireDevice(p, body.device, problem);
+  const agent = resolveAgent(p, body.agent);
+  await enforceDailyQuota(p, 'sessions', user.id);
+  await assertCanQueue(p, user.id);
+  const id = await p.sql.transaction(async (tx) => {
+    const session = await insertSession(tx, {
+      ownerId: user.id,
+      problemName,
+      custom: body.problem,
+      name: body.name,
+      label: body.name,
+      device: body.device,
+      agent,
+    });
+    const text = body.instruction?.trim() || DEFAULT_INSTRUCTION;
+    const instruction = await insertInstruction(tx, session.id, text, body.max_attempts ?? DEFAULT_MAX_ATTEMPTS);
+    if (body.solution_source?.trim()) {
+      // The user's own candidate is attempt #1, evaluated as is; the agent takes over from its result.
+      const rows = await tx.query<AttemptRow>(
+        `INSERT INTO generation_attempts (session_id, instruction_id, attempt_number, status, language, source, explanation)
+         VALUES ($1, $2, 1, 'evaluating', $3, $4, 'Your own solution, evaluated as submitted.') RETURNING ${ATTEMPT_COLUMNS}`,
+        [session.id, instruction.id, problem.languages[0] ?? 'c', body.solution_source],
+      );
+      const attempt = rows[0] as AttemptRow;
+      await queueEvaluation(p, tx, session, attempt);
+      await publish(p, tx, { type: 'attempt.created', session_id: session.id, attempt: toAttempt(attempt) });
+    } else {
+      await queueAttempt(p, tx, session.id, instruction.id);
+    }
+    return session.id;
+  });
+  return getSession(p, user, id);
+}
+
+export async function listSessions(
+  p: Product,
+  filter: { ownerId?: string | undefined; problemName?: string | undefined; includeDeleted?: boolean | undefined },
+  page: { limit: number; offset: number },
+): Promise<{ data: AgentSessionSummary[]; count: number }> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (filter.ownerId !== undefined) {
+    // An owner id that is not a uuid matches nobody (and must not reach the uuid cast).
+    if (!/^[0-9a-f-]{36}$/i.test(filter.ownerId)) return { data: [], count: 0 };
+    params.push(filter.ownerId);
+    where.push(`owner_id = $${params.length}`);
+  }
+  if (filter.problemName !== undefined) {
+    params.push(filter.problemName);
+    where.push(`problem_name = $${params.length}`);
+  }
+  if (!filter.includeDeleted) where.push('deleted_at IS NULL');
+  const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  const [total] = await p.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM agent_sessions ${clause}`, params);
+  const rows = await p.sql.query<SessionRow>(
+    `SELECT ${SESSION_COLUMNS} FROM agent_sessions ${clause} ORDER BY created_at DESC, id
+     LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    [...params, page.limit, page.offset],
+  );
+  const ids = rows.map((r) => r.id);
+  // Attempts without their sources: enough for the best attempt and the count.
+  const attempts =
+    ids.length === 0
+      ? []
+      : await p.sql.query<AttemptRow>(
+          `SELECT id, session_id, instruction_id, attempt_number, status, language, NULL::text AS source, explanation, error,
+             NULL::jsonb AS agent_meta, evaluation_state, token_usage, runner_seconds, created_at, finished_at
+           FROM generation_attempts WHERE session_id = ANY($1::uuid[]) ORDER BY attempt_number`,
+          [ids],
+        );
+  const bySession = new Map<string, AttemptRow[]>();
+  for (const a of attempts) bySession.set(a.session_id, [...(bySession.get(a.session_id) ?? []), a]);
+  return { data: rows.map((r) => toSessionSummary(r, bySession.get(r.id) ?? [])), count: total?.n ?? 0 };
+}
+
+export async function getSession(p: Product, user: Caller, id: string): Promise<AgentSession> {
+  const session = await ownSession(p.sql, user, id);
+  const [attempts, instructions] = await Promise.all([sessionAttempts(p.sql, id), sessionInstructions(p.sql, id)]);
+  return toSession(session, attempts, instructions);
+}
+
+export async function updateSession(p: Product, user: Caller, id: string, body: UpdateSessionRequest): Promise<AgentSession> {
+  await ownSession(p.sql, user, id);
+  await p.sql.transaction(async (tx) => {
+    await tx.query(
+      `UPDATE agent_sessions SET name = coalesce($2, name), label = coalesce($3, label), updated_at = now() WHERE id = $1`,
+      [id, body.name ?? null, body.label ?? null],
+    );
+    await publish(p, tx, { type: 'session.updated', session_id: id });
+  });
+  return getSession(p, user, id);
+}
+
+export async function stopSession(p: Product, user: Caller, id: string): Promise<AgentSession> {
+  await ownSession(p.sql, user, id);
+  await p.sql.transaction((tx) => stopSessionWork(p, tx, id));
+  return getSession(p, user, id);
+}
+
+/** Soft delete: the session stops and leaves the lists; restore brings it back (stopped). */
+export async function deleteSession(p: Product, user: Caller, id: string): Promise<void> {
+  await ownSession(p.sql, user, id);
+  await p.sql.transaction(async (tx) => {
+    await stopSessionWork(p, tx, id);
+    await tx.query('UPDATE agent_sessions SET deleted_at = coalesce(deleted_at, now()), updated_at = now() WHERE id = $1', [id]);
+    await publish(p, tx, { type: 'session.updated', session_id: id });
+  });
+}
+
+export async function restoreSession(p: Product, user: Caller, id: string): Promise<AgentSession> {
+  await ownSession(p.sql, user, id);
+  await p.sql.transaction(async (tx) => {
+    await tx.query('UPDATE agent_sessions SET deleted_at = NULL, updated_at = now() WHERE id = $1', [id]);
+    await publish(p, tx, { type: 'session.updated', session_id: id });
+  });
+  return getSession(p, user, id);
+}
+
+export async function bestAttemptOf(p: Product, user: Caller, id: string): Promise<GenerationAttempt> {
+  await ownSession(p.sql, user, id);
+  const best = bestAttempt((await sessionAttempts(p.sql, id)).map(toAttempt));
+  if (!best) throw new HttpError(404, 'Attempt not found');
+  return best;
+}
+
+/** A new instruction and its first queued attempt; a stopped or idle session becomes active again. */
+export async function newAttempts(p: Product, user: Caller, id: string, body: NewAttemptsRequest): Promise<NewAttemptsResponse> {
+  const session = await ownSession(p.sql, user, id);
+  if (session.deleted_at) throw new HttpError(409, 'Session is deleted; restore it first');
+  await assertCanQueue(p, session.owner_id);
+  return p.sql.transaction(async (tx) => {
+    const instruction = await insertInstruction(tx, id, body.instruction, body.max_attempts ?? DEFAULT_MAX_ATTEMPTS);
+    await tx.query(`UPDATE agent_sessions SET status = 'active', updated_at = now() WHERE id = $1`, [id]);
+    if (session.status !== 'active') await publish(p, tx, { type: 'session.status', session_id: id, status: 'active' });
+    await publish(p, tx, { type: 'instruction.updated', session_id: id, instruction: toInstruction(instruction) });
+    const attempt = await queueAttempt(p, tx, id, instruction.id);
+    return { instruction: toInstruction(instruction), generation_attempts: [toAttempt(attempt)] };
+  });
+}

@@ -1,0 +1,177 @@
+// Submissions: a user's own source evaluated in ranked mode with the leaderboard's secret seed; their reads.
+import { randomBytes } from 'node:crypto';
+import type { CreateSubmissionRequest, EvaluationJobPayload, SubmissionDetail, Submission } from '@kernelforge/sdk';
+import { HttpError, ValidationError } from '../http/errors.js';
+import { enqueueJob } from '../jobs/queue.js';
+import { findAttempt, findSession, isUuid } from '../sessions/queries.js';
+import type { Product } from './product.js';
+import type { Caller } from './sessions.js';
+import { iso, isoOrNull, type Sql } from './sql.js';
+import { enforceDailyQuota, requireDevice } from './validation.js';
+
+export interface SubmissionRow {
+  id: string;
+  user_id: string;
+  full_name: string | null;
+  problem_name: string;
+  device: string;
+  language: string;
+  source: string;
+  status: string;
+  verdict: string | null;
+  time_ms: number | null;
+  speedup: number | null;
+  flagged_for_review: boolean;
+  evaluation_state: Submission['evaluation_state'];
+  session_id: string | null;
+  attempt_id: string | null;
+  error: string | null;
+  created_at: Date;
+  finished_at: Date | null;
+}
+
+export const SUBMISSION_SELECT = `SELECT s.id, s.user_id, u.full_name, s.problem_name, s.device, s.language, s.source, s.status,
+  s.verdict, s.time_ms, s.speedup, s.flagged_for_review, s.evaluation_state, s.session_id, s.attempt_id, s.error,
+  s.created_at, s.finished_at FROM submissions s JOIN users u ON u.id = s.user_id`;
+
+/** What others see of a user: no email, a name or a neutral handle. */
+export function publicUser(id: string, fullName: string | null) {
+  return { id, full_name: fullName, display_name: fullName?.trim() || `user-${id.slice(0, 8)}` };
+}
+
+export function toSubmission(r: SubmissionRow, viewer: Caller): Submission {
+  const mine = viewer.id === r.user_id || viewer.is_superuser;
+  return {
+    id: r.id,
+    user: publicUser(r.user_id, r.full_name),
+    problem_name: r.problem_name,
+    device: r.device,
+    language: r.language as Submission['language'],
+    source: mine ? r.source : null,
+    status: r.status as Submission['status'],
+    verdict: r.verdict,
+    time_ms: r.time_ms === null ? null : Number(r.time_ms),
+    speedup: r.speedup === null ? null : Number(r.speedup),
+    evaluation_state: r.evaluation_state,
+    session_id: mine ? r.session_id : null,
+    attempt_id: mine ? r.attempt_id : null,
+    error: r.error,
+    created_at: iso(r.created_at),
+    finished_at: isoOrNull(r.finished_at),
+  };
+}
+
+/** The leaderboard's secret seed, created on first use; only ranked job payloads ever carry it. */
+async function secretSeed(tx: Sql, problemName: string, device: string): Promise<string> {
+  await tx.query(
+    'INSERT INTO leaderboard_seeds (problem_name, device, seed) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+    [problemName, device, randomBytes(16).toString('hex')],
+  );
+  const rows = await tx.query<{ seed: string }>('SELECT seed FROM leaderboard_seeds WHERE problem_name = $1 AND device = $2', [
+    problemName,
+    device,
+  ]);
+  return (rows[0] as { seed: string }).seed;
+}
+
+export async function createSubmission(p: Product, user: Caller, body: CreateSubmissionRequest): Promise<Submission> {
+  const problem = await p.catalogue.require(body.problem_name);
+  const device = await requireDevice(p, body.device, problem);
+  const allowed = device.kind === 'cuda' ? ['cuda'] : problem.languages.filter((l) => l !== 'cuda');
+  if (!allowed.includes(body.language)) {
+    throw new ValidationError([
+      { loc: ['body', 'language'], msg: `Language '${body.language}' is not accepted on ${device.id}; use ${allowed.join(' or ')}`, type: 'value_error' },
+    ]);
+  }
+  let sessionId: string | null = null;
+  if (body.attempt_id !== undefined) {
+    const attempt = await findAttempt(p.sql, body.attempt_id);
+    const session = attempt ? await findSession(p.sql, attempt.session_id) : null;
+    if (!attempt || !session || session.owner_id !== user.id) throw new HttpError(404, 'Attempt not found');
+    sessionId = session.id;
+  }
+  await enforceDailyQuota(p, 'submissions', user.id);
+  const id = await p.sql.transaction(async (tx) => {
+    const rows = await tx.query<{ id: string }>(
+      `INSERT INTO submissions (user_id, problem_name, device, language, source, session_id, attempt_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+      [user.id, problem.name, device.id, body.language, body.source, sessionId, body.attempt_id ?? null],
+    );
+    const submissionId = (rows[0] as { id: string }).id;
+    const payload: EvaluationJobPayload = {
+      kind: 'submission',
+      target_id: submissionId,
+      mode: 'ranked',
+      problem_name: problem.name,
+      device: device.id,
+      language: body.language,
+      source: body.source,
+      secret_seed: await secretSeed(tx, problem.name, device.id),
+    };
+    await enqueueJob(tx, {
+      kind: 'evaluate',
+      payload,
+      device: device.id,
+      maxAttempts: p.settings.maxTries,
+      dedupeKey: `evaluate:submission:${submissionId}`,
+    });
+    return submissionId;
+  });
+  return getOwnSubmission(p, user, id);
+}
+
+async function loadSubmission(p: Product, id: string): Promise<SubmissionRow | null> {
+  if (!isUuid(id)) return null;
+  const rows = await p.sql.query<SubmissionRow>(`${SUBMISSION_SELECT} WHERE s.id = $1`, [id]);
+  return rows[0] ?? null;
+}
+
+async function getOwnSubmission(p: Product, user: Caller, id: string): Promise<Submission> {
+  const row = await loadSubmission(p, id);
+  if (!row || (row.user_id !== user.id && !user.is_superuser)) throw new HttpError(404, 'Submission not found');
+  return toSubmission(row, user);
+}
+
+export async function listSubmissions(
+  p: Product,
+  user: Caller,
+  q: { limit: number; offset: number; problemName?: string | undefined },
+): Promise<{ data: Submission[]; count: number }> {
+  const params: unknown[] = [user.id];
+  let where = 'WHERE s.user_id = $1';
+  if (q.problemName) {
+    params.push(q.problemName);
+    where += ` AND s.problem_name = $${params.length}`;
+  }
+  const [total] = await p.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM submissions s ${where}`, params);
+  const rows = await p.sql.query<SubmissionRow>(
+    `${SUBMISSION_SELECT} ${where} ORDER BY s.created_at DESC, s.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    [...params, q.limit, q.offset],
+  );
+  return { data: rows.map((r) => toSubmission(r, user)), count: total?.n ?? 0 };
+}
+
+/**
+ * A submission's detail. Its owner (and superusers) see everything; others reach only accepted ones
+ * (those are what leaderboards link to), without the source.
+ */
+export async function submissionDetail(p: Product, user: Caller, id: string): Promise<SubmissionDetail> {
+  const row = await loadSubmission(p, id);
+  const mine = row && (row.user_id === user.id || user.is_superuser);
+  if (!row || (!mine && row.verdict !== 'accepted')) throw new HttpError(404, 'Submission not found');
+  return { ...toSubmission(row, user), rank: await rankOf(p, row) };
+}
+
+/** The submission's place on its problem and device board, when it is its user's best there. */
+async function rankOf(p: Product, row: SubmissionRow): Promise<number | null> {
+  if (row.verdict !== 'accepted' || row.time_ms === null) return null;
+  const rows = await p.sql.query<{ id: string; rank: number }>(
+    `WITH best AS (
+       SELECT DISTINCT ON (user_id) id, time_ms, created_at FROM submissions
+       WHERE problem_name = $1 AND device = $2 AND verdict = 'accepted' AND time_ms IS NOT NULL
+       ORDER BY user_id, time_ms, created_at, id)
+     SELECT id, (row_number() OVER (ORDER BY time_ms, created_at, id))::int AS rank FROM best`,
+    [row.problem_name, row.device],
+  );
+  return rows.find((r) => r.id === row.id)?.rank ?? null;
+}

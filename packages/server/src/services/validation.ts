@@ -1,0 +1,51 @@
+// Product checks that zod cannot make alone (does this device, this agent exist?), answered as FastAPI-shaped 422s.
+import type { Device, Problem } from '@kernelforge/sdk';
+import { agentsConfigFrom, listAgents } from '../agents/index.js';
+import { HttpError, ValidationError } from '../http/errors.js';
+import type { Product } from './product.js';
+
+const invalid = (loc: (string | number)[], msg: string) => new ValidationError([{ loc, msg, type: 'value_error' }]);
+
+/** The device, known to some runner and able to run the problem's backends. */
+export async function requireDevice(p: Product, id: string, problem: Pick<Problem, 'backends' | 'name'>): Promise<Device> {
+  const devices = await p.devices.list();
+  const device = devices.find((d) => d.id === id);
+  if (!device) {
+    const known = devices.map((d) => d.id).join(', ') || '(none: start a runner)';
+    throw invalid(['body', 'device'], `Unknown device '${id}'. Known devices: ${known}`);
+  }
+  if (!problem.backends.includes(device.kind)) {
+    throw invalid(['body', 'device'], `Problem '${problem.name}' does not run on ${device.kind} devices`);
+  }
+  return device;
+}
+
+/** The agent choice, defaulting to the configured LLM provider or else the tuner. */
+export function resolveAgent(p: Product, choice: { provider: string; model?: string | null | undefined } | undefined) {
+  const offered = listAgents(agentsConfigFrom(p.config));
+  const provider = choice?.provider ?? p.config.llm.provider ?? offered[0]?.provider ?? 'tuner';
+  const entry = offered.find((a) => a.provider === provider);
+  if (!entry) {
+    throw invalid(['body', 'agent', 'provider'], `Unknown agent '${provider}'. Offered: ${offered.map((a) => a.provider).join(', ')}`);
+  }
+  return { provider, model: choice?.model ?? entry.default_model ?? null };
+}
+
+/** Per-user daily quota: 429 with Retry-After (seconds until the oldest counted item leaves the window). */
+export async function enforceDailyQuota(
+  p: Product,
+  what: 'sessions' | 'submissions',
+  userId: string,
+): Promise<void> {
+  const table = what === 'sessions' ? 'agent_sessions' : 'submissions';
+  const owner = what === 'sessions' ? 'owner_id' : 'user_id';
+  const limit = p.config.dailyLimits[what];
+  const [row] = await p.sql.query<{ n: number; oldest: Date | null }>(
+    `SELECT count(*)::int AS n, min(created_at) AS oldest FROM ${table}
+     WHERE ${owner} = $1 AND created_at > now() - interval '1 day'`,
+    [userId],
+  );
+  if ((row?.n ?? 0) < limit) return;
+  const retry = row?.oldest ? Math.max(1, Math.ceil((new Date(row.oldest).getTime() + 86_400_000 - Date.now()) / 1000)) : 3600;
+  throw new HttpError(429, `Daily limit of ${limit} ${what} reached`, { 'Retry-After': String(retry) });
+}

@@ -1,0 +1,70 @@
+// Stopping work now: cancel pending jobs, mark unfinished attempts stopped; attempts already evaluated stay as they are.
+import type { Product } from '../services/product.js';
+import { ATTEMPT_COLUMNS, type AttemptRow, toAttempt } from '../services/rows.js';
+import type { Sql } from '../services/sql.js';
+import { finishInstruction, publish, settleSession } from './loop.js';
+
+/**
+ * Stops the unfinished attempts of a session (or of one instruction). Generating attempts are aborted:
+ * their workers hear the `attempt.status` event or lose their lease at the next heartbeat. An attempt whose
+ * evaluation a runner already holds is left to finish, so a measurement under way is not thrown away.
+ */
+export async function stopAttempts(p: Product, tx: Sql, scope: { sessionId: string } | { instructionId: string }): Promise<void> {
+  const where = 'sessionId' in scope ? 'session_id = $1' : 'instruction_id = $1';
+  const key = 'sessionId' in scope ? scope.sessionId : scope.instructionId;
+  const live = await tx.query<{ id: string; status: string }>(
+    `SELECT id, status FROM generation_attempts WHERE ${where} AND status IN ('queued', 'generating', 'evaluating') FOR UPDATE`,
+    [key],
+  );
+  if (live.length === 0) return;
+  const ids = live.map((a) => a.id);
+  await tx.query(
+    `UPDATE jobs SET status = 'cancelled', lease_token = NULL, lease_expires_at = NULL, updated_at = now()
+     WHERE kind = 'generate' AND status IN ('queued', 'leased') AND payload->>'attempt_id' = ANY($1::text[])`,
+    [ids],
+  );
+  const cancelledEvals = await tx.query<{ target: string }>(
+    `UPDATE jobs SET status = 'cancelled', updated_at = now()
+     WHERE kind = 'evaluate' AND status = 'queued' AND payload->>'target_id' = ANY($1::text[])
+     RETURNING payload->>'target_id' AS target`,
+    [ids],
+  );
+  const stoppable = new Set([
+    ...live.filter((a) => a.status !== 'evaluating').map((a) => a.id),
+    ...cancelledEvals.map((r) => r.target),
+  ]);
+  if (stoppable.size === 0) return;
+  const stopped = await tx.query<AttemptRow>(
+    `UPDATE generation_attempts SET status = 'stopped', finished_at = now()
+     WHERE id = ANY($1::uuid[]) RETURNING ${ATTEMPT_COLUMNS}`,
+    [[...stoppable]],
+  );
+  for (const a of stopped) {
+    await publish(p, tx, { type: 'attempt.status', session_id: a.session_id, attempt_id: a.id, status: 'stopped' });
+    await publish(p, tx, { type: 'attempt.updated', session_id: a.session_id, attempt: toAttempt(a) });
+  }
+}
+
+/** Session stop: every active instruction stops, unfinished attempts stop, the session is `stopped`. */
+export async function stopSessionWork(p: Product, tx: Sql, sessionId: string): Promise<void> {
+  await tx.query('SELECT id FROM agent_sessions WHERE id = $1 FOR UPDATE', [sessionId]);
+  const active = await tx.query<{ id: string }>(
+    `SELECT id FROM user_instructions WHERE session_id = $1 AND status IN ('active', 'generating')`,
+    [sessionId],
+  );
+  for (const i of active) await finishInstruction(p, tx, i.id, 'stopped');
+  await stopAttempts(p, tx, { sessionId });
+  const changed = await tx.query(
+    `UPDATE agent_sessions SET status = 'stopped', updated_at = now() WHERE id = $1 AND status <> 'stopped' RETURNING id`,
+    [sessionId],
+  );
+  if (changed.length > 0) await publish(p, tx, { type: 'session.status', session_id: sessionId, status: 'stopped' });
+}
+
+/** Instruction stop: its unfinished attempts stop; other instructions of the session go on. */
+export async function stopInstructionWork(p: Product, tx: Sql, sessionId: string, instructionId: string): Promise<void> {
+  await tx.query('SELECT id FROM agent_sessions WHERE id = $1 FOR UPDATE', [sessionId]);
+  await finishInstruction(p, tx, instructionId, 'stopped');
+  await stopAttempts(p, tx, { instructionId });
+  await settleSession(p, tx, sessionId);
+}

@@ -1,0 +1,72 @@
+// Every problem's tuner templates render to source the real compilers accept, at the start and at each neighbour.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { isValid, normalise, startPoint } from '../../src/agents/tuner/points.js';
+import { renderTemplate } from '../../src/agents/tuner/render.js';
+import { loadSpace, type Params, type Variant } from '../../src/agents/tuner/space.js';
+import { compileOnly } from './helpers/gcc-eval.js';
+import { PROBLEMS_DIR } from './helpers/problems.js';
+
+const withTuner = readdirSync(PROBLEMS_DIR).filter((p) => existsSync(join(PROBLEMS_DIR, p, 'tuner', 'space.json')));
+const hasNvcc = (() => {
+  try {
+    execFileSync('nvcc', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** The start point and every valid one-step neighbour of it. */
+function points(v: Variant): Params[] {
+  const start = startPoint(v);
+  const out = [start];
+  for (const p of v.params) {
+    const i = p.values.indexOf(start[p.name] as never);
+    for (const j of [i - 1, i + 1]) {
+      const value = p.values[j];
+      if (value === undefined) continue;
+      const next = normalise(v, { ...start, [p.name]: value });
+      if (isValid(v, next)) out.push(next);
+    }
+  }
+  return out;
+}
+
+test('the built-in problems with a tuner include ReLU and the matmul', () => {
+  expect(withTuner).toEqual(expect.arrayContaining(['19_ReLU', '1_Square_matrix_multiplication_']));
+});
+
+describe.each(withTuner)('%s', (name) => {
+  const space = loadSpace(PROBLEMS_DIR, name);
+
+  test('its cpu template compiles with gcc -O3 -march=native -fopenmp at the start and each neighbour', async () => {
+    const cpu = space?.variants.find((v) => v.backend === 'cpu');
+    expect(cpu).toBeDefined();
+    for (const params of points(cpu as Variant)) {
+      const src = renderTemplate((cpu as Variant).template, params);
+      expect(src).not.toMatch(/\{\{/);
+      expect(src).toMatch(/\bvoid solution\(/);
+      const { ok, log } = await compileOnly(src, (cpu as Variant).language === 'cpp' ? 'cpp' : 'c');
+      expect(ok, `${name} ${JSON.stringify(params)}\n${log}`).toBe(true);
+    }
+  });
+
+  test.skipIf(!hasNvcc)('its cuda template (if any) compiles with nvcc at the start point', () => {
+    const cuda = space?.variants.find((v) => v.backend === 'cuda');
+    if (!cuda) return;
+    const dir = mkdtempSync(join(tmpdir(), 'kf-nvcc-'));
+    try {
+      for (const params of points(cuda).slice(0, 3)) {
+        const file = join(dir, 'k.cu');
+        writeFileSync(file, renderTemplate(cuda.template, params));
+        execFileSync('nvcc', ['-O3', '-arch=sm_90', '-c', file, '-o', join(dir, 'k.o')], { stdio: 'pipe', timeout: 120_000 });
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

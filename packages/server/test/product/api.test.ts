@@ -1,0 +1,319 @@
+// Every product call's happy path and error statuses, against the real server with a stand-in runner registration.
+import type { AgentSession, AgentSessionSummary, GenerationAttempt, Leaderboard, Problem, Submission, UserInstruction } from '@kernelforge/sdk';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { TestServer, TestUser } from '../helpers/server.js';
+import { CPU, CPU_B, claim, fakeState, json, postResult, registerRunner, startProductServer } from './helpers.js';
+
+let server: TestServer;
+let alice: TestUser;
+let runnerId: string;
+
+beforeAll(async () => {
+  server = await startProductServer();
+  runnerId = await registerRunner(server, [CPU, CPU_B]);
+  alice = await server.createUser({ full_name: 'Alice' });
+});
+afterAll(() => server?.stop());
+
+const req = (path: string, init: Parameters<TestServer['request']>[1] = {}) => json<any>(server.request(`/api/v1${path}`, { token: alice.token, ...init }));
+const create = (body: Record<string, unknown>) => req('/agent-session', { method: 'POST', json: body });
+
+describe('problems and devices', () => {
+  test('the catalogue lists problems without ranked sizes', async () => {
+    const { status, body } = await req('/problems');
+    expect(status).toBe(200);
+    const names = body.data.map((p: Problem) => p.name);
+    expect(names).toContain('19_ReLU');
+    expect(body.count).toBe(body.data.length);
+    expect(JSON.stringify(body)).not.toContain('"ranked"');
+    const one = await req('/problems/19_ReLU');
+    expect(one.status).toBe(200);
+    expect(one.body.prototype).toContain('solution');
+    expect(one.body.reference_source).toBeTruthy();
+    expect(Object.keys(one.body.cases)).toEqual(['test', 'benchmark']);
+  });
+
+  test('an unknown problem is a 404 naming the problems that exist', async () => {
+    const { status, body } = await req('/problems/nope');
+    expect(status).toBe(404);
+    expect(body.detail).toContain('19_ReLU');
+  });
+
+  test('devices come from registered runners', async () => {
+    const { status, body } = await req('/devices');
+    expect(status).toBe(200);
+    const cpu = body.data.find((d: { id: string }) => d.id === 'cpu-x86_64');
+    expect(cpu).toMatchObject({ kind: 'cpu', available: true, runners: 1 });
+  });
+
+  test('anonymous callers get 401', async () => {
+    for (const path of ['/problems', '/devices', '/agent-session', '/leaderboard', '/submission']) {
+      expect((await json(server.request(`/api/v1${path}`))).status).toBe(401);
+    }
+  });
+});
+
+describe('sessions', () => {
+  let session: AgentSession;
+
+  test('creating a session queues attempt #1 under the default instruction', async () => {
+    const { status, body } = await create({ problem_name: '19_ReLU', device: 'cpu-x86_64', max_attempts: 2 });
+    expect(status).toBe(201);
+    session = body;
+    expect(body).toMatchObject({ owner_id: alice.user.id, problem_name: '19_ReLU', device: 'cpu-x86_64', status: 'active', agent: { provider: 'tuner' } });
+    expect(body.user_instructions).toHaveLength(1);
+    expect(body.user_instructions[0]).toMatchObject({ text: 'Optimize for speed', max_attempts: 2, starred: false, status: 'active' });
+    expect(body.generation_attempts).toHaveLength(1);
+    expect(body.generation_attempts[0]).toMatchObject({ attempt_number: 1, status: 'queued' });
+    expect(body.best_attempt.id).toBe(body.generation_attempts[0].id);
+  });
+
+  test('bad bodies are 422 in the FastAPI shape; unknown problem 404; unknown device and agent 422', async () => {
+    const bad = await create({ device: 'cpu-x86_64' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0]).toMatchObject({ loc: ['body', 'problem_name'] });
+    const tooMany = await create({ problem_name: '19_ReLU', device: 'cpu-x86_64', max_attempts: 21 });
+    expect(tooMany.status).toBe(422);
+    const problem = await create({ problem_name: 'nope', device: 'cpu-x86_64' });
+    expect(problem.status).toBe(404);
+    expect(problem.body.detail).toContain('19_ReLU');
+    const device = await create({ problem_name: '19_ReLU', device: 'tpu-9' });
+    expect(device.status).toBe(422);
+    expect(device.body.detail[0].loc).toEqual(['body', 'device']);
+    expect(device.body.detail[0].msg).toContain('cpu-x86_64');
+    const agent = await create({ problem_name: '19_ReLU', device: 'cpu-x86_64', agent: { provider: 'gpt-9' } });
+    expect(agent.status).toBe(422);
+    const notJson = await json(server.request('/api/v1/agent-session', { method: 'POST', token: alice.token, body: '{', headers: { 'content-type': 'application/json' } }));
+    expect(notJson.status).toBe(422);
+  });
+
+  test('list is paged {data, count}, newest first, without sources', async () => {
+    await create({ problem_name: '19_ReLU', device: 'cpu-x86_64', name: 'second' });
+    const all = await req('/agent-session');
+    expect(all.status).toBe(200);
+    expect(all.body.count).toBeGreaterThanOrEqual(2);
+    expect(all.body.data[0].name).toBe('second');
+    expect(all.body.data[0].attempt_count).toBe(1);
+    expect(all.body.data[0]).not.toHaveProperty('generation_attempts');
+    const page = await req('/agent-session?limit=1&offset=1');
+    expect(page.body.data).toHaveLength(1);
+    expect(page.body.count).toBe(all.body.count);
+    expect((await req('/agent-session?limit=0')).status).toBe(422);
+  });
+
+  test('get, rename and relabel', async () => {
+    const got = await req(`/agent-session/${session.id}`);
+    expect(got.status).toBe(200);
+    const patched = await req(`/agent-session/${session.id}`, { method: 'PATCH', json: { name: 'Fast ReLU', label: 'relu-v1' } });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ name: 'Fast ReLU', label: 'relu-v1' });
+    expect((await req(`/agent-session/${session.id}`, { method: 'PATCH', json: { name: '' } })).status).toBe(422);
+    expect((await req('/agent-session/00000000-0000-0000-0000-000000000000')).body).toEqual({ detail: 'Session not found' });
+    expect((await req('/agent-session/not-a-uuid')).status).toBe(404);
+  });
+
+  test('best-attempt answers the first attempt while none is completed', async () => {
+    const { status, body } = await req(`/agent-session/${session.id}/best-attempt`);
+    expect(status).toBe(200);
+    expect(body.attempt_number).toBe(1);
+  });
+
+  test('stop, delete (hidden from the list), restore', async () => {
+    const stopped = await req(`/agent-session/${session.id}/stop`, { method: 'POST' });
+    expect(stopped.status).toBe(200);
+    expect(stopped.body.status).toBe('stopped');
+    expect(stopped.body.user_instructions[0].status).toBe('stopped');
+    for (const a of stopped.body.generation_attempts as GenerationAttempt[]) expect(['stopped', 'evaluating', 'completed']).toContain(a.status);
+    const deleted = await req(`/agent-session/${session.id}`, { method: 'DELETE' });
+    expect(deleted.status).toBe(200);
+    const list = await req('/agent-session?limit=100');
+    expect(list.body.data.map((s: AgentSessionSummary) => s.id)).not.toContain(session.id);
+    const withDeleted = await req('/agent-session?limit=100&include_deleted=true');
+    expect(withDeleted.body.data.map((s: AgentSessionSummary) => s.id)).toContain(session.id);
+    expect((await req(`/agent-session/${session.id}`)).body.deleted_at).not.toBeNull();
+    const restored = await req(`/agent-session/${session.id}/restore`, { method: 'POST' });
+    expect(restored.status).toBe(200);
+    expect(restored.body.deleted_at).toBeNull();
+  });
+
+  test('a new round of attempts adds an instruction and reactivates a stopped session', async () => {
+    const { status, body } = await req(`/agent-session/${session.id}/attempt`, { method: 'POST', json: { instruction: 'no OpenMP', max_attempts: 1 } });
+    expect(status).toBe(201);
+    expect(body.instruction).toMatchObject({ text: 'no OpenMP', max_attempts: 1, status: 'active' });
+    expect(body.generation_attempts).toHaveLength(1);
+    expect(body.generation_attempts[0].attempt_number).toBe(2);
+    const s = await req(`/agent-session/${session.id}`);
+    expect(s.body.status).toBe('active');
+    expect(s.body.user_instructions).toHaveLength(2);
+    expect((await req(`/agent-session/${session.id}/attempt`, { method: 'POST', json: { instruction: '' } })).status).toBe(422);
+    expect((await req(`/agent-session/${session.id}/attempt`, { method: 'POST', json: { instruction: 'x', max_attempts: 50 } })).status).toBe(422);
+  });
+
+  test('custom sessions: a private problem, the own solution evaluated as attempt #1', async () => {
+    const problem = {
+      signature: [
+        { name: 'x', type: 'f32*', role: 'in', shape: ['n'] },
+        { name: 'y', type: 'f32*', role: 'out', shape: ['n'] },
+        { name: 'n', type: 'i64', role: 'size' },
+      ],
+      reference_source: '#include <stdint.h>\nvoid solution(const float* x, float* y, int64_t n) { for (int64_t i = 0; i < n; i++) y[i] = 2.0f * x[i]; }\n',
+      language: 'c',
+      cases: { test: [{ name: 'small', sizes: { n: 1000 } }], benchmark: [{ name: 'big', sizes: { n: 100000 } }] },
+    };
+    const { status, body } = await req('/agent-session/custom', {
+      method: 'POST',
+      json: { name: 'Double it', problem, device: 'cpu-x86_64', solution_source: problem.reference_source },
+    });
+    expect(status).toBe(201);
+    expect(body.custom).toBe(true);
+    expect(body.generation_attempts[0]).toMatchObject({ attempt_number: 1, status: 'evaluating', source: problem.reference_source });
+    const bad = await req('/agent-session/custom', { method: 'POST', json: { name: 'x', problem: { ...problem, signature: [] }, device: 'cpu-x86_64' } });
+    expect(bad.status).toBe(422);
+    // Custom problems never reach the public catalogue.
+    expect((await req('/problems')).body.data.map((p: Problem) => p.name)).not.toContain(body.problem_name);
+  });
+});
+
+describe('instructions', () => {
+  let instruction: UserInstruction;
+  let sessionId: string;
+
+  beforeAll(async () => {
+    const { body } = await create({ problem_name: '19_ReLU', device: 'cpu-x86_64', instruction: 'use bigger tiles please' });
+    sessionId = body.id;
+    instruction = body.user_instructions[0];
+  });
+
+  test('rename, star and unstar', async () => {
+    const renamed = await req(`/agent-session/instruction/${instruction.id}`, { method: 'PATCH', json: { name: 'Tiles' } });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ id: instruction.id, name: 'Tiles', text: 'use bigger tiles please' });
+    expect((await req(`/agent-session/instruction/${instruction.id}`, { method: 'PATCH', json: {} })).status).toBe(422);
+    expect((await req(`/agent-session/instruction/${instruction.id}/star`, { method: 'POST' })).body.starred).toBe(true);
+    expect((await req(`/agent-session/instruction/${instruction.id}/star`, { method: 'DELETE' })).body.starred).toBe(false);
+  });
+
+  test('stop keeps the attempts; delete hides; restore un-hides', async () => {
+    const stopped = await req(`/agent-session/instruction/${instruction.id}/stop`, { method: 'POST' });
+    expect(stopped.status).toBe(200);
+    expect(stopped.body.status).toBe('stopped');
+    const s = await req(`/agent-session/${sessionId}`);
+    expect(s.body.generation_attempts.length).toBeGreaterThanOrEqual(1);
+    const deleted = await req(`/agent-session/instruction/${instruction.id}`, { method: 'DELETE' });
+    expect(deleted.status).toBe(200);
+    expect(deleted.body.deleted_at).not.toBeNull();
+    const restored = await req(`/agent-session/instruction/${instruction.id}/restore`, { method: 'POST' });
+    expect(restored.body.deleted_at).toBeNull();
+  });
+
+  test('an unknown instruction is a 404', async () => {
+    const missing = '00000000-0000-0000-0000-000000000000';
+    for (const [method, suffix] of [['PATCH', ''], ['DELETE', ''], ['POST', '/restore'], ['POST', '/stop'], ['POST', '/star'], ['DELETE', '/star']] as const) {
+      const r = await req(`/agent-session/instruction/${missing}${suffix}`, { method, ...(method === 'PATCH' ? { json: { name: 'x' } } : {}) });
+      expect(r.status).toBe(404);
+      expect(r.body).toEqual({ detail: 'Instruction not found' });
+    }
+  });
+});
+
+describe('submissions and leaderboards', () => {
+  async function submitAndEvaluate(user: TestUser, time: number | null): Promise<Submission> {
+    const created = await json<Submission>(
+      server.request('/api/v1/submission', {
+        method: 'POST',
+        token: user.token,
+        json: { problem_name: '19_ReLU', device: CPU_B.id, language: 'c', source: `// t=${time}\nvoid solution() {}` },
+      }),
+    );
+    expect(created.status).toBe(201);
+    expect(created.body.status).toBe('queued');
+    const job = await claim(server, runnerId, [CPU_B.id]);
+    expect(job?.payload).toMatchObject({ kind: 'submission', target_id: created.body.id, mode: 'ranked' });
+    // The runner, and only the runner, gets the leaderboard's secret seed.
+    expect(job?.payload.secret_seed).toMatch(/^[0-9a-f]{32}$/);
+    expect(JSON.stringify(created.body)).not.toContain(job?.payload.secret_seed);
+    const posted = await postResult(server, runnerId, job as NonNullable<typeof job>, { evaluation_state: fakeState('ranked', time) });
+    expect(posted.status).toBe(200);
+    return created.body;
+  }
+
+  test('ranked: one row per user and device, their best time, in order; details hide others\' sources', async () => {
+    const bob = await server.createUser({ full_name: 'Bob' });
+    const a1 = await submitAndEvaluate(alice, 3);
+    const a2 = await submitAndEvaluate(alice, 2);
+    const b1 = await submitAndEvaluate(bob, 2.5);
+    await submitAndEvaluate(bob, null);
+
+    const board = await req(`/leaderboard/19_ReLU?device=${CPU_B.id}`);
+    expect(board.status).toBe(200);
+    const lb = board.body as Leaderboard;
+    expect(lb.entries.map((e) => [e.rank, e.submission_id, e.time_ms])).toEqual([
+      [1, a2.id, 2],
+      [2, b1.id, 2.5],
+    ]);
+    expect(lb.count).toBe(2);
+    expect(lb.entries[0]?.user).toEqual({ id: alice.user.id, full_name: 'Alice', display_name: 'Alice' });
+    expect((await req(`/leaderboard/19_ReLU?device=${CPU_B.id}&limit=1`)).body.entries).toHaveLength(1);
+    expect((await req('/leaderboard/nope')).status).toBe(404);
+
+    const all = await req('/leaderboard');
+    expect(all.status).toBe(200);
+    const relu = all.body.data.find((b: Leaderboard) => b.problem_name === '19_ReLU');
+    expect(relu.entries.length).toBeLessThanOrEqual(3);
+    expect(all.body.data.length).toBe(all.body.count);
+
+    const mine = await req(`/leaderboard/submission/${a2.id}`);
+    expect(mine.body).toMatchObject({ id: a2.id, rank: 1, status: 'completed', verdict: 'accepted', time_ms: 2 });
+    expect(mine.body.source).toContain('t=2');
+    // Ranked results carry neither the candidate's output nor hidden sizes.
+    expect(mine.body.evaluation_state.stdout).toBeUndefined();
+    expect(JSON.stringify(mine.body)).not.toContain('123457');
+    const theirs = await json<any>(server.request(`/api/v1/leaderboard/submission/${a2.id}`, { token: bob.token }));
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.source).toBeNull();
+    expect((await req(`/leaderboard/submission/${a1.id}`)).body.rank).toBeNull();
+    const admin = await json<any>(server.request(`/api/v1/leaderboard/submission/${a2.id}`, { token: server.admin.token }));
+    expect(admin.body.source).toContain('t=2');
+    expect((await req('/leaderboard/submission/00000000-0000-0000-0000-000000000000')).status).toBe(404);
+
+    const own = await req('/submission');
+    expect(own.status).toBe(200);
+    expect(own.body.data.every((s: Submission) => s.user.id === alice.user.id)).toBe(true);
+    expect(own.body.count).toBe(2);
+  });
+
+  test('submission validation: unknown problem 404, unknown device 422, wrong language 422', async () => {
+    const post = (body: Record<string, unknown>) => req('/submission', { method: 'POST', json: body });
+    expect((await post({ problem_name: 'nope', device: CPU.id, language: 'c', source: 'x' })).status).toBe(404);
+    expect((await post({ problem_name: '19_ReLU', device: 'tpu', language: 'c', source: 'x' })).status).toBe(422);
+    expect((await post({ problem_name: '19_ReLU', device: CPU.id, language: 'cuda', source: 'x' })).status).toBe(422);
+    expect((await post({ problem_name: '19_ReLU', device: CPU.id, language: 'c' })).status).toBe(422);
+  });
+});
+
+describe('runner API', () => {
+  test('a bad runner token is 401; an unknown runner 404; a stale lease 409', async () => {
+    const bad = await json(server.request('/api/v1/runner/register', { method: 'POST', token: 'nope', json: { name: 'x', devices: [] } }));
+    expect(bad.status).toBe(401);
+    const userToken = await json(server.request('/api/v1/runner/register', { method: 'POST', token: alice.token, json: { name: 'x', devices: [] } }));
+    expect(userToken.status).toBe(401);
+    const unknown = await json(
+      server.request('/api/v1/runner/claim', { method: 'POST', token: 'test-runner-token-0123456789', json: { runner_id: '00000000-0000-0000-0000-000000000000', devices: ['cpu-x86_64'] } }),
+    );
+    expect(unknown.status).toBe(404);
+    const hb = await json(
+      server.request('/api/v1/runner/jobs/00000000-0000-0000-0000-000000000000/heartbeat', { method: 'POST', token: 'test-runner-token-0123456789', json: { runner_id: runnerId, lease_token: 'x' } }),
+    );
+    expect(hb.status).toBe(409);
+    const res = await json(
+      server.request('/api/v1/runner/jobs/00000000-0000-0000-0000-000000000000/result', { method: 'POST', token: 'test-runner-token-0123456789', json: { runner_id: runnerId, lease_token: 'x', error: 'boom' } }),
+    );
+    expect(res.status).toBe(409);
+  });
+
+  test('an empty long poll returns {job: null} after waiting', async () => {
+    const started = Date.now();
+    expect(await claim(server, runnerId, ['no-such-device'], 300)).toBeNull();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+  });
+});

@@ -1,0 +1,148 @@
+// An evaluation's report: verdict, compile log, correctness per case, timing per case, roofline figures.
+import type { EvaluationState } from '@kernelforge/sdk';
+import { formatMs, formatNumber, formatPercent, formatSpeedup } from '../lib/format';
+import { Card } from './Card';
+import { VerdictBadge } from './StatusBadge';
+
+function sizes(record: Record<string, number>): string {
+  return Object.entries(record)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ');
+}
+
+const th = 'py-2 pr-4 font-medium';
+const td = 'py-1.5 pr-4 tabular-nums';
+
+export function EvaluationReport({ state }: { state: EvaluationState }) {
+  const bench = state.benchmarking_result;
+  return (
+    <div className="space-y-6">
+      <Card title="Verdict">
+        <p className="flex flex-wrap items-center gap-3 text-sm">
+          <VerdictBadge verdict={state.verdict} />
+          <span className="text-slate-700 dark:text-slate-300">{state.message}</span>
+        </p>
+        {bench ? (
+          <dl className="mt-4 grid grid-cols-2 gap-4 text-sm sm:grid-cols-3 lg:grid-cols-6" data-testid="figures">
+            {[
+              ['Time', formatMs(bench.optimized_time)],
+              ['Baseline', formatMs(bench.baseline_time)],
+              ['Speedup', formatSpeedup(bench.speedup)],
+              ['GB/s', formatNumber(bench.gbps)],
+              ['GFLOP/s', formatNumber(bench.gflops)],
+              ['Fraction of peak', formatPercent(bench.fraction_of_peak)],
+            ].map(([term, value]) => (
+              <div key={term} className="rounded-md bg-slate-50 p-3 dark:bg-slate-800/60">
+                <dt className="text-xs text-slate-500 dark:text-slate-400">{term}</dt>
+                <dd className="mt-1 text-lg font-semibold text-slate-900 tabular-nums dark:text-white">{value}</dd>
+              </div>
+            ))}
+          </dl>
+        ) : null}
+        {bench?.flagged_for_review ? (
+          <p className="mt-3 text-sm text-amber-700 dark:text-amber-300">Flagged for review: {bench.review_reasons.join('; ')}</p>
+        ) : null}
+        {state.environment ? (
+          <p className="mt-3 text-xs text-slate-500 dark:text-slate-400">
+            {state.environment.device_name} · {state.environment.compiler} {state.environment.flags.join(' ')} · {state.environment.sandbox}
+          </p>
+        ) : null}
+      </Card>
+      {state.compile ? (
+        <Card title={`Compile log (${state.compile.ok ? 'ok' : 'failed'}, ${formatMs(state.compile.duration_ms)})`}>
+          <p className="mb-2 font-mono text-xs text-slate-600 dark:text-slate-400">
+            {state.compile.compiler} {state.compile.flags.join(' ')}
+          </p>
+          <pre aria-label="Compile log" tabIndex={0} className="max-h-72 overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs whitespace-pre-wrap text-slate-100">
+            {state.compile.log || '(empty)'}
+          </pre>
+        </Card>
+      ) : null}
+      {state.correctness ? (
+        <Card title={`Correctness (${state.correctness.passed ? 'passed' : 'failed'})`}>
+          <div className="overflow-x-auto">
+            <table className="w-full text-left text-sm">
+              <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
+                <tr>
+                  <th className={th}>Case</th>
+                  <th className={th}>Sizes</th>
+                  <th className={th}>Inputs</th>
+                  <th className={th}>Result</th>
+                  <th className={`${th} text-right`}>Max abs error</th>
+                  <th className={`${th} text-right`}>Max rel error</th>
+                  <th className={th}>Message</th>
+                </tr>
+              </thead>
+              <tbody>
+                {state.correctness.cases.map((c, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: a case name repeats across seeds and distributions.
+                  <tr key={i} className="border-t border-slate-100 dark:border-slate-800">
+                    <td className={td}>{c.name}</td>
+                    <td className={`${td} font-mono text-xs`}>{sizes(c.sizes)}</td>
+                    <td className={`${td} text-xs`}>
+                      {c.distribution}, seed {c.seed}
+                    </td>
+                    <td className={td}>{c.passed ? <span className="text-emerald-700 dark:text-emerald-400">pass</span> : <span className="text-rose-700 dark:text-rose-400">fail</span>}</td>
+                    <td className={`${td} text-right`}>{c.max_abs_error?.toExponential(2) ?? '—'}</td>
+                    <td className={`${td} text-right`}>{c.max_rel_error?.toExponential(2) ?? '—'}</td>
+                    <td className={`${td} text-xs`}>{c.message ?? ''}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </Card>
+      ) : null}
+      {bench && bench.cases.length > 0 ? (
+        <Card title="Timing per case">
+          <div className="overflow-x-auto">
+            <table className="w-full text-left text-sm">
+              <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
+                <tr>
+                  <th className={th}>Case</th>
+                  <th className={`${th} text-right`}>Mean</th>
+                  <th className={`${th} text-right`}>Median</th>
+                  <th className={`${th} text-right`}>Min</th>
+                  <th className={`${th} text-right`}>Max</th>
+                  <th className={`${th} text-right`}>Samples</th>
+                  <th className={`${th} text-right`}>Baseline median</th>
+                  <th className={`${th} text-right`}>Speedup</th>
+                  <th className={`${th} text-right`}>GB/s</th>
+                  <th className={`${th} text-right`}>GFLOP/s</th>
+                  <th className={`${th} text-right`}>Of peak</th>
+                </tr>
+              </thead>
+              <tbody>
+                {bench.cases.map((c, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: case names may repeat.
+                  <tr key={i} className="border-t border-slate-100 dark:border-slate-800">
+                    <td className={td}>
+                      {c.name} <span className="font-mono text-xs text-slate-500">{sizes(c.sizes)}</span>
+                    </td>
+                    <td className={`${td} text-right`}>{formatMs(c.optimized.mean_ms)}</td>
+                    <td className={`${td} text-right`}>{formatMs(c.optimized.median_ms)}</td>
+                    <td className={`${td} text-right`}>{formatMs(c.optimized.min_ms)}</td>
+                    <td className={`${td} text-right`}>{formatMs(c.optimized.max_ms)}</td>
+                    <td className={`${td} text-right`}>{c.optimized.samples}</td>
+                    <td className={`${td} text-right`}>{formatMs(c.baseline.median_ms)}</td>
+                    <td className={`${td} text-right`}>{formatSpeedup(c.speedup)}</td>
+                    <td className={`${td} text-right`}>{formatNumber(c.gbps)}</td>
+                    <td className={`${td} text-right`}>{formatNumber(c.gflops)}</td>
+                    <td className={`${td} text-right`}>{formatPercent(c.fraction_of_peak)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </Card>
+      ) : null}
+      {state.stderr ? (
+        <Card title="Program output">
+          <pre tabIndex={0} className="max-h-60 overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs whitespace-pre-wrap text-slate-100">
+            {state.stderr}
+          </pre>
+        </Card>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,105 @@
+// Picks a problem from the catalogue with a search box; shows the chosen one's description and prototype.
+import type { Problem } from '@kernelforge/sdk';
+import { useId, useMemo, useState } from 'react';
+import { controlClass } from './fields';
+
+export function ProblemPicker({
+  problems,
+  value,
+  onChange,
+}: {
+  problems: readonly Problem[];
+  value: string;
+  onChange: (name: string) => void;
+}) {
+  const [query, setQuery] = useState('');
+  const searchId = useId();
+  const shown = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    if (!q) return problems;
+    return problems.filter((p) => `${p.name} ${p.title} ${p.description}`.toLowerCase().includes(q));
+  }, [problems, query]);
+
+  return (
+    <fieldset>
+      <legend className="mb-1 text-sm font-medium text-slate-700 dark:text-slate-200">Problem</legend>
+      <label htmlFor={searchId} className="sr-only">
+        Search problems
+      </label>
+      <input
+        id={searchId}
+        type="search"
+        placeholder="Search problems…"
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+        className={controlClass}
+      />
+      <div className="mt-2 max-h-64 overflow-y-auto rounded-md border border-slate-200 dark:border-slate-700">
+        {shown.length === 0 ? (
+          <p className="p-3 text-sm text-slate-500 dark:text-slate-400">No problem matches “{query}”.</p>
+        ) : (
+          shown.map((problem) => (
+            <label
+              key={problem.name}
+              className={`flex cursor-pointer items-start gap-3 border-b border-slate-100 px-3 py-2 text-sm last:border-0 dark:border-slate-800 ${
+                value === problem.name ? 'bg-indigo-50 dark:bg-indigo-950/60' : 'hover:bg-slate-50 dark:hover:bg-slate-800/60'
+              }`}
+            >
+              <input
+                type="radio"
+                name="problem"
+                value={problem.name}
+                checked={value === problem.name}
+                onChange={() => onChange(problem.name)}
+                className="mt-1 accent-indigo-600"
+              />
+              <span className="min-w-0">
+                <span className="block font-medium text-slate-900 dark:text-slate-100">{problem.title}</span>
+                <span className="block truncate font-mono text-xs text-slate-500 dark:text-slate-400">
+                  {problem.name} · level {problem.level}
+                </span>
+              </span>
+            </label>
+          ))
+        )}
+      </div>
+    </fieldset>
+  );
+}
+
+export function ProblemSummary({ problem }: { problem: Problem }) {
+  return (
+    <div className="space-y-3 text-sm" data-testid="problem-summary">
+      <p className="whitespace-pre-line text-slate-700 dark:text-slate-300">{problem.description}</p>
+      <div>
+        <p className="mb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">Prototype</p>
+        <pre className="overflow-x-auto rounded-md bg-slate-100 p-3 font-mono text-xs text-slate-900 dark:bg-slate-950 dark:text-slate-100">
+          {problem.prototype}
+        </pre>
+      </div>
+      {problem.signature.length > 0 ? (
+        <table className="w-full text-left text-xs">
+          <caption className="sr-only">Signature</caption>
+          <thead className="text-slate-500 dark:text-slate-400">
+            <tr>
+              <th className="py-1 pr-3 font-medium">Argument</th>
+              <th className="py-1 pr-3 font-medium">Type</th>
+              <th className="py-1 pr-3 font-medium">Role</th>
+              <th className="py-1 font-medium">Shape</th>
+            </tr>
+          </thead>
+          <tbody className="font-mono text-slate-800 dark:text-slate-200">
+            {problem.signature.map((arg) => (
+              <tr key={arg.name} className="border-t border-slate-100 dark:border-slate-800">
+                <td className="py-1 pr-3">{arg.name}</td>
+                <td className="py-1 pr-3">{arg.type}</td>
+                <td className="py-1 pr-3">{arg.role}</td>
+                <td className="py-1">{arg.shape ? `[${arg.shape.join(', ')}]` : '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,64 @@
+// A submission as it is evaluated: status, verdict, rank, figures, the report, and the source for its owner.
+import type { SubmissionDetail } from '@kernelforge/sdk';
+import { formatDate, formatMs, formatSpeedup } from '../lib/format';
+import { AppLink } from './AppLink';
+import { Card } from './Card';
+import { CodeView } from './CodeView';
+import { CopyButton } from './CopyButton';
+import { EvaluationReport } from './EvaluationReport';
+import { Spinner } from './Spinner';
+import { StatusBadge, VerdictBadge } from './StatusBadge';
+
+export function SubmissionResult({ submission }: { submission: SubmissionDetail }) {
+  const pending = submission.status === 'queued' || submission.status === 'evaluating';
+  return (
+    <div className="space-y-6">
+      <Card>
+        <dl className="grid grid-cols-2 gap-4 text-sm sm:grid-cols-3 lg:grid-cols-6" data-testid="submission-summary">
+          <div>
+            <dt className="text-xs text-slate-500 dark:text-slate-400">Status</dt>
+            <dd className="mt-1">
+              <StatusBadge status={submission.status} />
+            </dd>
+          </div>
+          <div>
+            <dt className="text-xs text-slate-500 dark:text-slate-400">Verdict</dt>
+            <dd className="mt-1" data-testid="verdict">
+              <VerdictBadge verdict={submission.verdict} />
+            </dd>
+          </div>
+          <div>
+            <dt className="text-xs text-slate-500 dark:text-slate-400">Rank</dt>
+            <dd className="mt-1 font-semibold tabular-nums">{submission.rank ?? '—'}</dd>
+          </div>
+          <div>
+            <dt className="text-xs text-slate-500 dark:text-slate-400">Time</dt>
+            <dd className="mt-1 tabular-nums">{formatMs(submission.time_ms)}</dd>
+          </div>
+          <div>
+            <dt className="text-xs text-slate-500 dark:text-slate-400">Speedup</dt>
+            <dd className="mt-1 tabular-nums">{formatSpeedup(submission.speedup)}</dd>
+          </div>
+          <div>
+            <dt className="text-xs text-slate-500 dark:text-slate-400">Submitted</dt>
+            <dd className="mt-1 text-xs">{formatDate(submission.created_at)}</dd>
+          </div>
+        </dl>
+        <p className="mt-4 text-sm text-slate-600 dark:text-slate-400">
+          {submission.user.display_name} · <span className="font-mono text-xs">{submission.device}</span> · {submission.language} ·{' '}
+          <AppLink href={`/leaderboard/${encodeURIComponent(submission.problem_name)}`}>{submission.problem_name} leaderboard</AppLink>
+        </p>
+        {pending ? <Spinner label="Evaluating… this page follows it to its verdict." /> : null}
+        {submission.error ? <p role="alert" className="mt-3 text-sm text-rose-700 dark:text-rose-300">{submission.error}</p> : null}
+      </Card>
+      {submission.evaluation_state ? <EvaluationReport state={submission.evaluation_state} /> : null}
+      {submission.source !== null ? (
+        <Card title="Source" actions={<CopyButton text={submission.source} label="Copy source" />}>
+          <CodeView source={submission.source} label="Submitted source" />
+        </Card>
+      ) : (
+        <p className="text-sm text-slate-500 dark:text-slate-400">The source is visible to its author only.</p>
+      )}
+    </div>
+  );
+}

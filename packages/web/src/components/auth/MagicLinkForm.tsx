@@ -1,0 +1,39 @@
+// Asks for a sign-in link by email.
+import { errorMessage } from '@kernelforge/sdk';
+import { type FormEvent, useState } from 'react';
+import { api } from '../../lib/client';
+import { Button } from '../Button';
+import { TextField } from '../fields';
+import { FormMessage } from '../FormMessage';
+
+export function MagicLinkForm() {
+  const [error, setError] = useState<string | null>(null);
+  const [sent, setSent] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const email = String(new FormData(event.currentTarget).get('email') ?? '').trim();
+    setBusy(true);
+    setError(null);
+    setSent(null);
+    try {
+      const response = await api().auth.requestMagicLink({ email });
+      setSent(response.message || `We sent a sign-in link to ${email}.`);
+    } catch (err) {
+      setError(errorMessage(err, 'Failed to send magic link'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="space-y-4" aria-label="Email me a sign-in link">
+      <TextField label="Email" name="email" type="email" autoComplete="email" required />
+      <FormMessage error={error} success={sent} />
+      <Button type="submit" variant="primary" className="w-full" disabled={busy}>
+        {busy ? 'Sending…' : 'Email me a sign-in link'}
+      </Button>
+    </form>
+  );
+}

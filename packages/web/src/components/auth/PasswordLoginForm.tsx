@@ -1,0 +1,42 @@
+// Login with email and password (form data; empty values are omitted by the sdk).
+import { errorMessage } from '@kernelforge/sdk';
+import { type FormEvent, useState } from 'react';
+import { useAuthActions } from '../../hooks/useAuthActions';
+import { api } from '../../lib/client';
+import { Button } from '../Button';
+import { TextField } from '../fields';
+import { FormMessage } from '../FormMessage';
+
+export function PasswordLoginForm({ redirect }: { redirect: string | undefined }) {
+  const { completeLogin } = useAuthActions();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setBusy(true);
+    setError(null);
+    try {
+      await api().auth.loginWithPassword({
+        username: String(form.get('username') ?? '').trim(),
+        password: String(form.get('password') ?? ''),
+      });
+      await completeLogin({ redirect });
+    } catch (err) {
+      setError(errorMessage(err, 'Login failed'));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="space-y-4" aria-label="Log in with password">
+      <TextField label="Email" name="username" type="email" autoComplete="username" required />
+      <TextField label="Password" name="password" type="password" autoComplete="current-password" required />
+      <FormMessage error={error} />
+      <Button type="submit" variant="primary" className="w-full" disabled={busy}>
+        {busy ? 'Logging in…' : 'Log in'}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,17 @@
+// SWR cache keys, one place, so mutations and the event stream write where the hooks read.
+export const keys = {
+  me: 'me',
+  settings: 'settings',
+  problems: 'problems',
+  problem: (name: string) => ['problem', name] as const,
+  devices: 'devices',
+  session: (id: string) => ['session', id] as const,
+  sessionStream: (id: string) => ['session-stream', id] as const,
+  sessions: (offset: number) => ['sessions', offset] as const,
+  allSessions: (offset: number, ownerId: string, problem: string) => ['all-sessions', offset, ownerId, problem] as const,
+  users: 'users',
+  leaderboards: 'leaderboards',
+  leaderboard: (problem: string, device: string) => ['leaderboard', problem, device] as const,
+  submission: (id: string) => ['submission', id] as const,
+  tokens: 'tokens',
+};

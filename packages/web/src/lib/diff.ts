@@ -1,0 +1,56 @@
+// A line diff by longest common subsequence; large inputs fall back to a plain before/after listing.
+export interface DiffLine {
+  kind: 'same' | 'added' | 'removed';
+  text: string;
+}
+
+const MAX_CELLS = 4_000_000;
+
+export function diffLines(before: string, after: string): DiffLine[] {
+  const a = before.split('\n');
+  const b = after.split('\n');
+  // Common head and tail first: most attempts change a few lines in the middle.
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const midA = a.slice(head, a.length - tail);
+  const midB = b.slice(head, b.length - tail);
+  const out: DiffLine[] = a.slice(0, head).map((text) => ({ kind: 'same', text }));
+  out.push(...lcsDiff(midA, midB));
+  out.push(...a.slice(a.length - tail).map((text): DiffLine => ({ kind: 'same', text })));
+  return out;
+}
+
+function lcsDiff(a: string[], b: string[]): DiffLine[] {
+  const n = a.length;
+  const m = b.length;
+  if (n * m > MAX_CELLS) {
+    return [...a.map((text): DiffLine => ({ kind: 'removed', text })), ...b.map((text): DiffLine => ({ kind: 'added', text }))];
+  }
+  // lengths[i][j]: LCS length of a[i..] and b[j..], in one flat array.
+  const lengths = new Uint32Array((n + 1) * (m + 1));
+  const at = (i: number, j: number) => lengths[i * (m + 1) + j] ?? 0;
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      lengths[i * (m + 1) + j] = a[i] === b[j] ? at(i + 1, j + 1) + 1 : Math.max(at(i + 1, j), at(i, j + 1));
+    }
+  }
+  const out: DiffLine[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < n && j < m) {
+    if (a[i] === b[j]) {
+      out.push({ kind: 'same', text: a[i] ?? '' });
+      i++;
+      j++;
+    } else if (at(i + 1, j) >= at(i, j + 1)) {
+      out.push({ kind: 'removed', text: a[i++] ?? '' });
+    } else {
+      out.push({ kind: 'added', text: b[j++] ?? '' });
+    }
+  }
+  while (i < n) out.push({ kind: 'removed', text: a[i++] ?? '' });
+  while (j < m) out.push({ kind: 'added', text: b[j++] ?? '' });
+  return out;
+}

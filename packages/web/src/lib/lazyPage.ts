@@ -1,0 +1,16 @@
+// React.lazy with a preload() that links call on intent, so the chunk is often there before the click.
+import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+
+export type LazyPage<P> = LazyExoticComponent<ComponentType<P>> & { preload: () => Promise<unknown> };
+
+export function lazyPage<P>(load: () => Promise<{ default: ComponentType<P> }>): LazyPage<P> {
+  let pending: Promise<{ default: ComponentType<P> }> | undefined;
+  const once = () => {
+    pending ??= load().catch((error: unknown) => {
+      pending = undefined;
+      throw error;
+    });
+    return pending;
+  };
+  return Object.assign(lazy(once), { preload: once });
+}

@@ -1,0 +1,91 @@
+// `/admin` ('Admin Dashboard') with its child 'All sessions': every session, by owner and problem, 50 a page.
+import { PAGE_SIZE } from '@kernelforge/sdk';
+import { useState } from 'react';
+import { Button } from '../components/Button';
+import { Card } from '../components/Card';
+import { SelectField } from '../components/fields';
+import { PageHeader } from '../components/PageHeader';
+import { QueryState } from '../components/QueryState';
+import { SessionList } from '../components/SessionList';
+import { useUser } from '../components/SignedInLayout';
+import { useAllSessions } from '../hooks/useAllSessions';
+import { useProblems } from '../hooks/useProblems';
+import { useUsers } from '../hooks/useUsers';
+
+export const ADMIN_REFUSAL = 'Only administrators can open the admin dashboard.';
+
+function AllSessions() {
+  const [ownerId, setOwnerId] = useState('');
+  const [problemName, setProblemName] = useState('');
+  const [offset, setOffset] = useState(0);
+  const sessions = useAllSessions({ offset, ownerId, problemName });
+  const users = useUsers();
+  const problems = useProblems();
+  const count = sessions.data?.count ?? 0;
+  return (
+    <Card title="All sessions">
+      <div className="mb-4 grid gap-4 sm:grid-cols-2 lg:w-2/3">
+        <SelectField
+          label="Owner"
+          value={ownerId}
+          onChange={(e) => {
+            setOwnerId(e.target.value);
+            setOffset(0);
+          }}
+        >
+          <option value="">Everybody</option>
+          {(users.data?.data ?? []).map((u) => (
+            <option key={u.id} value={u.id}>
+              {u.full_name ? `${u.full_name} <${u.email}>` : u.email}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          label="Problem"
+          value={problemName}
+          onChange={(e) => {
+            setProblemName(e.target.value);
+            setOffset(0);
+          }}
+        >
+          <option value="">Every problem</option>
+          {(problems.data?.data ?? []).map((p) => (
+            <option key={p.name} value={p.name}>
+              {p.title}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      <QueryState data={sessions.data} error={sessions.error}>
+        {(list) => <SessionList sessions={list.data} showOwner />}
+      </QueryState>
+      <nav aria-label="Pages" className="mt-4 flex items-center gap-3 text-sm">
+        <Button size="sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
+          Previous
+        </Button>
+        <span className="text-slate-600 dark:text-slate-400">
+          {count === 0 ? '0' : `${offset + 1}–${Math.min(offset + PAGE_SIZE, count)}`} of {count}
+        </span>
+        <Button size="sm" disabled={offset + PAGE_SIZE >= count} onClick={() => setOffset(offset + PAGE_SIZE)}>
+          Next
+        </Button>
+      </nav>
+    </Card>
+  );
+}
+
+export default function AdminPage() {
+  const user = useUser();
+  return (
+    <>
+      <PageHeader title="Admin Dashboard" />
+      {user.is_superuser ? (
+        <AllSessions />
+      ) : (
+        <p role="alert" className="rounded-md bg-amber-50 px-4 py-3 text-amber-900 dark:bg-amber-950/50 dark:text-amber-100">
+          {ADMIN_REFUSAL}
+        </p>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,105 @@
+// `/kernels/{kernelId}/attempts/{attemptId}` ('Attempt #<n>'): source, diffs, evaluation report, submit to leaderboard.
+import { type AgentSession, bestAttempt, type GenerationAttempt } from '@kernelforge/sdk';
+import { useLocation } from 'wouter';
+import { AppLink } from '../components/AppLink';
+import { Button } from '../components/Button';
+import { Card } from '../components/Card';
+import { EvaluationReport } from '../components/EvaluationReport';
+import { NotFoundFallback } from '../components/NotFoundFallback';
+import { PageHeader } from '../components/PageHeader';
+import { QueryState } from '../components/QueryState';
+import { SourceTabs } from '../components/SourceTabs';
+import { StatusBadge } from '../components/StatusBadge';
+import { useAction } from '../hooks/useAction';
+import { useSession } from '../hooks/useSession';
+import { useSessionEvents, useStreamedText } from '../hooks/useSessionEvents';
+import { api } from '../lib/client';
+import type { PageProps } from '../routes';
+
+function AttemptView({ session, attempt }: { session: AgentSession; attempt: GenerationAttempt }) {
+  const streamed = useStreamedText(session.id);
+  const [, navigate] = useLocation();
+  const { busy, run } = useAction();
+  const previous = [...session.generation_attempts]
+    .filter((a) => a.attempt_number < attempt.attempt_number && a.source)
+    .sort((a, b) => b.attempt_number - a.attempt_number)[0];
+  const best = bestAttempt(session);
+  const accepted = attempt.evaluation_state?.verdict === 'accepted' && Boolean(attempt.source);
+
+  async function submit() {
+    const submission = await run(
+      () =>
+        api().submissions.create({
+          problem_name: session.problem_name,
+          device: session.device,
+          language: attempt.language,
+          source: attempt.source ?? '',
+          attempt_id: attempt.id,
+        }),
+      'Failed to submit to the leaderboard',
+      'Submitted to the leaderboard',
+    );
+    if (submission) navigate(`/leaderboard/submission/${submission.id}`);
+  }
+
+  return (
+    <>
+      <PageHeader
+        title={`Attempt #${attempt.attempt_number}`}
+        subtitle={
+          <span className="flex flex-wrap items-center gap-2">
+            <StatusBadge status={attempt.status} />
+            <AppLink href={`/kernels/${session.id}`}>{session.label}</AppLink>
+            <span aria-hidden="true">·</span>
+            <span className="font-mono text-xs">{attempt.language}</span>
+            {best?.id === attempt.id && attempt.status === 'completed' ? (
+              <span className="rounded bg-emerald-100 px-1.5 py-0.5 text-xs font-semibold text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200">best</span>
+            ) : null}
+          </span>
+        }
+        actions={
+          <Button variant="primary" disabled={!accepted || busy} onClick={() => void submit()} title={accepted ? undefined : 'Only an accepted attempt can be ranked'}>
+            Submit to leaderboard
+          </Button>
+        }
+      />
+      {attempt.explanation ? (
+        <Card title="The agent's explanation" className="mb-6">
+          <p className="text-sm whitespace-pre-line text-slate-700 dark:text-slate-300">{attempt.explanation}</p>
+        </Card>
+      ) : null}
+      {attempt.status === 'generating' && streamed[attempt.id] ? (
+        <Card title="The agent is writing…" className="mb-6">
+          <pre aria-live="polite" className="max-h-72 overflow-auto text-xs whitespace-pre-wrap">{streamed[attempt.id]}</pre>
+        </Card>
+      ) : null}
+      {attempt.error ? (
+        <p role="alert" className="mb-6 rounded-md bg-rose-50 px-4 py-3 text-sm text-rose-800 dark:bg-rose-950/50 dark:text-rose-200">
+          {attempt.error}
+        </p>
+      ) : null}
+      <Card className="mb-6">
+        <SourceTabs attempt={attempt} previous={previous} best={best} />
+      </Card>
+      {attempt.evaluation_state ? (
+        <EvaluationReport state={attempt.evaluation_state} />
+      ) : (
+        <p className="text-sm text-slate-500 dark:text-slate-400">Not evaluated yet.</p>
+      )}
+    </>
+  );
+}
+
+export default function AttemptPage({ params }: PageProps) {
+  const { kernelId, attemptId } = params;
+  const { data, error } = useSession(kernelId);
+  useSessionEvents(kernelId, data !== undefined && data.deleted_at === null);
+  return (
+    <QueryState data={data} error={error} label="Loading attempt…">
+      {(session) => {
+        const attempt = session.generation_attempts.find((a) => a.id === attemptId);
+        return attempt ? <AttemptView session={session} attempt={attempt} /> : <NotFoundFallback />;
+      }}
+    </QueryState>
+  );
+}

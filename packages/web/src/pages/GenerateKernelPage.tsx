@@ -1,0 +1,157 @@
+// `/kernels/generate-kernel` ('New kernel'): problem, device, agent and model, instruction, attempts; starts a session.
+import { DEFAULT_MAX_ATTEMPTS, MAX_ATTEMPTS_PER_INSTRUCTION } from '@kernelforge/sdk';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { useSWRConfig } from 'swr';
+import { useLocation } from 'wouter';
+import { Button } from '../components/Button';
+import { Card } from '../components/Card';
+import { DeviceSelect } from '../components/DeviceSelect';
+import { SelectField, TextArea, TextField } from '../components/fields';
+import { PageHeader } from '../components/PageHeader';
+import { ProblemPicker, ProblemSummary } from '../components/ProblemPicker';
+import { QueryState } from '../components/QueryState';
+import { SessionList } from '../components/SessionList';
+import { keys } from '../hooks/keys';
+import { useAction } from '../hooks/useAction';
+import { useDevices } from '../hooks/useDevices';
+import { useProblems } from '../hooks/useProblems';
+import { useSessions } from '../hooks/useSessions';
+import { useSettings } from '../hooks/useSettings';
+import { api } from '../lib/client';
+
+export default function GenerateKernelPage() {
+  const problems = useProblems();
+  const devices = useDevices();
+  const { data: settings } = useSettings();
+  const sessions = useSessions(0);
+  const { mutate } = useSWRConfig();
+  const [, navigate] = useLocation();
+  const { busy, run } = useAction();
+
+  const [problemName, setProblemName] = useState('');
+  const [device, setDevice] = useState('');
+  const [provider, setProvider] = useState('');
+  const [model, setModel] = useState('');
+  const [instruction, setInstruction] = useState('');
+  const [attempts, setAttempts] = useState(DEFAULT_MAX_ATTEMPTS);
+
+  const problem = problems.data?.data.find((p) => p.name === problemName);
+  const agents = settings?.agents ?? [];
+  const agent = agents.find((a) => a.provider === provider);
+  const usableDevices = useMemo(
+    () => (devices.data?.data ?? []).filter((d) => !problem || problem.backends.includes(d.kind)),
+    [devices.data, problem],
+  );
+
+  useEffect(() => {
+    const first = problems.data?.data[0];
+    if (!problemName && first) setProblemName(first.name);
+  }, [problems.data, problemName]);
+  useEffect(() => {
+    if (usableDevices.some((d) => d.id === device && d.available)) return;
+    const pick = usableDevices.find((d) => d.available) ?? usableDevices[0];
+    setDevice(pick?.id ?? '');
+  }, [usableDevices, device]);
+  useEffect(() => {
+    const first = agents[0];
+    if (!provider && first) {
+      setProvider(first.provider);
+      setModel(first.default_model ?? first.models[0] ?? '');
+    }
+  }, [agents, provider]);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!problemName || !device) return;
+    const session = await run(
+      () =>
+        api().sessions.create({
+          problem_name: problemName,
+          device,
+          max_attempts: attempts,
+          ...(instruction.trim() ? { instruction: instruction.trim() } : {}),
+          ...(provider ? { agent: { provider, model: model || null } } : {}),
+        }),
+      'Failed to start the session',
+    );
+    if (!session) return;
+    await mutate(keys.session(session.id), session, { revalidate: false });
+    navigate(`/kernels/${session.id}`);
+  }
+
+  return (
+    <>
+      <PageHeader title="New kernel" subtitle="Pick a problem and a device, tell the agent what to try, and watch it work." />
+      <form onSubmit={onSubmit} className="grid gap-6 lg:grid-cols-5" aria-label="Start a session">
+        <Card className="lg:col-span-3">
+          <QueryState data={problems.data} error={problems.error} label="Loading problems…">
+            {(list) => <ProblemPicker problems={list.data} value={problemName} onChange={setProblemName} />}
+          </QueryState>
+          {problem ? (
+            <div className="mt-4 border-t border-slate-100 pt-4 dark:border-slate-800">
+              <h2 className="mb-2 font-semibold text-slate-900 dark:text-white">{problem.title}</h2>
+              <ProblemSummary problem={problem} />
+            </div>
+          ) : null}
+        </Card>
+        <Card className="space-y-4 lg:col-span-2">
+          <QueryState data={devices.data} error={devices.error} label="Loading devices…">
+            {() => <DeviceSelect devices={usableDevices} value={device} onChange={setDevice} />}
+          </QueryState>
+          {agents.length > 0 ? (
+            <div className="grid gap-4 sm:grid-cols-2">
+              <SelectField
+                label="Agent"
+                value={provider}
+                onChange={(e) => {
+                  const next = agents.find((a) => a.provider === e.target.value);
+                  setProvider(e.target.value);
+                  setModel(next?.default_model ?? next?.models[0] ?? '');
+                }}
+              >
+                {agents.map((a) => (
+                  <option key={a.provider} value={a.provider}>
+                    {a.provider}
+                  </option>
+                ))}
+              </SelectField>
+              <SelectField label="Model" value={model} onChange={(e) => setModel(e.target.value)} disabled={!agent?.models.length}>
+                {(agent?.models ?? []).length === 0 ? <option value="">Default</option> : null}
+                {(agent?.models ?? []).map((m) => (
+                  <option key={m} value={m}>
+                    {m}
+                  </option>
+                ))}
+              </SelectField>
+            </div>
+          ) : null}
+          <TextArea
+            label="Instruction"
+            hint="optional"
+            rows={5}
+            value={instruction}
+            maxLength={10_000}
+            placeholder="e.g. Vectorise the inner loop and block for the L2 cache."
+            onChange={(e) => setInstruction(e.target.value)}
+          />
+          <TextField
+            label="Number of attempts"
+            type="number"
+            min={1}
+            max={MAX_ATTEMPTS_PER_INSTRUCTION}
+            value={attempts}
+            onChange={(e) => setAttempts(Math.max(1, Math.min(MAX_ATTEMPTS_PER_INSTRUCTION, Number(e.target.value) || 1)))}
+          />
+          <Button type="submit" variant="primary" className="w-full" disabled={busy || !problemName || !device}>
+            {busy ? 'Starting…' : 'Start session'}
+          </Button>
+        </Card>
+      </form>
+      <Card title="Your sessions" className="mt-8">
+        <QueryState data={sessions.data} error={sessions.error}>
+          {(list) => <SessionList sessions={list.data} />}
+        </QueryState>
+      </Card>
+    </>
+  );
+}

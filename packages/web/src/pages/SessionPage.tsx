@@ -1,0 +1,96 @@
+// `/kernels/{kernelId}` ('Kernel: <label>'): attempts, chart, instructions and actions, live over SSE.
+import { type AgentSession, bestAttempt } from '@kernelforge/sdk';
+import { AppLink } from '../components/AppLink';
+import { AttemptChart } from '../components/AttemptChart';
+import { AttemptTable } from '../components/AttemptTable';
+import { Card } from '../components/Card';
+import { InstructionList } from '../components/InstructionList';
+import { NewInstructionForm } from '../components/NewInstructionForm';
+import { PageHeader } from '../components/PageHeader';
+import { QueryState } from '../components/QueryState';
+import { SessionActions } from '../components/SessionActions';
+import { StatusBadge } from '../components/StatusBadge';
+import { useSession } from '../hooks/useSession';
+import { useSessionEvents, useStreamedText } from '../hooks/useSessionEvents';
+import { useSessionMutations } from '../hooks/useSessionMutations';
+import { formatMs, formatSpeedup } from '../lib/format';
+import { problemTitle } from '@kernelforge/sdk';
+import type { PageProps } from '../routes';
+
+function SessionView({ session }: { session: AgentSession }) {
+  const actions = useSessionMutations(session.id);
+  const streamed = useStreamedText(session.id);
+  const best = session.best_attempt ?? bestAttempt(session);
+  const bestId = best?.status === 'completed' ? best.id : undefined;
+  const result = best?.evaluation_state?.benchmarking_result;
+  const deleted = session.deleted_at !== null;
+  return (
+    <>
+      <PageHeader
+        title={`Kernel: ${session.label}`}
+        subtitle={
+          <span className="flex flex-wrap items-center gap-2">
+            <StatusBadge status={deleted ? 'deleted' : session.status} />
+            <span>{problemTitle(session.problem_name)}</span>
+            <span aria-hidden="true">·</span>
+            <span className="font-mono text-xs">{session.device}</span>
+            <span aria-hidden="true">·</span>
+            <span>
+              {session.agent.provider}
+              {session.agent.model ? ` / ${session.agent.model}` : ''}
+            </span>
+          </span>
+        }
+        actions={<SessionActions session={session} actions={actions} />}
+      />
+      {deleted ? (
+        <p role="status" className="mb-6 rounded-md bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:bg-amber-950/50 dark:text-amber-100">
+          This session is deleted. Restore it to keep working on it.
+        </p>
+      ) : null}
+      <div className="grid gap-6 lg:grid-cols-3">
+        <Card title="Time per attempt" className="lg:col-span-2">
+          <AttemptChart attempts={session.generation_attempts} bestId={bestId} />
+        </Card>
+        <Card title="Best attempt">
+          {bestId && best ? (
+            <dl className="grid grid-cols-2 gap-3 text-sm">
+              <dt className="text-slate-500 dark:text-slate-400">Attempt</dt>
+              <dd>
+                <AppLink href={`/kernels/${session.id}/attempts/${best.id}`}>#{best.attempt_number}</AppLink>
+              </dd>
+              <dt className="text-slate-500 dark:text-slate-400">Time</dt>
+              <dd className="tabular-nums">{formatMs(result?.optimized_time)}</dd>
+              <dt className="text-slate-500 dark:text-slate-400">Speedup</dt>
+              <dd className="tabular-nums">{formatSpeedup(result?.speedup)}</dd>
+            </dl>
+          ) : (
+            <p className="text-sm text-slate-500 dark:text-slate-400">No completed attempt yet.</p>
+          )}
+        </Card>
+      </div>
+      <Card title={`Attempts (${session.generation_attempts.length})`} className="mt-6">
+        <AttemptTable sessionId={session.id} attempts={session.generation_attempts} bestId={bestId} streamed={streamed} />
+      </Card>
+      <div className="mt-6 grid gap-6 lg:grid-cols-2">
+        <Card title="Instructions">
+          <InstructionList instructions={session.user_instructions} actions={actions} />
+        </Card>
+        <Card title="Tell the agent what to try next">
+          <NewInstructionForm onSubmit={actions.instruct} disabled={deleted} />
+        </Card>
+      </div>
+    </>
+  );
+}
+
+export default function SessionPage({ params }: PageProps) {
+  const id = params.kernelId;
+  const { data, error } = useSession(id);
+  useSessionEvents(id, data !== undefined && data.deleted_at === null);
+  return (
+    <QueryState data={data} error={error} label="Loading session…">
+      {(session) => <SessionView session={session} />}
+    </QueryState>
+  );
+}

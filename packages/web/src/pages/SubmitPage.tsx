@@ -1,0 +1,127 @@
+// `/kernels/submit` ('Submit a solution'): problem, device, language, source; follows the evaluation to its verdict.
+import type { Language } from '@kernelforge/sdk';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { AppLink } from '../components/AppLink';
+import { Button } from '../components/Button';
+import { Card } from '../components/Card';
+import { DeviceSelect } from '../components/DeviceSelect';
+import { SelectField } from '../components/fields';
+import { PageHeader } from '../components/PageHeader';
+import { ProblemSummary } from '../components/ProblemPicker';
+import { QueryState } from '../components/QueryState';
+import { SourceEditor } from '../components/SourceEditor';
+import { SubmissionResult } from '../components/SubmissionResult';
+import { useAction } from '../hooks/useAction';
+import { useDevices } from '../hooks/useDevices';
+import { useProblems } from '../hooks/useProblems';
+import { useSubmission } from '../hooks/useSubmission';
+import { api } from '../lib/client';
+
+const LANGUAGE_NAMES: Record<Language, string> = { c: 'C', cpp: 'C++', cuda: 'CUDA' };
+
+export function sourceTemplate(prototype: string, language: Language): string {
+  const includes = language === 'c' ? '#include <stdint.h>\n#include <stddef.h>' : '#include <cstdint>\n#include <cstddef>';
+  const linkage = language === 'c' ? '' : 'extern "C" ';
+  return `${includes}\n\n${linkage}${prototype} {\n    // Your kernel here.\n}\n`;
+}
+
+function FollowedSubmission({ id }: { id: string }) {
+  const { data, error } = useSubmission(id);
+  return (
+    <section aria-label="Evaluation" className="mt-8">
+      <h2 className="mb-3 text-lg font-semibold text-slate-900 dark:text-white">
+        Evaluation <AppLink href={`/leaderboard/submission/${id}`} className="ml-2 text-sm font-normal text-indigo-700 hover:underline dark:text-indigo-300">open its page</AppLink>
+      </h2>
+      <QueryState data={data} error={error}>
+        {(submission) => <SubmissionResult submission={submission} />}
+      </QueryState>
+    </section>
+  );
+}
+
+export default function SubmitPage() {
+  const problems = useProblems();
+  const devices = useDevices();
+  const { busy, run } = useAction();
+  const [problemName, setProblemName] = useState('');
+  const [device, setDevice] = useState('');
+  const [language, setLanguage] = useState<Language>('c');
+  const [source, setSource] = useState('');
+  const [submissionId, setSubmissionId] = useState<string | null>(null);
+
+  const problem = problems.data?.data.find((p) => p.name === problemName);
+  const usableDevices = useMemo(
+    () => (devices.data?.data ?? []).filter((d) => !problem || problem.backends.includes(d.kind)),
+    [devices.data, problem],
+  );
+  const device_ = usableDevices.find((d) => d.id === device);
+  const languages = (problem?.languages ?? ['c', 'cpp', 'cuda']).filter(
+    (l) => !device_ || device_.languages.length === 0 || device_.languages.includes(l),
+  );
+
+  useEffect(() => {
+    const first = problems.data?.data[0];
+    if (!problemName && first) setProblemName(first.name);
+  }, [problems.data, problemName]);
+  useEffect(() => {
+    if (usableDevices.some((d) => d.id === device && d.available)) return;
+    setDevice((usableDevices.find((d) => d.available) ?? usableDevices[0])?.id ?? '');
+  }, [usableDevices, device]);
+  useEffect(() => {
+    const first = languages[0];
+    if (first && !languages.includes(language)) setLanguage(first);
+  }, [languages, language]);
+  useEffect(() => {
+    // A fresh template for each problem, unless the user has written something of their own.
+    if (problem) setSource((current) => (current.trim() === '' || current.includes('// Your kernel here.') ? sourceTemplate(problem.prototype, language) : current));
+  }, [problem, language]);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const submission = await run(
+      () => api().submissions.create({ problem_name: problemName, device, language, source }),
+      'Failed to submit the solution',
+      'Submitted: evaluating…',
+    );
+    if (submission) setSubmissionId(submission.id);
+  }
+
+  return (
+    <>
+      <PageHeader title="Submit a solution" subtitle="Your source is compiled, checked on hidden inputs and timed; accepted solutions are ranked." />
+      <form onSubmit={onSubmit} className="grid gap-6 lg:grid-cols-5" aria-label="Submit a solution">
+        <Card className="space-y-4 lg:col-span-2">
+          <QueryState data={problems.data} error={problems.error} label="Loading problems…">
+            {(list) => (
+              <SelectField label="Problem" value={problemName} onChange={(e) => setProblemName(e.target.value)} required>
+                {list.data.map((p) => (
+                  <option key={p.name} value={p.name}>
+                    {p.title}
+                  </option>
+                ))}
+              </SelectField>
+            )}
+          </QueryState>
+          <QueryState data={devices.data} error={devices.error} label="Loading devices…">
+            {() => <DeviceSelect devices={usableDevices} value={device} onChange={setDevice} />}
+          </QueryState>
+          <SelectField label="Language" value={language} onChange={(e) => setLanguage(e.target.value as Language)}>
+            {languages.map((l) => (
+              <option key={l} value={l}>
+                {LANGUAGE_NAMES[l]}
+              </option>
+            ))}
+          </SelectField>
+          {problem ? <ProblemSummary problem={problem} /> : null}
+        </Card>
+        <Card className="space-y-4 lg:col-span-3">
+          <SourceEditor value={source} onChange={setSource} />
+          <Button type="submit" variant="primary" disabled={busy || !problemName || !device || !source.trim()}>
+            {busy ? 'Submitting…' : 'Submit'}
+          </Button>
+        </Card>
+      </form>
+      {submissionId ? <FollowedSubmission id={submissionId} /> : null}
+    </>
+  );
+}

@@ -1,0 +1,114 @@
+// `/tokens/` ('User API Tokens'): list, create (the token shown once, with a copy button), revoke.
+import type { CreatedApiToken } from '@kernelforge/sdk';
+import { type FormEvent, useState } from 'react';
+import { useSWRConfig } from 'swr';
+import { Button } from '../components/Button';
+import { Card } from '../components/Card';
+import { CopyButton } from '../components/CopyButton';
+import { TextField } from '../components/fields';
+import { PageHeader } from '../components/PageHeader';
+import { QueryState } from '../components/QueryState';
+import { keys } from '../hooks/keys';
+import { useAction } from '../hooks/useAction';
+import { useTokens } from '../hooks/useTokens';
+import { api } from '../lib/client';
+import { formatDate } from '../lib/format';
+
+export default function TokensPage() {
+  const tokens = useTokens();
+  const { mutate } = useSWRConfig();
+  const { busy, run } = useAction();
+  const [name, setName] = useState('');
+  const [days, setDays] = useState('');
+  const [created, setCreated] = useState<CreatedApiToken | null>(null);
+
+  async function create(event: FormEvent) {
+    event.preventDefault();
+    const expires = Number(days);
+    const token = await run(
+      () => api().tokens.create({ name: name.trim(), ...(days && expires > 0 ? { expires_in_days: expires } : {}) }),
+      'Failed to create the token',
+    );
+    if (!token) return;
+    setCreated(token);
+    setName('');
+    setDays('');
+    void mutate(keys.tokens);
+  }
+
+  async function revoke(id: string) {
+    await run(() => api().tokens.revoke(id), 'Failed to revoke the token', 'Token revoked');
+    if (created?.id === id) setCreated(null);
+    void mutate(keys.tokens);
+  }
+
+  return (
+    <>
+      <PageHeader title="User API Tokens" subtitle="Tokens let the kforge CLI and your scripts act as you. Keep them secret." />
+      <div className="grid gap-6 lg:grid-cols-3">
+        <Card title="New token">
+          <form onSubmit={create} className="space-y-4" aria-label="Create a token">
+            <TextField label="Name" value={name} required maxLength={100} onChange={(e) => setName(e.target.value)} placeholder="e.g. laptop CLI" />
+            <TextField label="Expires in days" hint="optional" type="number" min={1} max={3650} value={days} onChange={(e) => setDays(e.target.value)} />
+            <Button type="submit" variant="primary" disabled={busy || !name.trim()}>
+              Create token
+            </Button>
+          </form>
+          {created ? (
+            <div role="status" className="mt-4 rounded-md border border-emerald-300 bg-emerald-50 p-3 text-sm dark:border-emerald-800 dark:bg-emerald-950/40">
+              <p className="font-medium text-emerald-900 dark:text-emerald-100">Copy your token now: it will not be shown again.</p>
+              <code data-testid="new-token" className="mt-2 block rounded bg-white p-2 font-mono text-xs break-all text-slate-900 dark:bg-slate-900 dark:text-slate-100">
+                {created.token}
+              </code>
+              <div className="mt-2">
+                <CopyButton text={created.token} label="Copy token" />
+              </div>
+            </div>
+          ) : null}
+        </Card>
+        <Card title="Your tokens" className="lg:col-span-2">
+          <QueryState data={tokens.data} error={tokens.error}>
+            {(list) =>
+              list.data.length === 0 ? (
+                <p className="text-sm text-slate-500 dark:text-slate-400">No token yet.</p>
+              ) : (
+                <div className="overflow-x-auto">
+                  <table className="w-full text-left text-sm">
+                    <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
+                      <tr>
+                        <th className="py-2 pr-4 font-medium">Name</th>
+                        <th className="py-2 pr-4 font-medium">Token</th>
+                        <th className="py-2 pr-4 font-medium">Created</th>
+                        <th className="py-2 pr-4 font-medium">Last used</th>
+                        <th className="py-2 pr-4 font-medium">Expires</th>
+                        <th className="py-2 font-medium">
+                          <span className="sr-only">Actions</span>
+                        </th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {list.data.map((t) => (
+                        <tr key={t.id} data-testid="token-row" className="border-t border-slate-100 dark:border-slate-800">
+                          <td className="py-2 pr-4 font-medium">{t.name}</td>
+                          <td className="py-2 pr-4 font-mono text-xs">{t.prefix}…</td>
+                          <td className="py-2 pr-4 text-xs">{formatDate(t.created_at)}</td>
+                          <td className="py-2 pr-4 text-xs">{t.last_used_at ? formatDate(t.last_used_at) : 'never'}</td>
+                          <td className="py-2 pr-4 text-xs">{t.expires_at ? formatDate(t.expires_at) : 'never'}</td>
+                          <td className="py-2 text-right">
+                            <Button size="sm" variant="danger" disabled={busy} aria-label={`Revoke ${t.name}`} onClick={() => void revoke(t.id)}>
+                              Revoke
+                            </Button>
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              )
+            }
+          </QueryState>
+        </Card>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,52 @@
+import type { AgentSession } from '@kernelforge/sdk';
+import { describe, expect, it } from 'vitest';
+import { diffLines } from '../src/lib/diff';
+import { tokenize } from '../src/lib/highlight';
+import { applySessionEvent } from '../src/lib/sessionEvents';
+import { loginPath, safeRedirect } from '../src/lib/authPaths';
+import { resolveAuthBase } from '../src/lib/client';
+
+describe('small rules', () => {
+  it('builds the login redirect with login=1 and redirect=<path>', () => {
+    expect(loginPath('/kernels/abc')).toBe('/?login=1&redirect=%2Fkernels%2Fabc');
+    expect(safeRedirect('//evil.example')).toBeUndefined();
+    expect(safeRedirect('https://evil.example')).toBeUndefined();
+    expect(safeRedirect('/tokens/')).toBe('/tokens/');
+  });
+
+  it('diffs lines by their longest common subsequence', () => {
+    expect(diffLines('a\nb\nc', 'a\nx\nc')).toEqual([
+      { kind: 'same', text: 'a' },
+      { kind: 'removed', text: 'b' },
+      { kind: 'added', text: 'x' },
+      { kind: 'same', text: 'c' },
+    ]);
+  });
+
+  it('tokenizes C for highlighting without losing a character', () => {
+    const source = '#include <stdio.h>\n// hi\nvoid f(float* x) { return 1.5f; }';
+    const tokens = tokenize(source);
+    expect(tokens.map((t) => t.text).join('')).toBe(source);
+    expect(tokens.find((t) => t.text === 'void')?.kind).toBe('type');
+    expect(tokens.find((t) => t.text === 'return')?.kind).toBe('keyword');
+    expect(tokens.find((t) => t.text === '// hi')?.kind).toBe('comment');
+  });
+
+  it('uses the auth server path on this origin when the settings name a local host', () => {
+    expect(resolveAuthBase('http://localhost:8000/auth', 'http://127.0.0.1:4321')).toBe('/auth');
+    expect(resolveAuthBase('/auth', 'http://x')).toBe('/auth');
+    expect(resolveAuthBase('https://auth.example.com/v1', 'http://x.example')).toBe('https://auth.example.com/v1');
+  });
+
+  it('folds live events into the cached session', () => {
+    const base = { id: 's1', status: 'active', generation_attempts: [], user_instructions: [], best_attempt: null } as unknown as AgentSession;
+    const attempt = { id: 'a1', session_id: 's1', attempt_number: 1, status: 'queued', evaluation_state: null } as unknown as AgentSession['generation_attempts'][number];
+    let s = applySessionEvent(base, { type: 'attempt.created', session_id: 's1', attempt });
+    expect(s.generation_attempts).toHaveLength(1);
+    s = applySessionEvent(s, { type: 'attempt.status', session_id: 's1', attempt_id: 'a1', status: 'generating' });
+    expect(s.generation_attempts[0]?.status).toBe('generating');
+    s = applySessionEvent(s, { type: 'session.status', session_id: 's1', status: 'stopped' });
+    expect(s.status).toBe('stopped');
+    expect(applySessionEvent(s, { type: 'session.status', session_id: 'other', status: 'idle' })).toBe(s);
+  });
+});

@@ -1,0 +1,229 @@
+// @vitest-environment happy-dom
+import { ApiError } from '@kernelforge/sdk';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DefaultErrorView } from '../src/components/DefaultErrorView';
+import { QueryError } from '../src/components/QueryState';
+import { parseLoginSearch } from '../src/lib/authPaths';
+import { dropUnusableToken } from '../src/lib/client';
+import { matchPath } from '../src/lib/matchPath';
+import { bestAttemptTarget } from '../src/pages/BestAttemptRedirectPage';
+import { findRoute } from '../src/routes';
+import { currentPath, fakeApi, jwt, renderApp, settings, user } from './helpers';
+
+beforeEach(() => {
+  localStorage.clear();
+  document.documentElement.classList.remove('dark');
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('the token rule', () => {
+  it('removes an expired token and an unreadable one, keeps a live JWT and an API token', () => {
+    localStorage.setItem('access_token', jwt(-10));
+    expect(dropUnusableToken()).toBe(true);
+    expect(localStorage.getItem('access_token')).toBeNull();
+    localStorage.setItem('access_token', 'not-a-jwt');
+    dropUnusableToken();
+    expect(localStorage.getItem('access_token')).toBeNull();
+    const live = jwt(3600);
+    localStorage.setItem('access_token', live);
+    expect(dropUnusableToken()).toBe(false);
+    expect(localStorage.getItem('access_token')).toBe(live);
+    localStorage.setItem('access_token', 'kf_abc');
+    dropUnusableToken();
+    expect(localStorage.getItem('access_token')).toBe('kf_abc');
+  });
+});
+
+describe('the 404 page and the error views', () => {
+  it('shows the 404 page for an unknown route with a link home', async () => {
+    fakeApi({ 'GET /api/v1/settings': { body: settings } });
+    renderApp('/no/such/page');
+    expect(await screen.findByText('404 - Not Found')).toBeTruthy();
+    expect(screen.getByText('The page you are looking for does not exist.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Go back to Home' }).getAttribute('href')).toBe('/');
+  });
+
+  it("toggles the error message with 'Show Error' and 'Hide Error'", () => {
+    render(<DefaultErrorView error={new Error('boom')} />);
+    expect(screen.getByText('Something went wrong!')).toBeTruthy();
+    expect(screen.queryByText('boom')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Show Error' }));
+    expect(screen.getByText('boom')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Hide Error' }));
+    expect(screen.queryByText('boom')).toBeNull();
+  });
+
+  it("words a failed query as 'Something went wrong: {status text}' with the detail or 'Unknown error'", () => {
+    render(<QueryError error={new ApiError(404, 'Not Found', { detail: 'Session not found' })} />);
+    expect(screen.getByText('Something went wrong: Not Found')).toBeTruthy();
+    expect(screen.getByText('Session not found')).toBeTruthy();
+    cleanup();
+    render(<QueryError error={new ApiError(500, 'Internal Server Error', null)} />);
+    expect(screen.getByText('Something went wrong: Internal Server Error')).toBeTruthy();
+    expect(screen.getByText('Unknown error')).toBeTruthy();
+  });
+
+  it("shows 'Session not found' on the attempts page of a missing session", async () => {
+    localStorage.setItem('access_token', jwt(3600));
+    fakeApi({ 'GET /api/v1/settings': { body: settings }, 'GET /auth/users/me': { body: user } });
+    renderApp('/kernels/nope/attempts');
+    expect(await screen.findByText('Something went wrong!')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Show Error' }));
+    expect(screen.getByText('Session not found')).toBeTruthy();
+  });
+
+  it("shows the fallback paragraph 'Not Found' for an attempt the session lacks", async () => {
+    localStorage.setItem('access_token', jwt(3600));
+    fakeApi({
+      'GET /api/v1/settings': { body: settings },
+      'GET /auth/users/me': { body: user },
+      'GET /api/v1/agent-session/s1': { body: session([]) },
+    });
+    renderApp('/kernels/s1/attempts/zzz');
+    expect(await screen.findByText('Not Found')).toBeTruthy();
+  });
+});
+
+function attempt(n: number, status: string, time?: number) {
+  return {
+    id: `a${n}`,
+    session_id: 's1',
+    instruction_id: null,
+    attempt_number: n,
+    status,
+    language: 'c',
+    source: `int x = ${n};`,
+    explanation: null,
+    evaluation_state:
+      time === undefined
+        ? null
+        : {
+            verdict: 'accepted',
+            mode: 'benchmark',
+            message: 'ok',
+            compile: null,
+            correctness: null,
+            benchmarking_result: {
+              optimized_time: time,
+              baseline_time: 10,
+              speedup: 10 / time,
+              gbps: 1,
+              gflops: 1,
+              fraction_of_peak: 0.1,
+              cases: [],
+            },
+            runner_seconds: 1,
+            evaluated_at: '2026-01-01T00:00:00Z',
+          },
+    created_at: '2026-01-01T00:00:00Z',
+    finished_at: null,
+  };
+}
+
+function session(attempts: unknown[]) {
+  return {
+    id: 's1',
+    owner_id: 'u1',
+    problem_name: '19_ReLU',
+    name: 'relu',
+    label: 'relu',
+    device: 'cpu-x86_64',
+    status: 'idle',
+    agent: { provider: 'tuner', model: null },
+    created_at: '2026-01-01T00:00:00Z',
+    updated_at: '2026-01-01T00:00:00Z',
+    deleted_at: null,
+    best_attempt: null,
+    generation_attempts: attempts,
+    user_instructions: [],
+  };
+}
+
+describe('the best-attempt redirect of /kernels/{kernelId}/', () => {
+  it('chooses / when signed out, the new-kernel page without a session, else the best attempt', () => {
+    expect(bestAttemptTarget('s1', null, undefined)).toBe('/');
+    expect(bestAttemptTarget('', user, undefined)).toBe('/kernels/generate-kernel');
+    expect(bestAttemptTarget('s1', user, null)).toBe('/kernels/generate-kernel');
+    expect(bestAttemptTarget('s1', user, undefined)).toBeUndefined();
+  });
+
+  it('goes to the completed attempt with the lowest time', async () => {
+    localStorage.setItem('access_token', jwt(3600));
+    fakeApi({
+      'GET /api/v1/settings': { body: settings },
+      'GET /auth/users/me': { body: user },
+      'GET /api/v1/agent-session/s1': {
+        body: session([attempt(1, 'completed', 5), attempt(2, 'completed', 2), attempt(3, 'failed'), attempt(4, 'completed', 3)]),
+      },
+    });
+    const { location } = renderApp('/kernels/s1/');
+    await waitFor(() => expect(currentPath(location)).toBe('/kernels/s1/attempts/a2'));
+    expect(await screen.findByRole('heading', { name: 'Attempt #2' })).toBeTruthy();
+  });
+
+  it('sends a signed-out visitor to /', async () => {
+    fakeApi({ 'GET /api/v1/settings': { body: settings } });
+    const { location } = renderApp('/kernels/s1/');
+    await waitFor(() => expect(currentPath(location)).toBe('/'));
+  });
+
+  it('goes to /kernels/generate-kernel when the session does not exist', async () => {
+    localStorage.setItem('access_token', jwt(3600));
+    fakeApi({ 'GET /api/v1/settings': { body: settings }, 'GET /auth/users/me': { body: user } });
+    const { location } = renderApp('/kernels/nope/');
+    await waitFor(() => expect(currentPath(location)).toBe('/kernels/generate-kernel'));
+  });
+});
+
+describe('pages and titles', () => {
+  it("titles a session page 'Kernel: <label>' and a leaderboard 'Problem: <name with spaces>'", async () => {
+    localStorage.setItem('access_token', jwt(3600));
+    fakeApi({
+      'GET /api/v1/settings': { body: settings },
+      'GET /auth/users/me': { body: user },
+      'GET /api/v1/agent-session/s1': { body: session([attempt(1, 'completed', 5)]) },
+      'GET /api/v1/agent-session/s1/events': { body: '' },
+      'GET /api/v1/leaderboard/19_ReLU': { body: { problem_name: '19_ReLU', title: 'ReLU', entries: [], count: 0 } },
+      'GET /api/v1/devices': { body: { data: [], count: 0 } },
+    });
+    renderApp('/kernels/s1');
+    expect(await screen.findByRole('heading', { name: 'Kernel: relu' })).toBeTruthy();
+    cleanup();
+    renderApp('/leaderboard/19_ReLU');
+    expect(await screen.findByRole('heading', { name: 'Problem: 19 ReLU' })).toBeTruthy();
+  });
+
+  it('matches paths strictly, trailing slash included', () => {
+    expect(matchPath('/kernels/:kernelId', '/kernels/abc')).toEqual({ kernelId: 'abc' });
+    expect(matchPath('/kernels/:kernelId', '/kernels/abc/')).toBeNull();
+    expect(findRoute('/kernels/generate-kernel')?.params).toEqual({});
+    expect(findRoute('/kernels/abc/')?.route.patterns).toEqual(['/kernels/:kernelId/']);
+    expect(findRoute('/nowhere')).toBeUndefined();
+  });
+
+  it('reads the login search params: login a number, redirect a string', () => {
+    expect(parseLoginSearch('login=1&redirect=%2Ftokens%2F')).toEqual({ login: 1, redirect: '/tokens/' });
+    expect(parseLoginSearch('login=yes')).toEqual({ login: undefined, redirect: undefined });
+  });
+});
+
+describe('the theme', () => {
+  it('defaults to light, toggles the dark class and keeps the choice under `theme`', async () => {
+    fakeApi({ 'GET /api/v1/settings': { body: settings } });
+    renderApp('/');
+    const toggle = await screen.findByRole('button', { name: 'Switch to dark theme' });
+    expect(document.documentElement.classList.contains('dark')).toBe(false);
+    fireEvent.click(toggle);
+    expect(localStorage.getItem('theme')).toBe('dark');
+    expect(document.documentElement.classList.contains('dark')).toBe(true);
+    cleanup();
+    renderApp('/');
+    fireEvent.click(await screen.findByRole('button', { name: 'Switch to light theme' }));
+    expect(localStorage.getItem('theme')).toBe('light');
+    expect(document.documentElement.classList.contains('dark')).toBe(false);
+  });
+});

@@ -1,0 +1,16 @@
+#include <stdint.h>
+
+void reference(const float* X, const float* W, const float* b, float* Y, int64_t m, int64_t n, int64_t k) {
+  for (int64_t i = 0; i < m; i++) {
+    float* y = Y + i * n;
+    for (int64_t j = 0; j < n; j++) y[j] = 0.0f;
+    for (int64_t p = 0; p < k; p++) {
+      float a = X[i * k + p];
+      for (int64_t j = 0; j < n; j++) y[j] += a * W[p * n + j];
+    }
+    for (int64_t j = 0; j < n; j++) {
+      float v = y[j] + b[j];
+      y[j] = v > 0.0f ? v : 0.0f;
+    }
+  }
+}

@@ -1,0 +1,117 @@
+// Browser-test harness: a fresh `vite build`, the real server (startTestServer) serving it, and Debian's chromium.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '../../packages/server/test/helpers/server';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+export const SCREENSHOTS = join(root, 'tests', 'e2e', 'screenshots');
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Builds the web app into a fresh folder and returns it. */
+export function buildWeb(): string {
+  const out = mkdtempSync(join(tmpdir(), 'kforge-web-dist-'));
+  const web = join(root, 'packages', 'web');
+  execFileSync(process.execPath, [join(web, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'], {
+    cwd: web,
+    stdio: 'inherit',
+  });
+  return out;
+}
+
+export async function launchChromium(): Promise<Browser> {
+  // playwright gives each launch a fresh temporary user-data-dir.
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+}
+
+export interface Harness {
+  server: TestServer;
+  browser: Browser;
+  dist: string;
+  close(): Promise<void>;
+}
+
+export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+  const dist = buildWeb();
+  const server = await startTestServer({ env: { KFORGE_WEB_DIST: dist, ...env }, localRunner: true });
+  const browser = await launchChromium();
+  return {
+    server,
+    browser,
+    dist,
+    async close() {
+      await browser.close().catch(() => {});
+      await server.stop();
+    },
+  };
+}
+
+/** A fresh browser context (own storage) with an optional token already stored. */
+export async function openPage(h: Harness, token?: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await h.browser.newContext({ baseURL: h.server.url, viewport: { width: 1280, height: 900 } });
+  if (token) await context.addInitScript((t) => {
+    if (!sessionStorage.getItem('kf-init')) {
+      sessionStorage.setItem('kf-init', '1');
+      localStorage.setItem('access_token', t);
+    }
+  }, token);
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/** Screenshots of the current screen in both themes (the `dark` class is what the theme sets). */
+export async function shoot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.waitForTimeout(150);
+  for (const theme of ['light', 'dark'] as const) {
+    await page.evaluate((t) => {
+      document.documentElement.classList.toggle('dark', t === 'dark');
+      document.documentElement.style.colorScheme = t;
+    }, theme);
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}-${theme}.png`), fullPage: true });
+  }
+  await page.evaluate(() => {
+    const dark = localStorage.getItem('theme') === 'dark';
+    document.documentElement.classList.toggle('dark', dark);
+    document.documentElement.style.colorScheme = dark ? 'dark' : 'light';
+  });
+}
+
+/** The newest mail to `to` in the outbox (superusers' GET /api/v1/admin/outbox), waiting for it to arrive. */
+export async function mailTo(h: Harness, to: string): Promise<{ subject: string; text: string }> {
+  for (let i = 0; i < 50; i++) {
+    const res = await h.server.request('/api/v1/admin/outbox', { token: h.server.admin.token });
+    if (!res.ok) throw new Error(`outbox: ${res.status} ${await res.text()}`);
+    const body = (await res.json()) as { data: { to: string; subject: string; text: string; created_at: string }[] };
+    const mails = body.data.filter((m) => m.to.includes(to)).sort((a, b) => b.created_at.localeCompare(a.created_at));
+    if (mails[0]) return mails[0];
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no mail to ${to}`);
+}
+
+/** The path + search of the first link in a mail that points at `route`. */
+export function linkIn(text: string, route: string): string {
+  const match = new RegExp(`https?://[^\\s"'<>]*${route}\\?token=[^\\s"'<>]+`).exec(text);
+  if (!match) throw new Error(`no ${route} link in: ${text}`);
+  const url = new URL(match[0]);
+  return `${url.pathname}${url.search}`;
+}
+
+/** A JWT-shaped token whose exp is in the past (the web app must drop it at start). */
+export function expiredJwt(): string {
+  const b64 = (v: object) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  return `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ sub: 'x', exp: Math.floor(Date.now() / 1000) - 60 })}.sig`;
+}

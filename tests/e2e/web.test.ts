@@ -1,0 +1,249 @@
+// The web app in real Chromium against the real server: sign-up, logins, sessions, attempts, submit, tokens, admin.
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expiredJwt, type Harness, linkIn, mailTo, openPage, shoot, startHarness } from './harness';
+
+let h: Harness;
+let user: { email: string; password: string; token: string; display: string };
+
+beforeAll(async () => {
+  h = await startHarness();
+  const password = 'correct horse battery';
+  const created = await h.server.createUser({ password, full_name: 'Grace Hopper' });
+  user = { email: created.user.email, password, token: created.token, display: 'Grace Hopper' };
+}, 180_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+async function pathOf(page: Page): Promise<string> {
+  const url = new URL(page.url());
+  return `${url.pathname}${url.search}`;
+}
+
+async function waitForPath(page: Page, expected: string | RegExp, timeout = 15_000): Promise<void> {
+  await page.waitForURL((url) => {
+    const path = `${url.pathname}${url.search}`;
+    return typeof expected === 'string' ? path === expected : expected.test(path);
+  }, { timeout });
+}
+
+describe('signing in', () => {
+  it('signs up through the verification mail and lands on the new-kernel page', async () => {
+    const { context, page } = await openPage(h);
+    const email = `new-${Date.now()}@kforge.test`;
+    await page.goto('/');
+    await page.getByRole('tab', { name: 'Log in' }).waitFor();
+    await shoot(page, 'login');
+    await page.getByRole('tab', { name: 'Sign up' }).click();
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('Full name').fill('Ada Lovelace');
+    await page.getByRole('button', { name: 'Send verification email' }).click();
+    await page.getByText(`We sent a verification link to ${email}`).waitFor();
+    await shoot(page, 'signup-sent');
+    const mail = await mailTo(h, email);
+    await page.goto(linkIn(mail.text, '/verify-email'));
+    await waitForPath(page, '/kernels/generate-kernel');
+    await page.getByRole('heading', { name: 'New kernel' }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBeTruthy();
+    await context.close();
+  });
+
+  it('logs in with a password and follows redirect=', async () => {
+    const { context, page } = await openPage(h);
+    await page.goto('/?login=1&redirect=%2Ftokens%2F');
+    await page.getByLabel('Email', { exact: true }).fill(user.email);
+    await page.getByLabel('Password', { exact: true }).fill(user.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await waitForPath(page, '/tokens/');
+    await page.getByRole('heading', { name: 'User API Tokens' }).waitFor();
+    await context.close();
+  });
+
+  it('shows the server detail when a password is wrong', async () => {
+    const { context, page } = await openPage(h);
+    await page.goto('/');
+    await page.getByLabel('Email', { exact: true }).fill(user.email);
+    await page.getByLabel('Password', { exact: true }).fill('wrong password');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect((await alert.textContent())?.length).toBeGreaterThan(0);
+    await shoot(page, 'login-error');
+    await context.close();
+  });
+
+  it('logs in with a magic link', async () => {
+    const { context, page } = await openPage(h);
+    await page.goto('/');
+    await page.getByRole('tab', { name: 'Email link' }).click();
+    await page.getByLabel('Email', { exact: true }).fill(user.email);
+    await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+    await page.getByRole('status').filter({ hasText: /./ }).first().waitFor();
+    const mail = await mailTo(h, user.email);
+    await page.goto(linkIn(mail.text, '/magic-link-login'));
+    await waitForPath(page, '/kernels/generate-kernel');
+    await context.close();
+  });
+
+  it('sends a visitor with an expired token to / with redirect=', async () => {
+    const { context, page } = await openPage(h, expiredJwt());
+    await page.goto('/tokens/');
+    await waitForPath(page, '/?login=1&redirect=%2Ftokens%2F');
+    await page.getByText('Unauthorized, please login again').first().waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBeNull();
+    await shoot(page, 'unauthorized');
+    await context.close();
+  });
+});
+
+describe('sessions and attempts', () => {
+  let sessionId = '';
+
+  it('starts a session and sees attempts arrive', async () => {
+    const { context, page } = await openPage(h, user.token);
+    await page.goto('/kernels/generate-kernel');
+    await page.getByRole('heading', { name: 'New kernel' }).waitFor();
+    await page.getByLabel('Search problems').fill('ReLU');
+    await page.getByRole('radio', { name: /^ReLU/ }).check();
+    await page.getByText('Elementwise ReLU').waitFor();
+    await page.getByLabel('Number of attempts').fill('2');
+    await shoot(page, 'new-kernel');
+    await page.getByRole('button', { name: 'Start session' }).click();
+    await waitForPath(page, /^\/kernels\/[^/]+$/);
+    sessionId = (await pathOf(page)).split('/')[2] ?? '';
+    await page.getByRole('heading', { name: /^Kernel: / }).waitFor();
+    await page.getByTestId('attempt-row').first().waitFor({ timeout: 30_000 });
+    await page.getByTestId('attempt-row').filter({ hasText: 'completed' }).first().waitFor({ timeout: 50_000 });
+    await shoot(page, 'session');
+    await context.close();
+  }, 120_000);
+
+  it('opens the best attempt from /kernels/{id}/', async () => {
+    const { context, page } = await openPage(h, user.token);
+    await page.goto(`/kernels/${sessionId}/`);
+    await waitForPath(page, new RegExp(`^/kernels/${sessionId}/attempts/[^/]+$`));
+    await page.getByRole('heading', { name: /^Attempt #\d+$/ }).waitFor();
+    await page.getByLabel(/^Source of attempt/).waitFor();
+    await shoot(page, 'attempt');
+    await context.close();
+  });
+
+  it('renames, stops, deletes and restores the session', async () => {
+    const { context, page } = await openPage(h, user.token);
+    await page.goto(`/kernels/${sessionId}`);
+    await page.getByRole('heading', { name: /^Kernel: / }).waitFor();
+    await page.getByRole('button', { name: 'Rename' }).first().click();
+    await page.getByLabel('Session name').fill('my relu');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'Kernel: my relu' }).waitFor();
+    const stop = page.getByRole('button', { name: 'Stop', exact: true }).first();
+    if (await stop.isVisible()) {
+      await stop.click();
+      await page.getByText('Session stopped').first().waitFor();
+    }
+    await page.getByRole('button', { name: 'Delete', exact: true }).first().click();
+    await page.getByText('This session is deleted.').waitFor();
+    await shoot(page, 'session-deleted');
+    await page.getByRole('button', { name: 'Restore' }).click();
+    await page.getByText('Session restored').first().waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Kernel: my relu' }).waitFor();
+    expect(await page.getByText('This session is deleted.').count()).toBe(0);
+    await context.close();
+  });
+});
+
+describe('submissions, leaderboards, tokens, admin', () => {
+  it('submits a solution, follows it to its verdict and finds it on the leaderboard', async () => {
+    const { context, page } = await openPage(h, user.token);
+    await page.goto('/kernels/submit');
+    await page.getByRole('heading', { name: 'Submit a solution' }).waitFor();
+    await page.getByLabel('Problem').selectOption('19_ReLU');
+    await page.getByLabel('Language').selectOption('c');
+    await page.getByText('Prototype').waitFor();
+    const source = [
+      '#include <stdint.h>',
+      'void solution(const float* x, float* y, int64_t n) {',
+      '  for (int64_t i = 0; i < n; i++) y[i] = x[i] > 0.0f ? x[i] : 0.0f;',
+      '}',
+      '',
+    ].join('\n');
+    await page.getByLabel(/^Source/).fill(source);
+    await shoot(page, 'submit');
+    await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    await page.getByTestId('verdict').filter({ hasText: /accepted|incorrect|error|rejected|timeout/ }).waitFor({ timeout: 50_000 });
+    const verdict = await page.getByTestId('verdict').textContent();
+    await shoot(page, 'submit-verdict');
+    expect(verdict).toContain('accepted');
+    await page.goto('/leaderboard/19_ReLU');
+    await page.getByRole('heading', { name: 'Problem: 19 ReLU' }).waitFor();
+    await page.getByTestId('leaderboard-row').filter({ hasText: user.display }).waitFor();
+    await shoot(page, 'leaderboard-problem');
+    await page.goto('/leaderboard/');
+    await page.getByRole('heading', { name: 'Leaderboard' }).waitFor();
+    await page.getByTestId('leaderboard-row').first().waitFor();
+    await shoot(page, 'leaderboards');
+    await page.getByTestId('leaderboard-row').first().getByRole('link').click();
+    await page.getByTestId('submission-summary').waitFor();
+    await shoot(page, 'submission');
+    await context.close();
+  }, 90_000);
+
+  it('creates a token, shows it once, and revokes it', async () => {
+    const { context, page } = await openPage(h, user.token);
+    await page.goto('/tokens/');
+    await page.getByLabel('Name').fill('ci laptop');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const token = await page.getByTestId('new-token').textContent();
+    expect(token).toMatch(/^kf_/);
+    await page.getByTestId('token-row').filter({ hasText: 'ci laptop' }).waitFor();
+    await shoot(page, 'tokens');
+    await page.getByRole('button', { name: 'Revoke ci laptop' }).click();
+    await page.getByTestId('token-row').filter({ hasText: 'ci laptop' }).waitFor({ state: 'detached' });
+    await page.reload();
+    await page.getByRole('heading', { name: 'User API Tokens' }).waitFor();
+    expect(await page.getByText(token ?? 'none').count()).toBe(0);
+    await context.close();
+  });
+
+  it('opens the admin page to a superuser and refuses it to a user', async () => {
+    const admin = await openPage(h, h.server.admin.token);
+    await admin.page.goto('/admin');
+    await admin.page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
+    await admin.page.getByRole('heading', { name: 'All sessions' }).waitFor();
+    await admin.page.getByRole('link', { name: 'my relu' }).waitFor();
+    await shoot(admin.page, 'admin');
+    await admin.context.close();
+    const { context, page } = await openPage(h, user.token);
+    await page.goto('/admin/');
+    await page.getByText('Only administrators can open the admin dashboard.').waitFor();
+    await shoot(page, 'admin-refused');
+    await context.close();
+  });
+});
+
+describe('pages everyone sees', () => {
+  it('shows the 404 page', async () => {
+    const { context, page } = await openPage(h);
+    await page.goto('/no/such/page');
+    await page.getByText('404 - Not Found').waitFor();
+    await page.getByText('The page you are looking for does not exist.').waitFor();
+    await shoot(page, '404');
+    await page.getByRole('link', { name: 'Go back to Home' }).click();
+    await waitForPath(page, '/');
+    await context.close();
+  });
+
+  it('keeps the theme across a reload', async () => {
+    const { context, page } = await openPage(h);
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+    expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+    await page.reload();
+    await page.getByRole('button', { name: 'Switch to light theme' }).waitFor();
+    expect(await page.evaluate(() => [localStorage.getItem('theme'), document.documentElement.classList.contains('dark')])).toEqual(['dark', true]);
+    await context.close();
+  });
+});
