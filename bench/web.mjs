@@ -14,7 +14,19 @@ import { chromium } from 'playwright-core';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const web = join(root, 'packages', 'web');
 const dist = mkdtempSync(join(tmpdir(), 'kforge-bench-web-'));
-execFileSync(process.execPath, [join(web, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', dist, '--emptyOutDir', '--logLevel', 'warn'], { cwd: web, stdio: 'inherit' });
+execFileSync(
+  process.execPath,
+  [
+    join(web, 'node_modules', 'vite', 'bin', 'vite.js'),
+    'build',
+    '--outDir',
+    dist,
+    '--emptyOutDir',
+    '--logLevel',
+    'warn',
+  ],
+  { cwd: web, stdio: 'inherit' },
+);
 
 // 1. What index.html loads before any route runs: the entry script, its modulepreloads, the stylesheets.
 const html = readFileSync(join(dist, 'index.html'), 'utf8');
@@ -40,28 +52,109 @@ const evaluation = (i) => ({
   mode: 'benchmark',
   message: `accepted: ${(2 + i / 10).toFixed(2)}x faster than the reference`,
   compile: { ok: true, compiler: 'cc', flags: ['-O3'], log: '', duration_ms: 200 },
-  correctness: { passed: true, cases: [{ name: 'n17', sizes: { n: 17 }, seed: 1, distribution: 'uniform', passed: true, max_abs_error: 0, mean_abs_error: 0, max_rel_error: 0, mean_rel_error: 0 }] },
-  benchmarking_result: {
-    optimized_time: 5 - i * 0.1, baseline_time: 10, speedup: 10 / (5 - i * 0.1), gbps: 20, gflops: 2, fraction_of_peak: 0.5,
-    cases: [{ name: 'n16M', sizes: { n: 16777216 }, optimized: { mean_ms: 5, median_ms: 5, min_ms: 4, max_ms: 6, stddev_ms: 0.2, samples: 40 }, baseline: { mean_ms: 10, median_ms: 10, min_ms: 9, max_ms: 11, stddev_ms: 0.2, samples: 40 }, speedup: 2, gbps: 20, gflops: 2, fraction_of_peak: 0.5, fraction_of_peak_bandwidth: 0.5, fraction_of_peak_flops: 0.01 }],
-    flagged_for_review: false, review_reasons: [],
+  correctness: {
+    passed: true,
+    cases: [
+      {
+        name: 'n17',
+        sizes: { n: 17 },
+        seed: 1,
+        distribution: 'uniform',
+        passed: true,
+        max_abs_error: 0,
+        mean_abs_error: 0,
+        max_rel_error: 0,
+        mean_rel_error: 0,
+      },
+    ],
   },
-  runner_seconds: 1, evaluated_at: now,
+  benchmarking_result: {
+    optimized_time: 5 - i * 0.1,
+    baseline_time: 10,
+    speedup: 10 / (5 - i * 0.1),
+    gbps: 20,
+    gflops: 2,
+    fraction_of_peak: 0.5,
+    cases: [
+      {
+        name: 'n16M',
+        sizes: { n: 16777216 },
+        optimized: { mean_ms: 5, median_ms: 5, min_ms: 4, max_ms: 6, stddev_ms: 0.2, samples: 40 },
+        baseline: { mean_ms: 10, median_ms: 10, min_ms: 9, max_ms: 11, stddev_ms: 0.2, samples: 40 },
+        speedup: 2,
+        gbps: 20,
+        gflops: 2,
+        fraction_of_peak: 0.5,
+        fraction_of_peak_bandwidth: 0.5,
+        fraction_of_peak_flops: 0.01,
+      },
+    ],
+    flagged_for_review: false,
+    review_reasons: [],
+  },
+  runner_seconds: 1,
+  evaluated_at: now,
 });
 const attempts = Array.from({ length: 20 }, (_, i) => ({
-  id: `a${i + 1}`, session_id: 's1', instruction_id: 'i1', attempt_number: i + 1, status: 'completed', language: 'c',
+  id: `a${i + 1}`,
+  session_id: 's1',
+  instruction_id: 'i1',
+  attempt_number: i + 1,
+  status: 'completed',
+  language: 'c',
   source: `#include <stdint.h>\nvoid solution(const float* x, float* y, int64_t n) {\n  for (int64_t i = 0; i < n; i++) y[i] = x[i] > 0.0f ? x[i] : 0.0f; // ${i}\n}\n`,
-  explanation: 'A plain loop.', evaluation_state: evaluation(i), created_at: now, finished_at: now,
+  explanation: 'A plain loop.',
+  evaluation_state: evaluation(i),
+  created_at: now,
+  finished_at: now,
 }));
 const session = {
-  id: 's1', owner_id: 'u1', problem_name: '19_ReLU', name: 'relu', label: 'relu', device: 'cpu-x86_64', status: 'idle',
-  agent: { provider: 'tuner', model: null }, created_at: now, updated_at: now, deleted_at: null,
-  best_attempt: attempts[19], generation_attempts: attempts,
-  user_instructions: [{ id: 'i1', session_id: 's1', text: 'go fast', name: 'go fast', starred: false, status: 'completed', max_attempts: 20, created_at: now, deleted_at: null }],
+  id: 's1',
+  owner_id: 'u1',
+  problem_name: '19_ReLU',
+  name: 'relu',
+  label: 'relu',
+  device: 'cpu-x86_64',
+  status: 'idle',
+  agent: { provider: 'tuner', model: null },
+  created_at: now,
+  updated_at: now,
+  deleted_at: null,
+  best_attempt: attempts[19],
+  generation_attempts: attempts,
+  user_instructions: [
+    {
+      id: 'i1',
+      session_id: 's1',
+      text: 'go fast',
+      name: 'go fast',
+      starred: false,
+      status: 'completed',
+      max_attempts: 20,
+      created_at: now,
+      deleted_at: null,
+    },
+  ],
 };
 const api = {
-  '/api/v1/settings': { posthog_key: null, posthog_host: null, feedback_survey_id: null, waitlist_survey_id: null, google_client_id: null, page_urls: { terms_of_service: null, privacy_policy: null, contact_us: null }, auth_server: { url: '/auth', application_name: 'kernelforge' }, agents: [] },
-  '/auth/users/me': { id: 'u1', email: 'bench@kforge.test', full_name: 'Bench', created_at: now, is_superuser: false, is_active: true },
+  '/api/v1/settings': {
+    posthog_key: null,
+    posthog_host: null,
+    feedback_survey_id: null,
+    waitlist_survey_id: null,
+    google_client_id: null,
+    page_urls: { terms_of_service: null, privacy_policy: null, contact_us: null },
+    auth_server: { url: '/auth', application_name: 'kernelforge' },
+    agents: [],
+  },
+  '/auth/users/me': {
+    id: 'u1',
+    email: 'bench@kforge.test',
+    full_name: 'Bench',
+    created_at: now,
+    is_superuser: false,
+    is_active: true,
+  },
   '/api/v1/agent-session/s1': session,
 };
 const types = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html' };
@@ -93,7 +186,15 @@ const base = `http://127.0.0.1:${server.address().port}`;
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 });
 const times = [];
 const RUNS = 9;
@@ -102,8 +203,25 @@ for (let run = 0; run < RUNS + 1; run++) {
   await context.addInitScript((t) => localStorage.setItem('access_token', t), token);
   const page = await context.newPage();
   await page.goto(`${base}/kernels/s1`);
-  const ms = await page.waitForFunction(() => document.querySelectorAll('[data-testid="attempt-row"]').length === 20 && performance.now(), null, { polling: 'raf', timeout: 30_000 });
+  const ms = await page.waitForFunction(
+    () => document.querySelectorAll('[data-testid="attempt-row"]').length === 20 && performance.now(),
+    null,
+    { polling: 'raf', timeout: 30_000 },
+  );
   const value = await ms.jsonValue();
+  if (process.argv.includes('--detail') && run === RUNS) {
+    const t = await page.evaluate(() => ({
+      nav: performance.getEntriesByType('navigation')[0].toJSON(),
+      res: performance
+        .getEntriesByType('resource')
+        .map((r) => `${r.name.replace(/^.*\//, '')} ${Math.round(r.startTime)}-${Math.round(r.responseEnd)}`),
+      paint: performance.getEntriesByType('paint').map((p) => `${p.name} ${Math.round(p.startTime)}`),
+    }));
+    console.log(
+      `detail: html ${Math.round(t.nav.responseEnd)} ms, DOMContentLoaded ${Math.round(t.nav.domContentLoadedEventEnd)} ms; ${t.paint.join(', ')}`,
+    );
+    for (const r of t.res) console.log(`  ${r}`);
+  }
   if (run > 0) times.push(value); // the first run warms the disk cache
   await context.close();
 }
@@ -111,4 +229,6 @@ await browser.close();
 server.close();
 times.sort((a, b) => a - b);
 const median = times[Math.floor(times.length / 2)];
-console.log(`session page, 20 attempts, first render (navigation start -> 20 rows): median ${median.toFixed(0)} ms, min ${times[0].toFixed(0)} ms, max ${times.at(-1).toFixed(0)} ms over ${RUNS} runs`);
+console.log(
+  `session page, 20 attempts, first render (navigation start -> 20 rows): median ${median.toFixed(0)} ms, min ${times[0].toFixed(0)} ms, max ${times.at(-1).toFixed(0)} ms over ${RUNS} runs`,
+);

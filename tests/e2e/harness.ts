@@ -24,16 +24,32 @@ export const CHROMIUM_ARGS = [
 export function buildWeb(): string {
   const out = mkdtempSync(join(tmpdir(), 'kforge-web-dist-'));
   const web = join(root, 'packages', 'web');
-  execFileSync(process.execPath, [join(web, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'], {
-    cwd: web,
-    stdio: 'inherit',
-  });
+  execFileSync(
+    process.execPath,
+    [
+      join(web, 'node_modules', 'vite', 'bin', 'vite.js'),
+      'build',
+      '--outDir',
+      out,
+      '--emptyOutDir',
+      '--logLevel',
+      'warn',
+    ],
+    {
+      cwd: web,
+      stdio: 'inherit',
+    },
+  );
   return out;
 }
 
 export async function launchChromium(): Promise<Browser> {
   // playwright gives each launch a fresh temporary user-data-dir.
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    headless: true,
+  });
 }
 
 export interface Harness {
@@ -61,12 +77,13 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
 /** A fresh browser context (own storage) with an optional token already stored. */
 export async function openPage(h: Harness, token?: string): Promise<{ context: BrowserContext; page: Page }> {
   const context = await h.browser.newContext({ baseURL: h.server.url, viewport: { width: 1280, height: 900 } });
-  if (token) await context.addInitScript((t) => {
-    if (!sessionStorage.getItem('kf-init')) {
-      sessionStorage.setItem('kf-init', '1');
-      localStorage.setItem('access_token', t);
-    }
-  }, token);
+  if (token)
+    await context.addInitScript((t) => {
+      if (!sessionStorage.getItem('kf-init')) {
+        sessionStorage.setItem('kf-init', '1');
+        localStorage.setItem('access_token', t);
+      }
+    }, token);
   const page = await context.newPage();
   return { context, page };
 }

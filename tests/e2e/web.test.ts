@@ -23,10 +23,13 @@ async function pathOf(page: Page): Promise<string> {
 }
 
 async function waitForPath(page: Page, expected: string | RegExp, timeout = 15_000): Promise<void> {
-  await page.waitForURL((url) => {
-    const path = `${url.pathname}${url.search}`;
-    return typeof expected === 'string' ? path === expected : expected.test(path);
-  }, { timeout });
+  await page.waitForURL(
+    (url) => {
+      const path = `${url.pathname}${url.search}`;
+      return typeof expected === 'string' ? path === expected : expected.test(path);
+    },
+    { timeout },
+  );
 }
 
 describe('signing in', () => {
@@ -173,7 +176,10 @@ describe('submissions, leaderboards, tokens, admin', () => {
     await page.getByLabel(/^Source/).fill(source);
     await shoot(page, 'submit');
     await page.getByRole('button', { name: 'Submit', exact: true }).click();
-    await page.getByTestId('verdict').filter({ hasText: /accepted|incorrect|error|rejected|timeout/ }).waitFor({ timeout: 50_000 });
+    await page
+      .getByTestId('verdict')
+      .filter({ hasText: /accepted|incorrect|error|rejected|timeout/ })
+      .waitFor({ timeout: 100_000 });
     const verdict = await page.getByTestId('verdict').textContent();
     await shoot(page, 'submit-verdict');
     expect(verdict).toContain('accepted');
@@ -189,7 +195,7 @@ describe('submissions, leaderboards, tokens, admin', () => {
     await page.getByTestId('submission-summary').waitFor();
     await shoot(page, 'submission');
     await context.close();
-  }, 90_000);
+  }, 150_000);
 
   it('creates a token, shows it once, and revokes it', async () => {
     const { context, page } = await openPage(h, user.token);
@@ -243,7 +249,9 @@ describe('pages everyone sees', () => {
     expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
     await page.reload();
     await page.getByRole('button', { name: 'Switch to light theme' }).waitFor();
-    expect(await page.evaluate(() => [localStorage.getItem('theme'), document.documentElement.classList.contains('dark')])).toEqual(['dark', true]);
+    expect(
+      await page.evaluate(() => [localStorage.getItem('theme'), document.documentElement.classList.contains('dark')]),
+    ).toEqual(['dark', true]);
     await context.close();
   });
 });

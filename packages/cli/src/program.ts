@@ -36,14 +36,12 @@ Examples:
   $ kforge sessions start 19_ReLU --watch         # generate kernels, follow live
   $ kforge attempts show SESSION --best > relu.c  # the best source
   $ kforge submit 19_ReLU relu.c --wait           # ranked evaluation, exit 5 unless accepted
-  $ kforge leaderboard 19_ReLU --json             # the ranking as JSON
-`;
+  $ kforge leaderboard 19_ReLU --json             # the ranking as JSON`;
 
 export function buildProgram(runtime: Runtime): Command {
   const program = new Command('kforge')
     .description('Kernelforge from the terminal: generate, benchmark and rank compute kernels')
     .version(VERSION, '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show help for a command')
     .option('--profile <name>', 'use a stored profile (default: "default", or KFORGE_PROFILE)')
     .option('--api-url <url>', 'the Kernelforge server (overrides KFORGE_API_URL and the profile)')
     .addHelpText('after', ROOT_HELP)
@@ -67,6 +65,7 @@ function configureTree(command: Command, runtime: Runtime): void {
   const { io } = runtime;
   command
     .exitOverride()
+    .helpOption('-h, --help', 'show help for this command')
     .showSuggestionAfterError(true)
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .configureOutput({
@@ -77,7 +76,10 @@ function configureTree(command: Command, runtime: Runtime): void {
       outputError: (text, write) => write(text.replace(/^error: /, 'Error: ')),
     });
   if (command.commands.length > 0 && command.parent) {
-    command.addHelpText('after', `\nRun \`kforge ${command.name()} <command> --help\` for a command's options and examples.\n`);
+    command.addHelpText(
+      'after',
+      `\nRun \`kforge ${command.name()} <command> --help\` for a command's options and examples.`,
+    );
   }
   for (const child of command.commands) configureTree(child, runtime);
 }

@@ -38,7 +38,10 @@ function exitCodeFor(error: unknown, runtime: Runtime, argv: string[]): number {
   }
   const json = argv.includes('--json');
   const output = runtime.ctx?.output ?? createOutput(runtime.io, { json });
-  const described = describeError(error, runtime.ctx?.config.apiUrl ?? runtime.io.env.KFORGE_API_URL ?? DEFAULT_API_URL);
+  const described = describeError(
+    error,
+    runtime.ctx?.config.apiUrl ?? runtime.io.env.KFORGE_API_URL ?? DEFAULT_API_URL,
+  );
   output.error(described.message, described.hint);
   if (runtime.io.env.KFORGE_DEBUG && error instanceof Error && error.stack) output.info(error.stack);
   return described.exitCode;

@@ -76,7 +76,10 @@ describe('login, whoami, logout', () => {
 
   test('login reads a piped token from stdin and keeps profiles apart', async () => {
     const env = { ...isolatedHome(), KFORGE_TELEMETRY: '0' };
-    const result = await kforge(['--profile', 'work', 'login', '--api-url', server.url], { env, input: `${apiToken}\n` });
+    const result = await kforge(['--profile', 'work', 'login', '--api-url', server.url], {
+      env,
+      input: `${apiToken}\n`,
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('profile work');
     const whoamiDefault = await kforge(['whoami'], { env });
@@ -183,7 +186,10 @@ describe('usage errors exit 2', () => {
 
 describe('sessions', () => {
   test('start, list, show, rename, stop, delete and restore answer in the sdk shapes', async () => {
-    const start = await kforge(['sessions', 'start', '19_ReLU', '-n', '1', '--name', 'cli session', '--json'], signedIn());
+    const start = await kforge(
+      ['sessions', 'start', '19_ReLU', '-n', '1', '--name', 'cli session', '--json'],
+      signedIn(),
+    );
     expect(start.code, start.stderr).toBe(0);
     const session = AgentSession.parse(start.json());
     expect(session).toMatchObject({ problem_name: '19_ReLU', name: 'cli session' });
@@ -196,7 +202,11 @@ describe('sessions', () => {
     expect(page.data[0]?.id).toBe(session.id);
 
     const all = await kforge(['sessions', 'list', '--all', '--json'], signedIn());
-    expect(listOf(AgentSessionSummary).parse(all.json()).data.map((s) => s.id)).toContain(session.id);
+    expect(
+      listOf(AgentSessionSummary)
+        .parse(all.json())
+        .data.map((s) => s.id),
+    ).toContain(session.id);
 
     const show = await kforge(['sessions', 'show', session.id, '--json'], signedIn());
     expect(AgentSession.parse(show.json()).id).toBe(session.id);
@@ -211,7 +221,9 @@ describe('sessions', () => {
 
     const deleted = await kforge(['sessions', 'delete', session.id, '--json'], signedIn());
     expect(deleted.code).toBe(0);
-    const afterDelete = listOf(AgentSessionSummary).parse((await kforge(['sessions', 'list', '--json'], signedIn())).json());
+    const afterDelete = listOf(AgentSessionSummary).parse(
+      (await kforge(['sessions', 'list', '--json'], signedIn())).json(),
+    );
     expect(afterDelete.data.map((s) => s.id)).not.toContain(session.id);
 
     const restored = await kforge(['sessions', 'restore', session.id, '--json'], signedIn());
@@ -239,7 +251,8 @@ describe('sessions', () => {
     const source = await kforge(['attempts', 'show', session.id, '1'], signedIn());
     expect(source.code, source.stderr).toBe(0);
     expect(source.stdout).toContain('solution');
-    expect(source.stdout).toBe(`${session.generation_attempts.find((a) => a.attempt_number === 1)?.source?.trimEnd()}\n`);
+    const first = session.generation_attempts.find((a) => a.attempt_number === 1)?.source ?? '';
+    expect(source.stdout).toBe(first.endsWith('\n') ? first : `${first}\n`);
 
     const best = await kforge(['attempts', 'show', session.id, '--best', '--json'], signedIn());
     expect(best.code).toBe(0);
@@ -311,7 +324,10 @@ describe('submissions and leaderboards', () => {
     expect(queued.code, queued.stderr).toBe(0);
     expect(Submission.parse(queued.json()).problem_name).toBe('19_ReLU');
 
-    const waited = await kforge(['submit', '19_ReLU', wrong, '--wait', '--json'], { ...signedIn({ KFORGE_POLL_MS: '300' }), timeoutMs: 170_000 });
+    const waited = await kforge(['submit', '19_ReLU', wrong, '--wait', '--json'], {
+      ...signedIn({ KFORGE_POLL_MS: '300' }),
+      timeoutMs: 170_000,
+    });
     expect(waited.code, waited.stderr).toBe(5);
     const detail = SubmissionDetail.parse(waited.json());
     expect(detail.status).toBe('completed');
@@ -324,7 +340,10 @@ describe('submissions and leaderboards', () => {
     expect(all.code, all.stderr).toBe(0);
     expect(LeaderboardList.parse(all.json()).data.length).toBeGreaterThan(0);
 
-    const one = await kforge(['leaderboard', '19_ReLU', '--limit', '5', '--device', 'cpu-x86_64', '--json'], signedIn());
+    const one = await kforge(
+      ['leaderboard', '19_ReLU', '--limit', '5', '--device', 'cpu-x86_64', '--json'],
+      signedIn(),
+    );
     expect(one.code).toBe(0);
     expect(Leaderboard.parse(one.json()).problem_name).toBe('19_ReLU');
 

@@ -59,3 +59,29 @@ describe('a correct candidate', () => {
     expect(state.verdict, state.message).toBe('nondeterministic');
   }, 60_000);
 });
+
+describe('a custom problem', () => {
+  it('runs its untrusted reference inside the sandbox too and accepts a correct candidate', async () => {
+    const { evaluate } = await import('../src/index.js');
+    const { catalogue, cpuDevice, workDir } = await import('./helpers.js');
+    const state = await evaluate(
+      {
+        kind: 'attempt', target_id: 'c1', mode: 'benchmark', problem_name: 'double it', device: 'cpu-x86_64', language: 'c',
+        source: '#include <stdint.h>\nvoid solution(const float* x, float* y, int64_t n) { for (int64_t i = 0; i < n; i++) y[i] = x[i] + x[i]; }',
+        custom_problem: {
+          signature: [
+            { name: 'x', type: 'f32*', role: 'in', shape: ['n'] },
+            { name: 'y', type: 'f32*', role: 'out', shape: ['n'] },
+            { name: 'n', type: 'i64', role: 'size' },
+          ],
+          reference_source: '#include <stdint.h>\nvoid solution(const float* x, float* y, int64_t n) { for (int64_t i = 0; i < n; i++) y[i] = 2 * x[i]; }',
+          language: 'c',
+          cases: { test: [{ name: 't7', sizes: { n: 7 } }, { name: 't1001', sizes: { n: 1001 } }], benchmark: [{ name: 'b', sizes: { n: 1000000 } }] },
+          cost: { flops: 'n', bytes: '8*n' },
+        },
+      },
+      { problems: catalogue, device: cpuDevice(), workDir, timing: 'quick' },
+    );
+    expect(state.verdict, state.message).toBe('accepted');
+  }, 120_000);
+});

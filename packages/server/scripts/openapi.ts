@@ -11,7 +11,9 @@ import { buildOpenApiDocument } from '../src/http/openapi.js';
 const dataDir = mkdtempSync(join(tmpdir(), 'kforge-openapi-'));
 const out = resolve(process.argv[2] ?? join(serverPackageRoot(), '..', '..', 'docs', 'openapi.json'));
 try {
-  const ctx = await createContext(loadConfig({ DATABASE_URL: 'memory://', KFORGE_DATA_DIR: dataDir, KFORGE_LOG_LEVEL: 'warn' }));
+  const ctx = await createContext(
+    loadConfig({ DATABASE_URL: 'memory://', KFORGE_DATA_DIR: dataDir, KFORGE_LOG_LEVEL: 'warn' }),
+  );
   createApp(ctx);
   writeFileSync(out, `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`);
   await ctx.close();

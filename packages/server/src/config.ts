@@ -20,7 +20,10 @@ export function serverPackageRoot(): string {
 // Empty strings count as unset, so `FOO=` in an env file means "use the default".
 const opt = z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().optional());
 const int = (fallback: number) =>
-  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.coerce.number().int().min(0).default(fallback));
+  z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.coerce.number().int().min(0).default(fallback),
+  );
 const bool = (fallback: boolean) =>
   z.preprocess((v) => {
     if (typeof v !== 'string' || v.trim() === '') return undefined;

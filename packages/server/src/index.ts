@@ -4,7 +4,17 @@ export { type Config, loadConfig } from './config.js';
 export { type AppContext, createContext, type ContextOptions } from './context.js';
 export { type Database, type Drizzle, type Queryable, openDatabase } from './db/client.js';
 export { migrate } from './db/migrate.js';
-export { type AppEnv, currentUser, requireSuperuser, requireUser } from './http/auth.js';
+export {
+  type AppEnv,
+  authenticate,
+  currentUser,
+  maybeUser,
+  optionalUser,
+  requireSuperuser,
+  requireUser,
+} from './http/auth.js';
+export { clientIp, createRateLimiter, type RateLimiter } from './http/rate-limit.js';
+export { parseForm, parseJson, parseParams, parseQuery } from './http/validate.js';
 export { HttpError, ValidationError } from './http/errors.js';
 export { buildOpenApiDocument, registerRoute, type RouteDoc } from './http/openapi.js';
 export { type RunningServer, startServer } from './server.js';

@@ -10,7 +10,10 @@ export interface Logger {
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
-export function createLogger(level: LogLevel = 'info', write: (line: string) => void = (l) => process.stderr.write(l)): Logger {
+export function createLogger(
+  level: LogLevel = 'info',
+  write: (line: string) => void = (l) => process.stderr.write(l),
+): Logger {
   const at = (lvl: Exclude<LogLevel, 'silent'>) => (msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[lvl] < ORDER[level]) return;
     const extra = fields && Object.keys(fields).length > 0 ? ` ${safeJson(fields)}` : '';
@@ -21,7 +24,9 @@ export function createLogger(level: LogLevel = 'info', write: (line: string) => 
 
 function safeJson(fields: Record<string, unknown>): string {
   try {
-    return JSON.stringify(fields, (_k, v) => (v instanceof Error ? { name: v.name, message: v.message, stack: v.stack } : v));
+    return JSON.stringify(fields, (_k, v) =>
+      v instanceof Error ? { name: v.name, message: v.message, stack: v.stack } : v,
+    );
   } catch {
     return '[unserialisable fields]';
   }

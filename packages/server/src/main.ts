@@ -10,7 +10,9 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'create-user') return createUserCommand(rest, config);
   if (command === '--help' || command === '-h' || command === 'help') {
-    console.log('usage: kforge-server            start the server (configuration from the environment, see docs/operations.md)');
+    console.log(
+      'usage: kforge-server            start the server (configuration from the environment, see docs/operations.md)',
+    );
     console.log('       kforge-server create-user --email E --password P [--superuser] [--full-name N]');
     return 0;
   }
@@ -20,7 +22,9 @@ async function main(argv: string[]): Promise<number> {
   }
   const ctx = await createContext(config);
   const server = await startServer(ctx);
-  ctx.log.info(`kforge-server listening on ${config.host}:${server.port}; open ${config.publicUrl} (data: ${config.databaseUrl ? 'Postgres' : config.dataDir})`);
+  ctx.log.info(
+    `kforge-server listening on ${config.host}:${server.port}; open ${config.publicUrl} (data: ${config.databaseUrl ? 'Postgres' : config.dataDir})`,
+  );
   await new Promise<void>((resolve) => {
     const shutdown = (signal: string) => {
       ctx.log.info(`${signal} received, shutting down`);

@@ -43,7 +43,9 @@ function Toasts() {
 export function App({ location }: AppProps) {
   const onUnauthorized = useRef<(() => void) | null>(null);
   const config = useMemo(() => swrConfig(() => onUnauthorized.current?.()), []);
-  const routerProps = location ? { hook: location.hook, ...(location.searchHook ? { searchHook: location.searchHook } : {}) } : {};
+  const routerProps = location
+    ? { hook: location.hook, ...(location.searchHook ? { searchHook: location.searchHook } : {}) }
+    : {};
   return (
     <ThemeProvider>
       <Router {...routerProps}>

@@ -1,5 +1,5 @@
 // The route table (spec section 2): every path, its layout and its page, read top to bottom; first match wins.
-import { Suspense } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { PublicLayout } from './components/PublicLayout';
@@ -7,6 +7,7 @@ import { SignedInLayout } from './components/SignedInLayout';
 import { Spinner } from './components/Spinner';
 import { type LazyPage, lazyPage } from './lib/lazyPage';
 import { matchPath, type PathParams } from './lib/matchPath';
+import { prefetchSession } from './hooks/useSession';
 import { registerPreloads } from './lib/preload';
 import NotFoundPage from './pages/NotFoundPage';
 
@@ -20,7 +21,11 @@ interface RouteDef {
   patterns: readonly string[];
   layout: Layout;
   page: LazyPage<PageProps>;
+  /** Data the page will ask for, started as soon as the route matches. */
+  prefetch?: (params: PathParams) => void;
 }
+
+const sessionData = (params: PathParams) => prefetchSession(params.kernelId);
 
 const page = (load: () => Promise<{ default: (props: PageProps) => React.ReactNode }>) => lazyPage<PageProps>(load);
 
@@ -30,7 +35,11 @@ export const routes: readonly RouteDef[] = [
   { patterns: ['/magic-link-login'], layout: 'public', page: page(() => import('./pages/MagicLinkLoginPage')) },
   { patterns: ['/admin', '/admin/'], layout: 'signed-in', page: page(() => import('./pages/AdminPage')) },
   { patterns: ['/tokens', '/tokens/'], layout: 'signed-in', page: page(() => import('./pages/TokensPage')) },
-  { patterns: ['/leaderboard', '/leaderboard/'], layout: 'signed-in', page: page(() => import('./pages/LeaderboardsPage')) },
+  {
+    patterns: ['/leaderboard', '/leaderboard/'],
+    layout: 'signed-in',
+    page: page(() => import('./pages/LeaderboardsPage')),
+  },
   {
     patterns: ['/leaderboard/submission/:submissionId'],
     layout: 'signed-in',
@@ -38,19 +47,30 @@ export const routes: readonly RouteDef[] = [
   },
   { patterns: ['/leaderboard/:problemId'], layout: 'signed-in', page: page(() => import('./pages/LeaderboardPage')) },
   { patterns: ['/kernels', '/kernels/'], layout: 'signed-in', page: page(() => import('./pages/KernelsIndexPage')) },
-  { patterns: ['/kernels/generate-kernel'], layout: 'signed-in', page: page(() => import('./pages/GenerateKernelPage')) },
+  {
+    patterns: ['/kernels/generate-kernel'],
+    layout: 'signed-in',
+    page: page(() => import('./pages/GenerateKernelPage')),
+  },
   { patterns: ['/kernels/submit'], layout: 'signed-in', page: page(() => import('./pages/SubmitPage')) },
-  { patterns: ['/kernels/:kernelId'], layout: 'signed-in', page: page(() => import('./pages/SessionPage')) },
+  {
+    patterns: ['/kernels/:kernelId'],
+    layout: 'signed-in',
+    page: page(() => import('./pages/SessionPage')),
+    prefetch: sessionData,
+  },
   { patterns: ['/kernels/:kernelId/'], layout: 'bare', page: page(() => import('./pages/BestAttemptRedirectPage')) },
   {
     patterns: ['/kernels/:kernelId/attempts', '/kernels/:kernelId/attempts/'],
     layout: 'signed-in',
     page: page(() => import('./pages/AttemptsPage')),
+    prefetch: sessionData,
   },
   {
     patterns: ['/kernels/:kernelId/attempts/:attemptId'],
     layout: 'signed-in',
     page: page(() => import('./pages/AttemptPage')),
+    prefetch: sessionData,
   },
 ];
 
@@ -72,19 +92,57 @@ const LAYOUTS: Record<Layout, (props: { children: React.ReactNode }) => React.Re
   bare: ({ children }) => <>{children}</>,
 };
 
+let startedFor: string | undefined;
+
+/** On a new location: fetch the page chunk and the page's data now, in parallel with the layout's user check. */
+function startLoading(location: string, found: { route: RouteDef; params: PathParams }): void {
+  if (startedFor === location) return;
+  startedFor = location;
+  void found.route.page.preload().catch(() => {});
+  found.route.prefetch?.(found.params);
+}
+
 export function AppRoutes() {
   const [location] = useLocation();
   const found = findRoute(location);
   if (!found) return <NotFoundPage />;
+  startLoading(location, found);
   const Layout = LAYOUTS[found.route.layout];
-  const Page = found.route.page;
   return (
     <Layout>
       <ErrorBoundary resetKey={location}>
         <Suspense fallback={<Spinner />}>
-          <Page params={found.params} />
+          <RoutePage page={found.route.page} params={found.params} />
         </Suspense>
       </ErrorBoundary>
     </Layout>
   );
+}
+
+/**
+ * Renders the page once its chunk is in. Waiting here rather than suspending avoids React's 300 ms throttle
+ * on revealing Suspense content; a chunk that fails to load goes through React.lazy, whose error the
+ * boundary shows.
+ */
+function RoutePage({ page, params }: { page: LazyPage<PageProps>; params: PathParams }) {
+  const [failed, setFailed] = useState(false);
+  const [, setLoadedTick] = useState(0);
+  const Page = page.loaded();
+  useEffect(() => {
+    if (Page) return;
+    let live = true;
+    page.preload().then(
+      () => live && setLoadedTick((n) => n + 1),
+      () => live && setFailed(true),
+    );
+    return () => {
+      live = false;
+    };
+  }, [Page, page]);
+  if (Page) return <Page params={params} />;
+  if (failed) {
+    const Lazy = page;
+    return <Lazy params={params} />;
+  }
+  return <Spinner />;
 }

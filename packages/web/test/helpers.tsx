@@ -35,7 +35,10 @@ type Reply = { status?: number; body: unknown } | ((req: Request) => { status?: 
 export function fakeApi(table: Record<string, Reply>) {
   const calls: string[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://localhost');
+    const url = new URL(
+      typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
+      'http://localhost',
+    );
     const method = (init?.method ?? 'GET').toUpperCase();
     const key = `${method} ${url.pathname}`;
     calls.push(key);
@@ -43,7 +46,9 @@ export function fakeApi(table: Record<string, Reply>) {
     const reply = typeof entry === 'function' ? entry(new Request(url, init)) : entry;
     const status = reply?.status ?? (reply ? 200 : 404);
     const body = reply ? reply.body : { detail: 'Not Found' };
-    const statusText = { 200: 'OK', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 500: 'Internal Server Error' }[status] ?? '';
+    const statusText =
+      { 200: 'OK', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 500: 'Internal Server Error' }[status] ??
+      '';
     return new Response(JSON.stringify(body), { status, statusText, headers: { 'content-type': 'application/json' } });
   });
   vi.stubGlobal('fetch', fetchMock);

@@ -39,8 +39,20 @@ describe('small rules', () => {
   });
 
   it('folds live events into the cached session', () => {
-    const base = { id: 's1', status: 'active', generation_attempts: [], user_instructions: [], best_attempt: null } as unknown as AgentSession;
-    const attempt = { id: 'a1', session_id: 's1', attempt_number: 1, status: 'queued', evaluation_state: null } as unknown as AgentSession['generation_attempts'][number];
+    const base = {
+      id: 's1',
+      status: 'active',
+      generation_attempts: [],
+      user_instructions: [],
+      best_attempt: null,
+    } as unknown as AgentSession;
+    const attempt = {
+      id: 'a1',
+      session_id: 's1',
+      attempt_number: 1,
+      status: 'queued',
+      evaluation_state: null,
+    } as unknown as AgentSession['generation_attempts'][number];
     let s = applySessionEvent(base, { type: 'attempt.created', session_id: 's1', attempt });
     expect(s.generation_attempts).toHaveLength(1);
     s = applySessionEvent(s, { type: 'attempt.status', session_id: 's1', attempt_id: 'a1', status: 'generating' });

@@ -157,7 +157,12 @@ describe('the best-attempt redirect of /kernels/{kernelId}/', () => {
       'GET /api/v1/settings': { body: settings },
       'GET /auth/users/me': { body: user },
       'GET /api/v1/agent-session/s1': {
-        body: session([attempt(1, 'completed', 5), attempt(2, 'completed', 2), attempt(3, 'failed'), attempt(4, 'completed', 3)]),
+        body: session([
+          attempt(1, 'completed', 5),
+          attempt(2, 'completed', 2),
+          attempt(3, 'failed'),
+          attempt(4, 'completed', 3),
+        ]),
       },
     });
     const { location } = renderApp('/kernels/s1/');

@@ -50,11 +50,10 @@ export function handle<Args extends unknown[], Options = Record<string, never>>(
   return command;
 }
 
-/** Appends an Examples section to a command's help. */
+/** Appends an Examples section to a command's help: what it does, then the command line. */
 export function examples(command: Command, lines: ReadonlyArray<readonly [string, string]>): Command {
-  const width = Math.max(...lines.map(([cmd]) => cmd.length));
-  const text = lines.map(([cmd, what]) => `  $ ${cmd.padEnd(width)}  # ${what}`).join('\n');
-  return command.addHelpText('after', `\nExamples:\n${text}\n`);
+  const text = lines.map(([cmd, what]) => `  # ${what}\n  $ ${cmd}`).join('\n\n');
+  return command.addHelpText('after', `\nExamples:\n${text}`);
 }
 
 export function positiveInt(value: string): number {

@@ -7,7 +7,11 @@ export async function defaultDevice(client: KernelforgeClient): Promise<string> 
   const cpus = data.filter((device) => device.kind === 'cpu');
   const device = cpus.find((d) => d.available) ?? cpus[0];
   if (!device) {
-    throw new CliError('This server offers no cpu device.', undefined, 'Pick one with --device (see `kforge devices`).');
+    throw new CliError(
+      'This server offers no cpu device.',
+      undefined,
+      'Pick one with --device (see `kforge devices`).',
+    );
   }
   return device.id;
 }

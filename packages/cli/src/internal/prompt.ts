@@ -3,7 +3,8 @@ import type { ReadableLike } from '../core/context.js';
 
 export async function readStdin(stdin: AsyncIterable<unknown>): Promise<string> {
   let text = '';
-  for await (const chunk of stdin) text += typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8');
+  for await (const chunk of stdin)
+    text += typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8');
   return text.trim();
 }
 

@@ -27,7 +27,6 @@ export function createStyle(enabled: boolean): Style {
   };
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching ANSI escapes is the point.
 const ANSI = /\u001b\[[0-9;]*m/g;
 
 /** The width a string takes on screen, ignoring colour escapes. */

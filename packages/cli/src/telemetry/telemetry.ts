@@ -19,7 +19,8 @@ export const EVENT_NAME = 'cli command';
 const NOOP: TelemetryHandle = { finish: async () => {} };
 
 export function telemetryOptedOut(env: Env): boolean {
-  const off = (value: string | undefined) => value !== undefined && ['0', 'false', 'off', 'no'].includes(value.trim().toLowerCase());
+  const off = (value: string | undefined) =>
+    value !== undefined && ['0', 'false', 'off', 'no'].includes(value.trim().toLowerCase());
   const on = (value: string | undefined) => value !== undefined && value.trim() !== '' && !off(value);
   return off(env.KFORGE_TELEMETRY) || on(env.DO_NOT_TRACK);
 }

@@ -23,9 +23,11 @@ export interface SessionWatchProps {
   events: AsyncIterable<WatchEvent>;
   /** Lines of the agent's text to show (default 8). */
   streamLines?: number;
+  /** Told the result just before the screen exits (the entry reads it from waitUntilExit too). */
+  onExit?: (result: WatchResult) => void;
 }
 
-export function SessionWatch({ initial, events, streamLines = 8 }: SessionWatchProps) {
+export function SessionWatch({ initial, events, streamLines = 8, onExit }: SessionWatchProps) {
   const { exit } = useApp();
   const { isRawModeSupported } = useStdin();
   const [state, setState] = useState(initial);
@@ -53,12 +55,18 @@ export function SessionWatch({ initial, events, streamLines = 8 }: SessionWatchP
 
   // Exit after the final state has rendered, so the last frame on screen is the finished session.
   useEffect(() => {
-    if (isSessionDone(state.status)) exit({ reason: 'done', state } satisfies WatchResult);
-  }, [state, exit]);
+    if (!isSessionDone(state.status)) return;
+    const result: WatchResult = { reason: 'done', state };
+    onExit?.(result);
+    exit(result);
+  }, [state, exit, onExit]);
 
   useInput(
     (input) => {
-      if (input === 'q') exit({ reason: 'left', state: latest.current } satisfies WatchResult);
+      if (input !== 'q') return;
+      const result: WatchResult = { reason: 'left', state: latest.current };
+      onExit?.(result);
+      exit(result);
     },
     { isActive: isRawModeSupported === true },
   );

@@ -16,11 +16,19 @@ export interface SubmissionProgressProps {
   now?: () => number;
   /** How often the elapsed time redraws (default 100 ms; 0 turns the ticker off). */
   tickMs?: number;
+  /** Told the final submission just before the screen exits. */
+  onExit?: (result: SubmissionResult) => void;
 }
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
-export function SubmissionProgress({ initial, updates, now = Date.now, tickMs = 100 }: SubmissionProgressProps) {
+export function SubmissionProgress({
+  initial,
+  updates,
+  now = Date.now,
+  tickMs = 100,
+  onExit,
+}: SubmissionProgressProps) {
   const { exit } = useApp();
   const [submission, setSubmission] = useState<Submission | SubmissionDetail>(initial);
   const [tick, setTick] = useState(0);
@@ -52,8 +60,11 @@ export function SubmissionProgress({ initial, updates, now = Date.now, tickMs = 
 
   // Exit after the verdict has rendered, so it is the last frame on screen.
   useEffect(() => {
-    if (isSubmissionDone(submission)) exit({ submission: submission as SubmissionDetail } satisfies SubmissionResult);
-  }, [submission, exit]);
+    if (!isSubmissionDone(submission)) return;
+    const result: SubmissionResult = { submission: submission as SubmissionDetail };
+    onExit?.(result);
+    exit(result);
+  }, [submission, exit, onExit]);
 
   const elapsed = formatDuration(now() - started.current);
   const where = `${submission.problem_name} on ${submission.device}`;

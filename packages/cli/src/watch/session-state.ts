@@ -46,7 +46,11 @@ export function applyWatchEvent(state: WatchState, event: WatchEvent): WatchStat
   switch (event.type) {
     case 'snapshot': {
       const next = initialWatchState(event.session);
-      return { ...next, streams: keepStreams(state.streams, next.attempts), streamingAttemptId: state.streamingAttemptId };
+      return {
+        ...next,
+        streams: keepStreams(state.streams, next.attempts),
+        streamingAttemptId: state.streamingAttemptId,
+      };
     }
     case 'attempt.created':
     case 'attempt.updated': {
@@ -56,12 +60,18 @@ export function applyWatchEvent(state: WatchState, event: WatchEvent): WatchStat
     }
     case 'attempt.status': {
       const attempts = state.attempts.map((a) => (a.id === event.attempt_id ? { ...a, status: event.status } : a));
-      const streams = isAttemptDone({ status: event.status }) ? without(state.streams, event.attempt_id) : state.streams;
+      const streams = isAttemptDone({ status: event.status })
+        ? without(state.streams, event.attempt_id)
+        : state.streams;
       return { ...state, attempts, streams };
     }
     case 'attempt.delta': {
       const text = ((state.streams[event.attempt_id] ?? '') + event.text).slice(-STREAM_LIMIT);
-      return { ...state, streams: { ...state.streams, [event.attempt_id]: text }, streamingAttemptId: event.attempt_id };
+      return {
+        ...state,
+        streams: { ...state.streams, [event.attempt_id]: text },
+        streamingAttemptId: event.attempt_id,
+      };
     }
     case 'session.status':
       return { ...state, status: event.status };

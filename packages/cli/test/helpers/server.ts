@@ -5,7 +5,11 @@ import type { User } from '@kernelforge/sdk';
 export interface TestServer {
   url: string;
   admin: { email: string; password: string; token: string };
-  createUser(opts?: { email?: string; full_name?: string; is_superuser?: boolean }): Promise<{ user: User; token: string }>;
+  createUser(opts?: {
+    email?: string;
+    full_name?: string;
+    is_superuser?: boolean;
+  }): Promise<{ user: User; token: string }>;
   request(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
   stop(): Promise<void>;
 }

@@ -6,7 +6,7 @@ const key = (secret: string) => new TextEncoder().encode(secret);
 export async function signAccessToken(
   secret: string,
   userId: string,
-  opts: { expiresInSeconds: number; now?: number } ,
+  opts: { expiresInSeconds: number; now?: number },
 ): Promise<string> {
   const iat = Math.floor((opts.now ?? Date.now()) / 1000);
   return new SignJWT({})

@@ -37,7 +37,13 @@ export async function ensureFirstSuperuser(config: Config, database: Database, l
   );
   const admin = waiting.rows[0];
   if (admin) {
-    const token = await issueOneTimeToken(database, 'magic_link', admin.email, { bootstrap: true }, BOOTSTRAP_LINK_TTL_MS);
+    const token = await issueOneTimeToken(
+      database,
+      'magic_link',
+      admin.email,
+      { bootstrap: true },
+      BOOTSTRAP_LINK_TTL_MS,
+    );
     log.info(
       `superuser ${admin.email} has not signed in yet; one-time sign-in link (valid 24 h): ${magicLinkUrl(config.publicUrl, token)}`,
     );

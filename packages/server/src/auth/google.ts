@@ -18,7 +18,11 @@ export function createGoogleVerifier(google: Config['google']): GoogleVerifier |
   const issuers = [google.issuer, google.issuer.replace(/^https:\/\//, '')];
   return async (idToken) => {
     try {
-      const { payload } = await jwtVerify(idToken, keys, { issuer: issuers, audience: clientId, algorithms: ['RS256'] });
+      const { payload } = await jwtVerify(idToken, keys, {
+        issuer: issuers,
+        audience: clientId,
+        algorithms: ['RS256'],
+      });
       const email = typeof payload.email === 'string' ? payload.email : null;
       // An unverified address proves nothing about who holds it.
       if (!email || payload.email_verified === false || payload.email_verified === 'false') return null;

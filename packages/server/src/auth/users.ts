@@ -69,7 +69,11 @@ export async function createUser(db: Queryable, u: NewUser): Promise<UserRecord>
 }
 
 /** Mail and Google sign-ins create the account on first use; a concurrent creation of the same address is tolerated. */
-export async function findOrCreateUser(db: Queryable, email: string, fullName: string | null = null): Promise<UserRecord> {
+export async function findOrCreateUser(
+  db: Queryable,
+  email: string,
+  fullName: string | null = null,
+): Promise<UserRecord> {
   const found = await findUserByEmail(db, email);
   if (found) return found;
   await db.query('INSERT INTO users (email, full_name) VALUES ($1, $2) ON CONFLICT (email) DO NOTHING', [
@@ -83,8 +87,15 @@ export async function markSignedIn(db: Queryable, id: string): Promise<void> {
   await db.query('UPDATE users SET last_login_at = now() WHERE id = $1', [id]);
 }
 
-export async function listUsers(db: Queryable, limit: number, offset: number): Promise<{ rows: UserRecord[]; count: number }> {
-  const rows = await db.query<UserRecord>(`SELECT ${COLUMNS} FROM users ORDER BY created_at, email LIMIT $1 OFFSET $2`, [limit, offset]);
+export async function listUsers(
+  db: Queryable,
+  limit: number,
+  offset: number,
+): Promise<{ rows: UserRecord[]; count: number }> {
+  const rows = await db.query<UserRecord>(
+    `SELECT ${COLUMNS} FROM users ORDER BY created_at, email LIMIT $1 OFFSET $2`,
+    [limit, offset],
+  );
   const count = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM users');
   return { rows: rows.rows, count: count.rows[0]?.n ?? 0 };
 }

@@ -4,10 +4,15 @@ import type { Config } from '../config.js';
 import { createContext } from '../context.js';
 import { parseArgs } from './args.js';
 
-export const CREATE_USER_USAGE = 'usage: kforge-server create-user --email E --password P [--superuser] [--full-name N]';
+export const CREATE_USER_USAGE =
+  'usage: kforge-server create-user --email E --password P [--superuser] [--full-name N]';
 
 /** Returns the exit code: 0 created, 1 failed, 2 bad arguments. */
-export async function createUserCommand(argv: string[], config: Config, out: (line: string) => void = console.log): Promise<number> {
+export async function createUserCommand(
+  argv: string[],
+  config: Config,
+  out: (line: string) => void = console.log,
+): Promise<number> {
   const { flags } = parseArgs(argv);
   const email = typeof flags.email === 'string' ? normalizeEmail(flags.email) : '';
   const password = typeof flags.password === 'string' ? flags.password : '';

@@ -43,7 +43,10 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
   const url = config.databaseUrl;
   if (url?.startsWith('postgres://') || url?.startsWith('postgresql://')) return openPostgres(url);
   if (url === 'memory://') return openPglite(await PGlite.create());
-  if (url) throw new Error(`DATABASE_URL must start with postgres:// or postgresql:// (or be memory://), got ${url.split(':')[0]}:`);
+  if (url)
+    throw new Error(
+      `DATABASE_URL must start with postgres:// or postgresql:// (or be memory://), got ${url.split(':')[0]}:`,
+    );
   const dir = join(config.dataDir, 'pgdata');
   mkdirSync(dir, { recursive: true });
   return openPglite(await PGlite.create(dir));
@@ -109,6 +112,7 @@ async function openPostgres(url: string): Promise<Database> {
     return listener;
   }
 
+  let closed = false;
   const toResult = <T>(r: pg.QueryResult): QueryResult<T> => ({ rows: r.rows as T[], affectedRows: r.rowCount ?? 0 });
 
   return {
@@ -159,6 +163,9 @@ async function openPostgres(url: string): Promise<Database> {
       await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
     },
     async close() {
+      // Idempotent: a test or a shutdown path may close twice; pg's pool throws on a second end().
+      if (closed) return;
+      closed = true;
       handlers.clear();
       if (listener) await (await listener).end().catch(() => {});
       listener = null;

@@ -22,7 +22,10 @@ export const PRIVILEGES_DETAIL = "The user doesn't have enough privileges";
 const unauthorized = () => new HttpError(401, CREDENTIALS_DETAIL, { 'WWW-Authenticate': 'Bearer' });
 
 /** The user behind an `Authorization: Bearer` value, or null when there is none; throws 401 for a bad one. */
-export async function authenticate(ctx: AppContext, header: string | undefined): Promise<{ user: AuthUser; kind: AppEnv['Variables']['authKind'] } | null> {
+export async function authenticate(
+  ctx: AppContext,
+  header: string | undefined,
+): Promise<{ user: AuthUser; kind: AppEnv['Variables']['authKind'] } | null> {
   if (!header) return null;
   const match = /^Bearer\s+(.+)$/i.exec(header.trim());
   const token = match?.[1]?.trim();
@@ -33,7 +36,7 @@ export async function authenticate(ctx: AppContext, header: string | undefined):
   if (!userId) throw unauthorized();
   const user = await findUserById(ctx.db, userId);
   // A deleted or deactivated account's tokens stop working at once.
-  if (!user || !user.is_active) throw unauthorized();
+  if (!user?.is_active) throw unauthorized();
   return { user: withoutHash(user), kind };
 }
 
@@ -46,6 +49,23 @@ export function requireUser(ctx: AppContext): MiddlewareHandler<AppEnv> {
     c.set('authKind', found.kind);
     await next();
   });
+}
+
+/** For routes open to anonymous callers that show more to a signed-in one: sets `user` when a valid token is sent, 401 for an invalid one. */
+export function optionalUser(ctx: AppContext): MiddlewareHandler<AppEnv> {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const found = await authenticate(ctx, c.req.header('Authorization'));
+    if (found) {
+      c.set('user', found.user);
+      c.set('authKind', found.kind);
+    }
+    await next();
+  });
+}
+
+/** The user behind optionalUser, or null for an anonymous caller. */
+export function maybeUser(c: Context<AppEnv>): AuthUser | null {
+  return (c.get('user') as AuthUser | undefined) ?? null;
 }
 
 /** requireUser, then 403 unless the user is a superuser. */

@@ -63,7 +63,9 @@ export class Metrics {
     out.push('# HELP kforge_http_request_duration_seconds HTTP request latency by route pattern.');
     out.push('# TYPE kforge_http_request_duration_seconds histogram');
     for (const [k, s] of this.latency) {
-      BUCKETS.forEach((b, i) => out.push(`kforge_http_request_duration_seconds_bucket{${k},le="${b}"} ${s.buckets[i]}`));
+      for (const [i, b] of BUCKETS.entries()) {
+        out.push(`kforge_http_request_duration_seconds_bucket{${k},le="${b}"} ${s.buckets[i]}`);
+      }
       out.push(`kforge_http_request_duration_seconds_bucket{${k},le="+Inf"} ${s.count}`);
       out.push(`kforge_http_request_duration_seconds_sum{${k}} ${s.sum}`);
       out.push(`kforge_http_request_duration_seconds_count{${k}} ${s.count}`);

@@ -79,12 +79,18 @@ function parameters(schema: z.ZodType | undefined, where: 'query' | 'path'): Jso
 }
 
 function pathParamsFromPath(path: string): JsonSchema[] {
-  return [...path.matchAll(/\{([^}]+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+  return [...path.matchAll(/\{([^}]+)\}/g)].map((m) => ({
+    name: m[1],
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
 }
 
 function operation(doc: RouteDoc, path: string): JsonSchema {
   const params = [...parameters(doc.request?.params, 'path'), ...parameters(doc.request?.query, 'query')];
-  for (const p of pathParamsFromPath(path)) if (!params.some((q) => q.name === p.name && q.in === 'path')) params.push(p);
+  for (const p of pathParamsFromPath(path))
+    if (!params.some((q) => q.name === p.name && q.in === 'path')) params.push(p);
 
   const status = String(doc.status ?? 200);
   const responses: Record<string, JsonSchema> = {};
@@ -117,7 +123,10 @@ function operation(doc: RouteDoc, path: string): JsonSchema {
   };
   if (doc.auth && doc.auth !== 'none') op.security = [{ bearer: [] }];
   if (doc.request?.body) {
-    op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(doc.request.body, 'input') } } };
+    op.requestBody = {
+      required: true,
+      content: { 'application/json': { schema: jsonSchema(doc.request.body, 'input') } },
+    };
   } else if (doc.request?.form) {
     const schema = jsonSchema(doc.request.form, 'input');
     op.requestBody = {

@@ -9,7 +9,11 @@ export interface RateLimiter {
 }
 
 /** `limit` hits per `windowMs` per key; a limit of 0 turns the limiter off. */
-export function createRateLimiter(limit: number, windowMs: number, detail = 'Too many requests, try again later'): RateLimiter {
+export function createRateLimiter(
+  limit: number,
+  windowMs: number,
+  detail = 'Too many requests, try again later',
+): RateLimiter {
   const windows = new Map<string, { start: number; count: number }>();
   let lastSweep = Date.now();
   return {

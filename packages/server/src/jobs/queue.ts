@@ -56,7 +56,12 @@ export async function claimJob(sql: Sql, opts: ClaimOptions): Promise<Job | null
 }
 
 /** Extends a lease; null when the lease was lost (expired and requeued, cancelled or finished). */
-export async function heartbeatJob(sql: Sql, id: string, leaseToken: string, leaseSeconds: number): Promise<Date | null> {
+export async function heartbeatJob(
+  sql: Sql,
+  id: string,
+  leaseToken: string,
+  leaseSeconds: number,
+): Promise<Date | null> {
   const rows = await sql.query<{ lease_expires_at: Date }>(
     `UPDATE jobs SET lease_expires_at = now() + make_interval(secs => $3), updated_at = now()
      WHERE id = $1 AND lease_token = $2 AND status = 'leased'

@@ -15,11 +15,14 @@ export async function announceJob(tx: Sql, kind: string): Promise<void> {
 export class JobSignals {
   private readonly waiters = new Set<() => void>();
   private unlisten: Promise<() => Promise<void>> | null = null;
+  /** Set by close(): long polls still open should answer now instead of touching a closing database. */
+  closed = false;
 
   constructor(private readonly listener: Listener) {}
 
   /** Resolves after `ms`, or earlier when any job is enqueued anywhere (a claim must follow, since it may be for someone else). */
   async wait(ms: number, signal?: AbortSignal): Promise<void> {
+    if (this.closed) return;
     this.unlisten ??= this.listener.listen(JOBS_CHANNEL, () => this.wakeAll());
     await this.unlisten.catch(() => {});
     if (signal?.aborted) return;
@@ -41,6 +44,7 @@ export class JobSignals {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.wakeAll();
     const un = this.unlisten;
     this.unlisten = null;

@@ -9,15 +9,29 @@ function linkMail(to: string, subject: string, intro: string, action: string, ur
   return { to, subject, text, html };
 }
 
-export const magicLinkUrl = (publicUrl: string, token: string) => `${publicUrl}/magic-link-login?token=${encodeURIComponent(token)}`;
-export const verifyEmailUrl = (publicUrl: string, token: string) => `${publicUrl}/verify-email?token=${encodeURIComponent(token)}`;
+export const magicLinkUrl = (publicUrl: string, token: string) =>
+  `${publicUrl}/magic-link-login?token=${encodeURIComponent(token)}`;
+export const verifyEmailUrl = (publicUrl: string, token: string) =>
+  `${publicUrl}/verify-email?token=${encodeURIComponent(token)}`;
 
 export const magicLinkMail = (to: string, url: string): Mail =>
   linkMail(to, 'Your Kernelforge sign-in link', 'Here is your link to sign in to Kernelforge.', 'Sign in', url);
 
 export const verifyEmailMail = (to: string, url: string): Mail =>
-  linkMail(to, 'Confirm your Kernelforge account', 'Confirm your address to finish creating your Kernelforge account.', 'Confirm and sign in', url);
+  linkMail(
+    to,
+    'Confirm your Kernelforge account',
+    'Confirm your address to finish creating your Kernelforge account.',
+    'Confirm and sign in',
+    url,
+  );
 
 /** Sent instead of a verification mail when the address already has an account (the API answers the same either way). */
 export const alreadyRegisteredMail = (to: string, url: string): Mail =>
-  linkMail(to, 'Your Kernelforge sign-in link', 'Someone asked to create an account with this address, which already has one.', 'Sign in', url);
+  linkMail(
+    to,
+    'Your Kernelforge sign-in link',
+    'Someone asked to create an account with this address, which already has one.',
+    'Sign in',
+    url,
+  );

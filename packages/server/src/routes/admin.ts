@@ -9,10 +9,23 @@ import { parseQuery } from '../http/validate.js';
 const OutboxList = listOf(OutboxMail);
 
 export function mountAdminRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
-  registerRoute({ method: 'get', path: '/api/v1/admin/outbox', summary: 'Mails kept in the outbox, newest first (superusers)', auth: 'superuser', request: { query: PageParams }, response: OutboxList });
+  registerRoute({
+    method: 'get',
+    path: '/api/v1/admin/outbox',
+    summary: 'Mails kept in the outbox, newest first (superusers)',
+    auth: 'superuser',
+    request: { query: PageParams },
+    response: OutboxList,
+  });
   api.get('/admin/outbox', requireSuperuser(ctx), async (c) => {
     const q = parseQuery(c, PageParams);
-    const rows = await ctx.db.query<{ id: string; to_address: string; subject: string; text_body: string; created_at: Date }>(
+    const rows = await ctx.db.query<{
+      id: string;
+      to_address: string;
+      subject: string;
+      text_body: string;
+      created_at: Date;
+    }>(
       'SELECT id, to_address, subject, text_body, created_at FROM outbox ORDER BY created_at DESC, id LIMIT $1 OFFSET $2',
       [q.limit ?? 50, q.offset ?? 0],
     );

@@ -31,7 +31,13 @@ import { HttpError } from '../http/errors.js';
 import { registerRoute } from '../http/openapi.js';
 import { clientIp, createRateLimiter } from '../http/rate-limit.js';
 import { parseForm, parseJson } from '../http/validate.js';
-import { alreadyRegisteredMail, magicLinkMail, magicLinkUrl, verifyEmailMail, verifyEmailUrl } from '../mail/templates.js';
+import {
+  alreadyRegisteredMail,
+  magicLinkMail,
+  magicLinkUrl,
+  verifyEmailMail,
+  verifyEmailUrl,
+} from '../mail/templates.js';
 
 export const INCORRECT_LOGIN = 'Incorrect email or password';
 export const INVALID_TOKEN = 'Invalid or expired token';
@@ -52,7 +58,9 @@ export function mountAuthRoutes(app: Hono<AppEnv>, ctx: AppContext): void {
 
   const issue = async (user: UserRecord) => {
     await markSignedIn(db, user.id);
-    const access_token = await signAccessToken(config.secret, user.id, { expiresInSeconds: config.accessTokenDays * 86_400 });
+    const access_token = await signAccessToken(config.secret, user.id, {
+      expiresInSeconds: config.accessTokenDays * 86_400,
+    });
     return { access_token, token_type: 'bearer' };
   };
   const activeOr400 = (user: UserRecord) => {
@@ -60,7 +68,15 @@ export function mountAuthRoutes(app: Hono<AppEnv>, ctx: AppContext): void {
     return user;
   };
 
-  registerRoute({ method: 'post', path: '/auth/login/access-token', summary: 'Sign in with email and password (form data)', auth: 'none', request: { form: PasswordLoginInput }, response: LoginResponse, errors: [400, 429] });
+  registerRoute({
+    method: 'post',
+    path: '/auth/login/access-token',
+    summary: 'Sign in with email and password (form data)',
+    auth: 'none',
+    request: { form: PasswordLoginInput },
+    response: LoginResponse,
+    errors: [400, 429],
+  });
   app.post('/auth/login/access-token', async (c) => {
     signinByIp.hit(ip(c));
     const form = await parseForm(c, PasswordLoginInput);
@@ -71,7 +87,15 @@ export function mountAuthRoutes(app: Hono<AppEnv>, ctx: AppContext): void {
     return c.json(LoginResponse.parse(await issue(activeOr400(user))));
   });
 
-  registerRoute({ method: 'post', path: '/auth/login/magic-link', summary: 'Exchange a magic-link token for an access token', auth: 'none', request: { body: TokenLoginRequest }, response: LoginResponse, errors: [400, 429] });
+  registerRoute({
+    method: 'post',
+    path: '/auth/login/magic-link',
+    summary: 'Exchange a magic-link token for an access token',
+    auth: 'none',
+    request: { body: TokenLoginRequest },
+    response: LoginResponse,
+    errors: [400, 429],
+  });
   app.post('/auth/login/magic-link', async (c) => {
     signinByIp.hit(ip(c));
     const body = await parseJson(c, TokenLoginRequest);
@@ -82,7 +106,15 @@ export function mountAuthRoutes(app: Hono<AppEnv>, ctx: AppContext): void {
     return c.json(LoginResponse.parse(await issue(user)));
   });
 
-  registerRoute({ method: 'post', path: '/auth/magic-link', summary: 'Mail a one-time sign-in link (same answer whether or not the address has an account)', auth: 'none', request: { body: MagicLinkRequest }, response: Message, errors: [429, 502] });
+  registerRoute({
+    method: 'post',
+    path: '/auth/magic-link',
+    summary: 'Mail a one-time sign-in link (same answer whether or not the address has an account)',
+    auth: 'none',
+    request: { body: MagicLinkRequest },
+    response: Message,
+    errors: [429, 502],
+  });
   app.post('/auth/magic-link', async (c) => {
     mailByIp.hit(ip(c));
     const body = await parseJson(c, MagicLinkRequest);
@@ -96,7 +128,15 @@ export function mountAuthRoutes(app: Hono<AppEnv>, ctx: AppContext): void {
     return c.json(Message.parse({ message: MAIL_SENT }));
   });
 
-  registerRoute({ method: 'post', path: '/auth/users/register/email-verification-token', summary: 'Start registration: mail a verification link', auth: 'none', request: { body: EmailVerificationRequest }, response: Message, errors: [429, 502] });
+  registerRoute({
+    method: 'post',
+    path: '/auth/users/register/email-verification-token',
+    summary: 'Start registration: mail a verification link',
+    auth: 'none',
+    request: { body: EmailVerificationRequest },
+    response: Message,
+    errors: [429, 502],
+  });
   app.post('/auth/users/register/email-verification-token', async (c) => {
     mailByIp.hit(ip(c));
     const body = await parseJson(c, EmailVerificationRequest);
@@ -121,7 +161,15 @@ export function mountAuthRoutes(app: Hono<AppEnv>, ctx: AppContext): void {
     return c.json(Message.parse({ message: MAIL_SENT }));
   });
 
-  registerRoute({ method: 'post', path: '/auth/users/register', summary: 'Finish registration with the mailed token; answers an access token and the user', auth: 'none', request: { body: RegisterRequest }, response: RegisterResponse, errors: [400, 429] });
+  registerRoute({
+    method: 'post',
+    path: '/auth/users/register',
+    summary: 'Finish registration with the mailed token; answers an access token and the user',
+    auth: 'none',
+    request: { body: RegisterRequest },
+    response: RegisterResponse,
+    errors: [400, 429],
+  });
   app.post('/auth/users/register', async (c) => {
     signinByIp.hit(ip(c));
     const body = await parseJson(c, RegisterRequest);
@@ -135,14 +183,23 @@ export function mountAuthRoutes(app: Hono<AppEnv>, ctx: AppContext): void {
         hashedPassword: typeof used.payload.hashed_password === 'string' ? used.payload.hashed_password : null,
       });
     } catch (err) {
-      if ((err as { code?: string }).code === '23505') throw new HttpError(400, 'The user with this email already exists in the system');
+      if ((err as { code?: string }).code === '23505')
+        throw new HttpError(400, 'The user with this email already exists in the system');
       throw err;
     }
     const token = await issue(user);
     return c.json(RegisterResponse.parse({ token, user: toWireUser(user) }));
   });
 
-  registerRoute({ method: 'post', path: '/auth/login/google', summary: 'Sign in with a Google id_token', auth: 'none', request: { body: GoogleLoginRequest }, response: LoginResponse, errors: [400, 429] });
+  registerRoute({
+    method: 'post',
+    path: '/auth/login/google',
+    summary: 'Sign in with a Google id_token',
+    auth: 'none',
+    request: { body: GoogleLoginRequest },
+    response: LoginResponse,
+    errors: [400, 429],
+  });
   app.post('/auth/login/google', async (c) => {
     signinByIp.hit(ip(c));
     const body = await parseJson(c, GoogleLoginRequest);

@@ -16,19 +16,42 @@ export function mountCatalogueRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   const p = productOf(ctx);
   const auth = requireUser(ctx);
 
-  registerRoute({ method: 'get', path: '/api/v1/problems', summary: 'The problem catalogue', tags: ['problems'], auth: 'user', response: ProblemList });
+  registerRoute({
+    method: 'get',
+    path: '/api/v1/problems',
+    summary: 'The problem catalogue',
+    tags: ['problems'],
+    auth: 'user',
+    response: ProblemList,
+  });
   api.get('/problems', auth, async (c) => {
     const data = await p.catalogue.list();
     return c.json(ProblemList.parse({ data, count: data.length }));
   });
 
-  registerRoute({ method: 'get', path: '/api/v1/problems/{name}', summary: 'One problem with its reference source', tags: ['problems'], auth: 'user', request: { params: NameParam }, response: Problem, errors: [404] });
+  registerRoute({
+    method: 'get',
+    path: '/api/v1/problems/{name}',
+    summary: 'One problem with its reference source',
+    tags: ['problems'],
+    auth: 'user',
+    request: { params: NameParam },
+    response: Problem,
+    errors: [404],
+  });
   api.get('/problems/:name', auth, async (c) => {
     const { name } = parseParams(c, NameParam);
     return c.json(Problem.parse(await p.catalogue.require(name)));
   });
 
-  registerRoute({ method: 'get', path: '/api/v1/devices', summary: 'Devices runners offer, with peaks and availability', tags: ['devices'], auth: 'user', response: DeviceList });
+  registerRoute({
+    method: 'get',
+    path: '/api/v1/devices',
+    summary: 'Devices runners offer, with peaks and availability',
+    tags: ['devices'],
+    auth: 'user',
+    response: DeviceList,
+  });
   api.get('/devices', auth, async (c) => {
     const data = await p.devices.list();
     return c.json(DeviceList.parse({ data, count: data.length }));

@@ -17,7 +17,16 @@ export const KEEP_ALIVE_MS = 15_000;
 export function mountEventRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   const p = productOf(ctx);
 
-  registerRoute({ method: 'get', path: '/api/v1/agent-session/{id}/events', summary: "A session's live events (SSE); resumes after Last-Event-ID. EventSource clients may pass ?access_token=", tags: ['agent-session'], auth: 'user', request: { params: IdParam }, contentType: 'text/event-stream', errors: [404] });
+  registerRoute({
+    method: 'get',
+    path: '/api/v1/agent-session/{id}/events',
+    summary: "A session's live events (SSE); resumes after Last-Event-ID. EventSource clients may pass ?access_token=",
+    tags: ['agent-session'],
+    auth: 'user',
+    request: { params: IdParam },
+    contentType: 'text/event-stream',
+    errors: [404],
+  });
   api.get('/agent-session/:id/events', async (c) => {
     const { id } = parseParams(c, IdParam);
     // EventSource cannot set headers, so the token may come as a query parameter instead.
@@ -33,13 +42,18 @@ export function mountEventRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     return streamSSE(c, async (stream) => {
       let chain = Promise.resolve();
       const send = (e: StoredEvent) => {
-        chain = chain.then(() => stream.writeSSE({ id: String(e.id), event: e.event.type, data: JSON.stringify(e.event) })).catch(() => {});
+        chain = chain
+          .then(() => stream.writeSSE({ id: String(e.id), event: e.event.type, data: JSON.stringify(e.event) }))
+          .catch(() => {});
       };
       await stream.write(': connected\n\n');
       const unsubscribe = await p.bus.subscribe(id, after, send);
       // Proxies drop idle connections; a comment line every 15 s keeps this one open.
       const keepAlive = setInterval(() => {
-        chain = chain.then(() => stream.write(': keep-alive\n\n')).then(() => undefined).catch(() => {});
+        chain = chain
+          .then(() => stream.write(': keep-alive\n\n'))
+          .then(() => undefined)
+          .catch(() => {});
       }, KEEP_ALIVE_MS);
       await new Promise<void>((resolve) => {
         stream.onAbort(() => resolve());

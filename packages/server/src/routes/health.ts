@@ -8,10 +8,25 @@ import { registerRoute } from '../http/openapi.js';
 const Health = z.object({ status: z.string() });
 
 export function mountHealthRoutes(app: Hono<AppEnv>, ctx: AppContext): void {
-  registerRoute({ method: 'get', path: '/healthz', summary: 'The process is up', tags: ['health'], auth: 'none', response: Health });
+  registerRoute({
+    method: 'get',
+    path: '/healthz',
+    summary: 'The process is up',
+    tags: ['health'],
+    auth: 'none',
+    response: Health,
+  });
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
 
-  registerRoute({ method: 'get', path: '/readyz', summary: 'The database answers (503 otherwise)', tags: ['health'], auth: 'none', response: Health, errors: [503] });
+  registerRoute({
+    method: 'get',
+    path: '/readyz',
+    summary: 'The database answers (503 otherwise)',
+    tags: ['health'],
+    auth: 'none',
+    response: Health,
+    errors: [503],
+  });
   app.get('/readyz', async (c) => {
     try {
       await ctx.db.query('SELECT 1');
@@ -22,7 +37,14 @@ export function mountHealthRoutes(app: Hono<AppEnv>, ctx: AppContext): void {
     }
   });
 
-  registerRoute({ method: 'get', path: '/metrics', summary: 'Prometheus metrics', tags: ['health'], auth: 'none', contentType: 'text/plain' });
+  registerRoute({
+    method: 'get',
+    path: '/metrics',
+    summary: 'Prometheus metrics',
+    tags: ['health'],
+    auth: 'none',
+    contentType: 'text/plain',
+  });
   app.get('/metrics', async (c) =>
     c.body(await ctx.metrics.render(), 200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' }),
   );

@@ -64,6 +64,7 @@ async function claimWithWait(p: Product, c: Context, req: RunnerClaimRequest): P
   const deadline = Date.now() + req.wait_ms;
   const gone = c.req.raw.signal;
   for (;;) {
+    if (p.signals.closed) return null;
     const job = await claimJob(p.sql, {
       kinds: ['evaluate'],
       devices: req.devices,
@@ -71,7 +72,7 @@ async function claimWithWait(p: Product, c: Context, req: RunnerClaimRequest): P
       leaseSeconds: p.settings.leaseSeconds,
     });
     const left = deadline - Date.now();
-    if (job || left <= 0 || gone.aborted) return job;
+    if (job || left <= 0 || gone.aborted || p.signals.closed) return job;
     await p.signals.wait(Math.min(left, 1000), gone);
   }
 }
@@ -81,7 +82,15 @@ export function mountRunnerRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   const auth = requireRunner(ctx);
   const tags = ['runner'];
 
-  registerRoute({ method: 'post', path: '/api/v1/runner/register', summary: 'Register a runner and the devices it serves', tags, auth: 'runner', request: { body: RunnerRegisterRequest }, response: RunnerRegisterResponse });
+  registerRoute({
+    method: 'post',
+    path: '/api/v1/runner/register',
+    summary: 'Register a runner and the devices it serves',
+    tags,
+    auth: 'runner',
+    request: { body: RunnerRegisterRequest },
+    response: RunnerRegisterResponse,
+  });
   api.post('/runner/register', auth, async (c) => {
     const body = await parseJson(c, RunnerRegisterRequest);
     const rows = await p.sql.query<{ id: string }>(
@@ -98,7 +107,16 @@ export function mountRunnerRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     );
   });
 
-  registerRoute({ method: 'post', path: '/api/v1/runner/claim', summary: 'Lease the next evaluate job for these devices (long poll)', tags, auth: 'runner', request: { body: RunnerClaimRequest }, response: RunnerClaimResponse, errors: [404] });
+  registerRoute({
+    method: 'post',
+    path: '/api/v1/runner/claim',
+    summary: 'Lease the next evaluate job for these devices (long poll)',
+    tags,
+    auth: 'runner',
+    request: { body: RunnerClaimRequest },
+    response: RunnerClaimResponse,
+    errors: [404],
+  });
   api.post('/runner/claim', auth, async (c) => {
     const body = await parseJson(c, RunnerClaimRequest);
     await touchRunner(p, body.runner_id);
@@ -106,7 +124,16 @@ export function mountRunnerRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     return c.json(RunnerClaimResponse.parse({ job: job ? toClaimed(job) : null }));
   });
 
-  registerRoute({ method: 'post', path: '/api/v1/runner/jobs/{id}/heartbeat', summary: "Extend a job's lease; 409 when it was lost", tags, auth: 'runner', request: { params: JobParam, body: RunnerHeartbeatRequest }, response: RunnerHeartbeatResponse, errors: [404, 409] });
+  registerRoute({
+    method: 'post',
+    path: '/api/v1/runner/jobs/{id}/heartbeat',
+    summary: "Extend a job's lease; 409 when it was lost",
+    tags,
+    auth: 'runner',
+    request: { params: JobParam, body: RunnerHeartbeatRequest },
+    response: RunnerHeartbeatResponse,
+    errors: [404, 409],
+  });
   api.post('/runner/jobs/:id/heartbeat', auth, async (c) => {
     const { id } = parseParams(c, JobParam);
     const body = await parseJson(c, RunnerHeartbeatRequest);
@@ -116,17 +143,30 @@ export function mountRunnerRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     return c.json(RunnerHeartbeatResponse.parse({ lease_expires_at: until.toISOString() }));
   });
 
-  registerRoute({ method: 'post', path: '/api/v1/runner/jobs/{id}/result', summary: "Report a job's evaluation (or an infrastructure error)", tags, auth: 'runner', request: { params: JobParam, body: RunnerResultRequest }, response: Message, errors: [404, 409] });
+  registerRoute({
+    method: 'post',
+    path: '/api/v1/runner/jobs/{id}/result',
+    summary: "Report a job's evaluation (or an infrastructure error)",
+    tags,
+    auth: 'runner',
+    request: { params: JobParam, body: RunnerResultRequest },
+    response: Message,
+    errors: [404, 409],
+  });
   api.post('/runner/jobs/:id/result', auth, async (c) => {
     const { id } = parseParams(c, JobParam);
     const body = await parseJson(c, RunnerResultRequest);
     await touchRunner(p, body.runner_id);
     if (!body.evaluation_state && body.error === undefined) {
-      throw new HttpError(422, [{ loc: ['body'], msg: 'Either evaluation_state or error is required', type: 'value_error' }]);
+      throw new HttpError(422, [
+        { loc: ['body'], msg: 'Either evaluation_state or error is required', type: 'value_error' },
+      ]);
     }
     const report = body.evaluation_state ? { state: body.evaluation_state } : { error: body.error ?? 'unknown error' };
     const outcome = isUuid(id) ? await recordEvaluation(p, id, body.lease_token, report) : 'lost';
     if (outcome === 'lost') throw new HttpError(409, 'Lease lost: the job was requeued, cancelled or finished');
-    return c.json(Message.parse({ message: outcome === 'recorded' ? 'Result recorded' : `Error recorded (${outcome})` }));
+    return c.json(
+      Message.parse({ message: outcome === 'recorded' ? 'Result recorded' : `Error recorded (${outcome})` }),
+    );
   });
 }

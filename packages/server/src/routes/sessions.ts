@@ -43,7 +43,15 @@ export function mountSessionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   const tags = ['agent-session'];
 
   // Static paths first: /all and /custom must not be taken for an {id}.
-  registerRoute({ method: 'get', path: '/api/v1/agent-session/all', summary: 'Every session (superusers), filtered by owner_id and problem_name', tags, auth: 'superuser', request: { query: ListAllSessionsParams }, response: SessionList });
+  registerRoute({
+    method: 'get',
+    path: '/api/v1/agent-session/all',
+    summary: 'Every session (superusers), filtered by owner_id and problem_name',
+    tags,
+    auth: 'superuser',
+    request: { query: ListAllSessionsParams },
+    response: SessionList,
+  });
   api.get('/agent-session/all', requireSuperuser(ctx), async (c) => {
     const q = parseQuery(c, ListAllSessionsParams);
     const page = { limit: q.limit ?? SESSION_PAGE_SIZE, offset: q.offset ?? 0 };
@@ -51,19 +59,47 @@ export function mountSessionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     return c.json(SessionList.parse(await listSessions(p, filter, page)));
   });
 
-  registerRoute({ method: 'post', path: '/api/v1/agent-session/custom', summary: 'Start a session on your own reference', tags, auth: 'user', request: { body: CreateCustomSessionRequest }, response: AgentSession, status: 201, errors: [429] });
+  registerRoute({
+    method: 'post',
+    path: '/api/v1/agent-session/custom',
+    summary: 'Start a session on your own reference',
+    tags,
+    auth: 'user',
+    request: { body: CreateCustomSessionRequest },
+    response: AgentSession,
+    status: 201,
+    errors: [429],
+  });
   api.post('/agent-session/custom', auth, async (c) => {
     const body = await parseJson(c, CreateCustomSessionRequest);
     return c.json(AgentSession.parse(await createCustomSession(p, currentUser(c), body)), 201);
   });
 
-  registerRoute({ method: 'post', path: '/api/v1/agent-session', summary: 'Start an agent session on a catalogue problem', tags, auth: 'user', request: { body: CreateSessionRequest }, response: AgentSession, status: 201, errors: [404, 429] });
+  registerRoute({
+    method: 'post',
+    path: '/api/v1/agent-session',
+    summary: 'Start an agent session on a catalogue problem',
+    tags,
+    auth: 'user',
+    request: { body: CreateSessionRequest },
+    response: AgentSession,
+    status: 201,
+    errors: [404, 429],
+  });
   api.post('/agent-session', auth, async (c) => {
     const body = await parseJson(c, CreateSessionRequest);
     return c.json(AgentSession.parse(await createSession(p, currentUser(c), body)), 201);
   });
 
-  registerRoute({ method: 'get', path: '/api/v1/agent-session', summary: "The caller's sessions, newest first", tags, auth: 'user', request: { query: ListSessionsParams }, response: SessionList });
+  registerRoute({
+    method: 'get',
+    path: '/api/v1/agent-session',
+    summary: "The caller's sessions, newest first",
+    tags,
+    auth: 'user',
+    request: { query: ListSessionsParams },
+    response: SessionList,
+  });
   api.get('/agent-session', auth, async (c) => {
     const q = parseQuery(c, ListSessionsParams);
     const page = { limit: q.limit ?? SESSION_PAGE_SIZE, offset: q.offset ?? 0 };
@@ -71,45 +107,109 @@ export function mountSessionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     return c.json(SessionList.parse(await listSessions(p, filter, page)));
   });
 
-  registerRoute({ method: 'get', path: '/api/v1/agent-session/{id}', summary: 'A session with its attempts, instructions and best attempt', tags, auth: 'user', request: { params: IdParam }, response: AgentSession, errors: [404] });
+  registerRoute({
+    method: 'get',
+    path: '/api/v1/agent-session/{id}',
+    summary: 'A session with its attempts, instructions and best attempt',
+    tags,
+    auth: 'user',
+    request: { params: IdParam },
+    response: AgentSession,
+    errors: [404],
+  });
   api.get('/agent-session/:id', auth, async (c) => {
     const { id } = parseParams(c, IdParam);
     return c.json(AgentSession.parse(await getSession(p, currentUser(c), id)));
   });
 
-  registerRoute({ method: 'patch', path: '/api/v1/agent-session/{id}', summary: 'Rename or relabel a session', tags, auth: 'user', request: { params: IdParam, body: UpdateSessionRequest }, response: AgentSession, errors: [404] });
+  registerRoute({
+    method: 'patch',
+    path: '/api/v1/agent-session/{id}',
+    summary: 'Rename or relabel a session',
+    tags,
+    auth: 'user',
+    request: { params: IdParam, body: UpdateSessionRequest },
+    response: AgentSession,
+    errors: [404],
+  });
   api.patch('/agent-session/:id', auth, async (c) => {
     const { id } = parseParams(c, IdParam);
     const body = await parseJson(c, UpdateSessionRequest);
     return c.json(AgentSession.parse(await updateSession(p, currentUser(c), id, body)));
   });
 
-  registerRoute({ method: 'delete', path: '/api/v1/agent-session/{id}', summary: 'Soft-delete a session (stops its work; restore brings it back)', tags, auth: 'user', request: { params: IdParam }, response: Message, errors: [404] });
+  registerRoute({
+    method: 'delete',
+    path: '/api/v1/agent-session/{id}',
+    summary: 'Soft-delete a session (stops its work; restore brings it back)',
+    tags,
+    auth: 'user',
+    request: { params: IdParam },
+    response: Message,
+    errors: [404],
+  });
   api.delete('/agent-session/:id', auth, async (c) => {
     const { id } = parseParams(c, IdParam);
     await deleteSession(p, currentUser(c), id);
     return c.json(Message.parse({ message: 'Session deleted' }));
   });
 
-  registerRoute({ method: 'post', path: '/api/v1/agent-session/{id}/restore', summary: 'Restore a deleted session', tags, auth: 'user', request: { params: IdParam }, response: AgentSession, errors: [404] });
+  registerRoute({
+    method: 'post',
+    path: '/api/v1/agent-session/{id}/restore',
+    summary: 'Restore a deleted session',
+    tags,
+    auth: 'user',
+    request: { params: IdParam },
+    response: AgentSession,
+    errors: [404],
+  });
   api.post('/agent-session/:id/restore', auth, async (c) => {
     const { id } = parseParams(c, IdParam);
     return c.json(AgentSession.parse(await restoreSession(p, currentUser(c), id)));
   });
 
-  registerRoute({ method: 'post', path: '/api/v1/agent-session/{id}/stop', summary: 'Stop a session now; evaluated attempts stay', tags, auth: 'user', request: { params: IdParam }, response: AgentSession, errors: [404] });
+  registerRoute({
+    method: 'post',
+    path: '/api/v1/agent-session/{id}/stop',
+    summary: 'Stop a session now; evaluated attempts stay',
+    tags,
+    auth: 'user',
+    request: { params: IdParam },
+    response: AgentSession,
+    errors: [404],
+  });
   api.post('/agent-session/:id/stop', auth, async (c) => {
     const { id } = parseParams(c, IdParam);
     return c.json(AgentSession.parse(await stopSession(p, currentUser(c), id)));
   });
 
-  registerRoute({ method: 'get', path: '/api/v1/agent-session/{id}/best-attempt', summary: 'The best attempt (spec rule)', tags, auth: 'user', request: { params: IdParam }, response: GenerationAttempt, errors: [404] });
+  registerRoute({
+    method: 'get',
+    path: '/api/v1/agent-session/{id}/best-attempt',
+    summary: 'The best attempt (spec rule)',
+    tags,
+    auth: 'user',
+    request: { params: IdParam },
+    response: GenerationAttempt,
+    errors: [404],
+  });
   api.get('/agent-session/:id/best-attempt', auth, async (c) => {
     const { id } = parseParams(c, IdParam);
     return c.json(GenerationAttempt.parse(await bestAttemptOf(p, currentUser(c), id)));
   });
 
-  registerRoute({ method: 'post', path: '/api/v1/agent-session/{id}/attempt', summary: 'A new instruction and its round of attempts', tags, auth: 'user', request: { params: IdParam, body: NewAttemptsRequest }, response: NewAttemptsResponse, status: 201, errors: [404, 409, 429] });
+  registerRoute({
+    method: 'post',
+    path: '/api/v1/agent-session/{id}/attempt',
+    summary: 'A new instruction and its round of attempts',
+    tags,
+    auth: 'user',
+    request: { params: IdParam, body: NewAttemptsRequest },
+    response: NewAttemptsResponse,
+    status: 201,
+    errors: [404, 409, 429],
+  });
   api.post('/agent-session/:id/attempt', auth, async (c) => {
     const { id } = parseParams(c, IdParam);
     const body = await parseJson(c, NewAttemptsRequest);

@@ -37,6 +37,12 @@ export function mountSettingsRoutes(
   ctx: AppContext,
   agents: (config: Config) => AgentOffer[] = defaultAgentOffers,
 ): void {
-  registerRoute({ method: 'get', path: '/api/v1/settings', summary: 'Site settings (no token needed)', auth: 'none', response: Settings });
+  registerRoute({
+    method: 'get',
+    path: '/api/v1/settings',
+    summary: 'Site settings (no token needed)',
+    auth: 'none',
+    response: Settings,
+  });
   api.get('/settings', (c) => c.json(Settings.parse(buildSettings(ctx.config, agents(ctx.config)))));
 }

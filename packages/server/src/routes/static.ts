@@ -38,7 +38,11 @@ or point <code>KFORGE_WEB_DIST</code> at a built copy.</p>
 
 /** Paths that belong to the server, never to the web app's client routes. */
 const isServerPath = (path: string) =>
-  path === '/api' || path.startsWith('/api/') || path === '/auth' || path.startsWith('/auth/') || ['/healthz', '/readyz', '/metrics'].includes(path);
+  path === '/api' ||
+  path.startsWith('/api/') ||
+  path === '/auth' ||
+  path.startsWith('/auth/') ||
+  ['/healthz', '/readyz', '/metrics'].includes(path);
 
 function sendFile(c: Context, file: string, size: number, immutable: boolean): Response {
   const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';

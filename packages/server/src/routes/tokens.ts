@@ -16,20 +16,42 @@ const TokenId = z.object({ id: z.string() });
 export function mountTokenRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   const auth = requireUser(ctx);
 
-  registerRoute({ method: 'get', path: '/api/v1/tokens', summary: "The signed-in user's live API tokens", auth: 'user', response: TokenList });
+  registerRoute({
+    method: 'get',
+    path: '/api/v1/tokens',
+    summary: "The signed-in user's live API tokens",
+    auth: 'user',
+    response: TokenList,
+  });
   api.get('/tokens', auth, async (c) => {
     const data = await listApiTokens(ctx.db, currentUser(c).id);
     return c.json(TokenList.parse({ data, count: data.length }));
   });
 
-  registerRoute({ method: 'post', path: '/api/v1/tokens', summary: 'Create an API token; the token appears in this response only', auth: 'user', request: { body: CreateApiTokenRequest }, response: CreatedApiToken, status: 201 });
+  registerRoute({
+    method: 'post',
+    path: '/api/v1/tokens',
+    summary: 'Create an API token; the token appears in this response only',
+    auth: 'user',
+    request: { body: CreateApiTokenRequest },
+    response: CreatedApiToken,
+    status: 201,
+  });
   api.post('/tokens', auth, async (c) => {
     const body = await parseJson(c, CreateApiTokenRequest);
     const created = await createApiToken(ctx.db, currentUser(c).id, body.name, body.expires_in_days);
     return c.json(CreatedApiToken.parse(created), 201);
   });
 
-  registerRoute({ method: 'delete', path: '/api/v1/tokens/{id}', summary: 'Revoke an API token (it answers 401 from then on)', auth: 'user', request: { params: TokenId }, response: Message, errors: [404] });
+  registerRoute({
+    method: 'delete',
+    path: '/api/v1/tokens/{id}',
+    summary: 'Revoke an API token (it answers 401 from then on)',
+    auth: 'user',
+    request: { params: TokenId },
+    response: Message,
+    errors: [404],
+  });
   api.delete('/tokens/:id', auth, async (c) => {
     const { id } = parseParams(c, TokenId);
     // Another user's token id is indistinguishable from a missing one.

@@ -10,7 +10,14 @@ import { parseQuery } from '../http/validate.js';
 const UserList = listOf(User);
 
 export function mountUserRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
-  registerRoute({ method: 'get', path: '/api/v1/users', summary: 'Every user (superusers)', auth: 'superuser', request: { query: PageParams }, response: UserList });
+  registerRoute({
+    method: 'get',
+    path: '/api/v1/users',
+    summary: 'Every user (superusers)',
+    auth: 'superuser',
+    request: { query: PageParams },
+    response: UserList,
+  });
   api.get('/users', requireSuperuser(ctx), async (c) => {
     const q = parseQuery(c, PageParams);
     const { rows, count } = await listUsers(ctx.db, q.limit ?? 100, q.offset ?? 0);

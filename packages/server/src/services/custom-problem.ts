@@ -5,7 +5,11 @@ import { ValidationError } from '../http/errors.js';
 
 /** A private problem name for a custom session (never on a leaderboard). */
 export function customProblemName(sessionName: string): string {
-  const slug = sessionName.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 60);
+  const slug = sessionName
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 60);
   return `custom_${slug || 'problem'}`;
 }
 

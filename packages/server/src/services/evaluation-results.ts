@@ -20,7 +20,12 @@ export function redactRanked(state: EvaluationState): EvaluationState {
       ? { ...rest.correctness, cases: rest.correctness.cases.map((c) => ({ ...c, sizes: {} })) }
       : null,
     ...(rest.benchmarking_result
-      ? { benchmarking_result: { ...rest.benchmarking_result, cases: rest.benchmarking_result.cases.map((c) => ({ ...c, sizes: {} })) } }
+      ? {
+          benchmarking_result: {
+            ...rest.benchmarking_result,
+            cases: rest.benchmarking_result.cases.map((c) => ({ ...c, sizes: {} })),
+          },
+        }
       : {}),
   };
 }
@@ -66,7 +71,12 @@ async function recordAttemptEvaluation(p: Product, tx: Sql, attemptId: string, s
     attempt.session_id,
     state.runner_seconds,
   ]);
-  await publish(p, tx, { type: 'attempt.status', session_id: attempt.session_id, attempt_id: attempt.id, status: 'completed' });
+  await publish(p, tx, {
+    type: 'attempt.status',
+    session_id: attempt.session_id,
+    attempt_id: attempt.id,
+    status: 'completed',
+  });
   await publish(p, tx, { type: 'attempt.updated', session_id: attempt.session_id, attempt: toAttempt(attempt) });
   await continueInstruction(p, tx, attempt.session_id, attempt.instruction_id);
 }
@@ -125,7 +135,12 @@ export async function failAttempt(p: Product, tx: Sql, attemptId: string, error:
   );
   const attempt = rows[0] ?? null;
   if (attempt) {
-    await publish(p, tx, { type: 'attempt.status', session_id: attempt.session_id, attempt_id: attempt.id, status: 'failed' });
+    await publish(p, tx, {
+      type: 'attempt.status',
+      session_id: attempt.session_id,
+      attempt_id: attempt.id,
+      status: 'failed',
+    });
     await publish(p, tx, { type: 'attempt.updated', session_id: attempt.session_id, attempt: toAttempt(attempt) });
   }
   return attempt;

@@ -23,7 +23,12 @@ export async function renameInstruction(p: Product, user: Caller, id: string, na
   return p.sql.transaction((tx) => update(p, tx, id, 'name = $2', [name]));
 }
 
-export async function starInstruction(p: Product, user: Caller, id: string, starred: boolean): Promise<UserInstruction> {
+export async function starInstruction(
+  p: Product,
+  user: Caller,
+  id: string,
+  starred: boolean,
+): Promise<UserInstruction> {
   await ownInstruction(p.sql, user, id);
   return p.sql.transaction((tx) => update(p, tx, id, 'starred = $2', [starred]));
 }

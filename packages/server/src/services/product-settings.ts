@@ -2,7 +2,10 @@
 import { z } from 'zod';
 
 const num = (fallback: number) =>
-  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.coerce.number().positive().default(fallback));
+  z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.coerce.number().positive().default(fallback),
+  );
 
 const Env = z.object({
   /** How long a claimed job stays leased without a heartbeat. */
@@ -19,7 +22,10 @@ const Env = z.object({
   /** A runner not seen for this long no longer counts as serving its devices. */
   KFORGE_RUNNER_STALE_SECONDS: num(90),
   /** The in-process runner's timing rules: `quick` is for tests (few samples, unstable numbers). */
-  KFORGE_RUNNER_TIMING: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['default', 'quick']).default('default')),
+  KFORGE_RUNNER_TIMING: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.enum(['default', 'quick']).default('default'),
+  ),
 });
 
 export interface ProductSettings {

@@ -99,9 +99,9 @@ export function toInstruction(r: InstructionRow): UserInstruction {
  * The spec's rule: the completed attempt with the lowest evaluation_state.benchmarking_result.optimized_time
  * (no time counts as the largest); none completed: the first attempt. Ties keep the earlier attempt.
  */
-export function bestAttempt<T extends { attempt_number: number; status: string; evaluation_state: EvaluationState | null }>(
-  attempts: T[],
-): T | null {
+export function bestAttempt<
+  T extends { attempt_number: number; status: string; evaluation_state: EvaluationState | null },
+>(attempts: T[]): T | null {
   const ordered = [...attempts].sort((a, b) => a.attempt_number - b.attempt_number);
   const time = (a: T) => a.evaluation_state?.benchmarking_result?.optimized_time ?? Number.POSITIVE_INFINITY;
   let best: T | null = null;

@@ -45,11 +45,18 @@ const nameFromText = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}
 
 async function assertCanQueue(p: Product, userId: string): Promise<void> {
   if ((await dailyAttemptsLeft(p, p.sql, userId)) <= 0) {
-    throw new HttpError(429, `Daily limit of ${p.config.dailyLimits.attempts} attempts reached`, { 'Retry-After': '3600' });
+    throw new HttpError(429, `Daily limit of ${p.config.dailyLimits.attempts} attempts reached`, {
+      'Retry-After': '3600',
+    });
   }
 }
 
-async function insertInstruction(tx: Sql, sessionId: string, text: string, maxAttempts: number): Promise<InstructionRow> {
+async function insertInstruction(
+  tx: Sql,
+  sessionId: string,
+  text: string,
+  maxAttempts: number,
+): Promise<InstructionRow> {
   const rows = await tx.query<InstructionRow>(
     `INSERT INTO user_instructions (session_id, text, name, max_attempts) VALUES ($1, $2, $3, $4) RETURNING ${INSTRUCTION_COLUMNS}`,
     [sessionId, text, nameFromText(text), maxAttempts],
@@ -59,7 +66,15 @@ async function insertInstruction(tx: Sql, sessionId: string, text: string, maxAt
 
 async function insertSession(
   tx: Sql,
-  values: { ownerId: string; problemName: string; custom: unknown; name: string; label: string; device: string; agent: unknown },
+  values: {
+    ownerId: string;
+    problemName: string;
+    custom: unknown;
+    name: string;
+    label: string;
+    device: string;
+    agent: unknown;
+  },
 ): Promise<SessionRow> {
   const rows = await tx.query<SessionRow>(
     `INSERT INTO agent_sessions (owner_id, problem_name, custom_problem, name, label, device, agent)
@@ -185,7 +200,12 @@ export async function getSession(p: Product, user: Caller, id: string): Promise<
   return toSession(session, attempts, instructions);
 }
 
-export async function updateSession(p: Product, user: Caller, id: string, body: UpdateSessionRequest): Promise<AgentSession> {
+export async function updateSession(
+  p: Product,
+  user: Caller,
+  id: string,
+  body: UpdateSessionRequest,
+): Promise<AgentSession> {
   await ownSession(p.sql, user, id);
   await p.sql.transaction(async (tx) => {
     await tx.query(
@@ -208,7 +228,10 @@ export async function deleteSession(p: Product, user: Caller, id: string): Promi
   await ownSession(p.sql, user, id);
   await p.sql.transaction(async (tx) => {
     await stopSessionWork(p, tx, id);
-    await tx.query('UPDATE agent_sessions SET deleted_at = coalesce(deleted_at, now()), updated_at = now() WHERE id = $1', [id]);
+    await tx.query(
+      'UPDATE agent_sessions SET deleted_at = coalesce(deleted_at, now()), updated_at = now() WHERE id = $1',
+      [id],
+    );
     await publish(p, tx, { type: 'session.updated', session_id: id });
   });
 }
@@ -230,7 +253,12 @@ export async function bestAttemptOf(p: Product, user: Caller, id: string): Promi
 }
 
 /** A new instruction and its first queued attempt; a stopped or idle session becomes active again. */
-export async function newAttempts(p: Product, user: Caller, id: string, body: NewAttemptsRequest): Promise<NewAttemptsResponse> {
+export async function newAttempts(
+  p: Product,
+  user: Caller,
+  id: string,
+  body: NewAttemptsRequest,
+): Promise<NewAttemptsResponse> {
   const session = await ownSession(p.sql, user, id);
   if (session.deleted_at) throw new HttpError(409, 'Session is deleted; restore it first');
   await assertCanQueue(p, session.owner_id);

@@ -24,7 +24,9 @@ export function isoOrNull(value: unknown): string | null {
 /** The minimal shape of the platform's Database (src/db/client.ts) this adapter needs. */
 interface DatabaseLike {
   query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
-  transaction<T>(fn: (tx: { query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[] }> }) => Promise<T>): Promise<T>;
+  transaction<T>(
+    fn: (tx: { query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[] }> }) => Promise<T>,
+  ): Promise<T>;
 }
 
 /**

@@ -67,10 +67,10 @@ async function secretSeed(tx: Sql, problemName: string, device: string): Promise
     'INSERT INTO leaderboard_seeds (problem_name, device, seed) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
     [problemName, device, randomBytes(16).toString('hex')],
   );
-  const rows = await tx.query<{ seed: string }>('SELECT seed FROM leaderboard_seeds WHERE problem_name = $1 AND device = $2', [
-    problemName,
-    device,
-  ]);
+  const rows = await tx.query<{ seed: string }>(
+    'SELECT seed FROM leaderboard_seeds WHERE problem_name = $1 AND device = $2',
+    [problemName, device],
+  );
   return (rows[0] as { seed: string }).seed;
 }
 
@@ -80,7 +80,11 @@ export async function createSubmission(p: Product, user: Caller, body: CreateSub
   const allowed = device.kind === 'cuda' ? ['cuda'] : problem.languages.filter((l) => l !== 'cuda');
   if (!allowed.includes(body.language)) {
     throw new ValidationError([
-      { loc: ['body', 'language'], msg: `Language '${body.language}' is not accepted on ${device.id}; use ${allowed.join(' or ')}`, type: 'value_error' },
+      {
+        loc: ['body', 'language'],
+        msg: `Language '${body.language}' is not accepted on ${device.id}; use ${allowed.join(' or ')}`,
+        type: 'value_error',
+      },
     ]);
   }
   let sessionId: string | null = null;

@@ -7,7 +7,11 @@ import type { Product } from './product.js';
 const invalid = (loc: (string | number)[], msg: string) => new ValidationError([{ loc, msg, type: 'value_error' }]);
 
 /** The device, known to some runner and able to run the problem's backends. */
-export async function requireDevice(p: Product, id: string, problem: Pick<Problem, 'backends' | 'name'>): Promise<Device> {
+export async function requireDevice(
+  p: Product,
+  id: string,
+  problem: Pick<Problem, 'backends' | 'name'>,
+): Promise<Device> {
   const devices = await p.devices.list();
   const device = devices.find((d) => d.id === id);
   if (!device) {
@@ -26,17 +30,16 @@ export function resolveAgent(p: Product, choice: { provider: string; model?: str
   const provider = choice?.provider ?? p.config.llm.provider ?? offered[0]?.provider ?? 'tuner';
   const entry = offered.find((a) => a.provider === provider);
   if (!entry) {
-    throw invalid(['body', 'agent', 'provider'], `Unknown agent '${provider}'. Offered: ${offered.map((a) => a.provider).join(', ')}`);
+    throw invalid(
+      ['body', 'agent', 'provider'],
+      `Unknown agent '${provider}'. Offered: ${offered.map((a) => a.provider).join(', ')}`,
+    );
   }
   return { provider, model: choice?.model ?? entry.default_model ?? null };
 }
 
 /** Per-user daily quota: 429 with Retry-After (seconds until the oldest counted item leaves the window). */
-export async function enforceDailyQuota(
-  p: Product,
-  what: 'sessions' | 'submissions',
-  userId: string,
-): Promise<void> {
+export async function enforceDailyQuota(p: Product, what: 'sessions' | 'submissions', userId: string): Promise<void> {
   const table = what === 'sessions' ? 'agent_sessions' : 'submissions';
   const owner = what === 'sessions' ? 'owner_id' : 'user_id';
   const limit = p.config.dailyLimits[what];
@@ -46,6 +49,8 @@ export async function enforceDailyQuota(
     [userId],
   );
   if ((row?.n ?? 0) < limit) return;
-  const retry = row?.oldest ? Math.max(1, Math.ceil((new Date(row.oldest).getTime() + 86_400_000 - Date.now()) / 1000)) : 3600;
+  const retry = row?.oldest
+    ? Math.max(1, Math.ceil((new Date(row.oldest).getTime() + 86_400_000 - Date.now()) / 1000))
+    : 3600;
   throw new HttpError(429, `Daily limit of ${limit} ${what} reached`, { 'Retry-After': String(retry) });
 }

@@ -1,5 +1,5 @@
 // Generate workers: claim `generate` jobs, run the session's agent for one attempt, store it and queue its evaluation.
-import { AgentError, agentsConfigFrom, createAgent } from '../agents/index.js';
+import { AgentError, type AgentResult, agentsConfigFrom, createAgent } from '../agents/index.js';
 import { claimJob, completeJob, failJob, heartbeatJob, lockLeasedJob } from '../jobs/queue.js';
 import type { Job } from '../jobs/types.js';
 import { settleDeadJob } from '../services/evaluation-results.js';
@@ -42,7 +42,9 @@ async function workerLoop(p: Product, workerId: string, halt: AbortSignal): Prom
       if (halt.aborted) return;
       p.log.error('generate worker error', { workerId, job: job?.id, err });
       if (job?.lease_token) {
-        const failed = await failJob(p.sql, job.id, job.lease_token, errorText(err), { retryable: true }).catch(() => null);
+        const failed = await failJob(p.sql, job.id, job.lease_token, errorText(err), { retryable: true }).catch(
+          () => null,
+        );
         if (failed?.outcome === 'dead' && failed.job) await settleDeadJob(p, failed.job).catch(() => {});
       }
       await new Promise((r) => setTimeout(r, 500));
@@ -87,7 +89,9 @@ export async function runGenerateJob(p: Product, job: Job, halt: AbortSignal): P
     if (!pending) return;
     const text = pending;
     pending = '';
-    await publish(p, p.sql, { type: 'attempt.delta', session_id: session.id, attempt_id: attempt.id, text }).catch(() => {});
+    await publish(p, p.sql, { type: 'attempt.delta', session_id: session.id, attempt_id: attempt.id, text }).catch(
+      () => {},
+    );
   };
   const flusher = setInterval(() => void flush(), DELTA_FLUSH_MS);
 
@@ -95,10 +99,10 @@ export async function runGenerateJob(p: Product, job: Job, halt: AbortSignal): P
     const ctx = await buildAgentContext(p, session, attempt, abort.signal, (delta) => {
       pending += delta;
     });
-    const agent = createAgent(session.agent, agentsConfigFrom(p.config));
-    let result: Awaited<ReturnType<typeof agent.generate>>;
+    let result: AgentResult;
     try {
-      result = await agent.generate(ctx);
+      // Inside the try: an unknown or unconfigured agent is a non-retryable AgentError like any provider failure.
+      result = await createAgent(session.agent, agentsConfigFrom(p.config)).generate(ctx);
     } catch (err) {
       if (abort.signal.aborted) {
         await completeIfStopped(p, job);
@@ -139,7 +143,12 @@ export async function runGenerateJob(p: Product, job: Job, halt: AbortSignal): P
           );
         }
         await queueEvaluation(p, tx, locked, stored);
-        await publish(p, tx, { type: 'attempt.status', session_id: session.id, attempt_id: stored.id, status: 'evaluating' });
+        await publish(p, tx, {
+          type: 'attempt.status',
+          session_id: session.id,
+          attempt_id: stored.id,
+          status: 'evaluating',
+        });
         await publish(p, tx, { type: 'attempt.updated', session_id: session.id, attempt: toAttempt(stored) });
       }
       await completeJob(tx, job.id, token);
@@ -174,7 +183,12 @@ async function startAttempt(p: Product, job: Job, attemptId: string): Promise<At
       return null;
     }
     if (current.status === 'queued') {
-      await publish(p, tx, { type: 'attempt.status', session_id: row.session_id, attempt_id: row.id, status: 'generating' });
+      await publish(p, tx, {
+        type: 'attempt.status',
+        session_id: row.session_id,
+        attempt_id: row.id,
+        status: 'generating',
+      });
     }
     return row;
   });

@@ -41,10 +41,12 @@ export async function queueAttempt(p: Product, tx: Sql, sessionId: string, instr
     maxAttempts: p.settings.maxTries,
     dedupeKey: `generate:${attempt.id}`,
   });
-  await tx.query(`UPDATE agent_sessions SET status = 'active', updated_at = now() WHERE id = $1 AND status <> 'stopped'`, [
-    sessionId,
-  ]);
-  if (session.status === 'idle') await publish(p, tx, { type: 'session.status', session_id: sessionId, status: 'active' });
+  await tx.query(
+    `UPDATE agent_sessions SET status = 'active', updated_at = now() WHERE id = $1 AND status <> 'stopped'`,
+    [sessionId],
+  );
+  if (session.status === 'idle')
+    await publish(p, tx, { type: 'session.status', session_id: sessionId, status: 'active' });
   await publish(p, tx, { type: 'attempt.created', session_id: sessionId, attempt: toAttempt(attempt) });
   return attempt;
 }
@@ -59,7 +61,9 @@ export async function queueEvaluation(p: Product, tx: Sql, session: SessionRow, 
     device: session.device,
     language: attempt.language as Language,
     source: attempt.source ?? '',
-    ...(session.custom_problem ? { custom_problem: session.custom_problem as EvaluationJobPayload['custom_problem'] } : {}),
+    ...(session.custom_problem
+      ? { custom_problem: session.custom_problem as EvaluationJobPayload['custom_problem'] }
+      : {}),
   };
   await enqueueJob(tx, {
     kind: 'evaluate',
@@ -82,7 +86,8 @@ async function budgetExhausted(p: Product, tx: Sql, session: SessionRow): Promis
   const maxAttempts = session.max_total_attempts ?? p.settings.sessionMaxAttempts;
   const maxSeconds = session.max_runner_seconds ?? p.settings.sessionMaxRunnerSeconds;
   if ((counts?.session_attempts ?? 0) >= maxAttempts) return `the session's budget of ${maxAttempts} attempts is spent`;
-  if (Number(session.runner_seconds) >= maxSeconds) return `the session's budget of ${maxSeconds} runner seconds is spent`;
+  if (Number(session.runner_seconds) >= maxSeconds)
+    return `the session's budget of ${maxSeconds} runner seconds is spent`;
   if ((counts?.user_today ?? 0) >= p.config.dailyLimits.attempts) {
     return `the daily limit of ${p.config.dailyLimits.attempts} attempts is reached`;
   }
@@ -103,7 +108,12 @@ export async function dailyAttemptsLeft(p: Product, sql: Sql, ownerId: string): 
  * After an attempt of an instruction finished: queue the next one while the instruction has attempts left
  * and nothing stopped it; otherwise mark the instruction completed. Then settle the session's status.
  */
-export async function continueInstruction(p: Product, tx: Sql, sessionId: string, instructionId: string | null): Promise<void> {
+export async function continueInstruction(
+  p: Product,
+  tx: Sql,
+  sessionId: string,
+  instructionId: string | null,
+): Promise<void> {
   const session = await findSession(tx, sessionId, { lock: true });
   if (!session) return;
   const instruction = instructionId ? await findInstruction(tx, instructionId) : null;
@@ -139,7 +149,8 @@ export async function finishInstruction(p: Product, tx: Sql, instructionId: stri
     [instructionId, status],
   );
   const row = rows[0];
-  if (row) await publish(p, tx, { type: 'instruction.updated', session_id: row.session_id, instruction: toInstruction(row) });
+  if (row)
+    await publish(p, tx, { type: 'instruction.updated', session_id: row.session_id, instruction: toInstruction(row) });
 }
 
 /** An active session with no live attempt becomes idle. */

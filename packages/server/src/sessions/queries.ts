@@ -25,7 +25,9 @@ export async function findSession(sql: Sql, id: string, opts: { lock?: boolean }
 
 export async function findInstruction(sql: Sql, id: string): Promise<InstructionRow | null> {
   if (!isUuid(id)) return null;
-  const rows = await sql.query<InstructionRow>(`SELECT ${INSTRUCTION_COLUMNS} FROM user_instructions WHERE id = $1`, [id]);
+  const rows = await sql.query<InstructionRow>(`SELECT ${INSTRUCTION_COLUMNS} FROM user_instructions WHERE id = $1`, [
+    id,
+  ]);
   return rows[0] ?? null;
 }
 

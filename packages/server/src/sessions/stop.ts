@@ -9,7 +9,11 @@ import { finishInstruction, publish, settleSession } from './loop.js';
  * their workers hear the `attempt.status` event or lose their lease at the next heartbeat. An attempt whose
  * evaluation a runner already holds is left to finish, so a measurement under way is not thrown away.
  */
-export async function stopAttempts(p: Product, tx: Sql, scope: { sessionId: string } | { instructionId: string }): Promise<void> {
+export async function stopAttempts(
+  p: Product,
+  tx: Sql,
+  scope: { sessionId: string } | { instructionId: string },
+): Promise<void> {
   const where = 'sessionId' in scope ? 'session_id = $1' : 'instruction_id = $1';
   const key = 'sessionId' in scope ? scope.sessionId : scope.instructionId;
   const live = await tx.query<{ id: string; status: string }>(
@@ -62,7 +66,12 @@ export async function stopSessionWork(p: Product, tx: Sql, sessionId: string): P
 }
 
 /** Instruction stop: its unfinished attempts stop; other instructions of the session go on. */
-export async function stopInstructionWork(p: Product, tx: Sql, sessionId: string, instructionId: string): Promise<void> {
+export async function stopInstructionWork(
+  p: Product,
+  tx: Sql,
+  sessionId: string,
+  instructionId: string,
+): Promise<void> {
   await tx.query('SELECT id FROM agent_sessions WHERE id = $1 FOR UPDATE', [sessionId]);
   await finishInstruction(p, tx, instructionId, 'stopped');
   await stopAttempts(p, tx, { instructionId });

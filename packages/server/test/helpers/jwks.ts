@@ -7,7 +7,10 @@ export interface JwksServer {
   jwksUrl: string;
   issuer: string;
   /** Signs an id_token with the published key (or, with `foreignKey`, with a key the JWKS does not know). */
-  sign(claims: JWTPayload & { email?: string; email_verified?: boolean; name?: string }, opts?: { foreignKey?: boolean; audience?: string; issuer?: string; expiresIn?: string | number }): Promise<string>;
+  sign(
+    claims: JWTPayload & { email?: string; email_verified?: boolean; name?: string },
+    opts?: { foreignKey?: boolean; audience?: string; issuer?: string; expiresIn?: string | number },
+  ): Promise<string>;
   close(): Promise<void>;
 }
 

@@ -46,7 +46,12 @@ export interface TestServer {
   dataDir: string;
   /** The Postgres URL in use, or null on PGlite; pass it back as `databaseUrl` to restart on the same data. */
   databaseUrl: string | null;
-  createUser(opts?: { email?: string; password?: string; full_name?: string; is_superuser?: boolean }): Promise<TestUser>;
+  createUser(opts?: {
+    email?: string;
+    password?: string;
+    full_name?: string;
+    is_superuser?: boolean;
+  }): Promise<TestUser>;
   /** `fetch(url + path)` with an optional bearer token and JSON body. */
   request(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
   stop(): Promise<void>;
@@ -143,7 +148,11 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       const h = new Headers(headers);
       if (token) h.set('Authorization', `Bearer ${token}`);
       if (json !== undefined) h.set('Content-Type', 'application/json');
-      return fetch(`${server.url}${path}`, { ...rest, headers: h, ...(json !== undefined ? { body: JSON.stringify(json) } : {}) });
+      return fetch(`${server.url}${path}`, {
+        ...rest,
+        headers: h,
+        ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
+      });
     },
     async stop() {
       await server.stop();

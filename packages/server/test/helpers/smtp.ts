@@ -97,5 +97,7 @@ export async function startSmtpServer(opts: { rejectAll?: boolean } = {}): Promi
 
 /** Undoes quoted-printable soft breaks and escapes, enough to find a link in a received mail. */
 export function decodeQuotedPrintable(data: string): string {
-  return data.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  return data
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 }

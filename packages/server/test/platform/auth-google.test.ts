@@ -8,14 +8,17 @@ let jwks: JwksServer;
 let server: TestServer;
 beforeAll(async () => {
   jwks = await startJwksServer({ audience: CLIENT_ID });
-  server = await startTestServer({ env: { GOOGLE_CLIENT_ID: CLIENT_ID, GOOGLE_JWKS_URL: jwks.jwksUrl, GOOGLE_ISSUER: jwks.issuer } });
+  server = await startTestServer({
+    env: { GOOGLE_CLIENT_ID: CLIENT_ID, GOOGLE_JWKS_URL: jwks.jwksUrl, GOOGLE_ISSUER: jwks.issuer },
+  });
 });
 afterAll(async () => {
   await server?.stop();
   await jwks?.close();
 });
 
-const google = (id_token: string, s: TestServer = server) => s.request('/auth/login/google', { method: 'POST', json: { id_token } });
+const google = (id_token: string, s: TestServer = server) =>
+  s.request('/auth/login/google', { method: 'POST', json: { id_token } });
 
 describe('POST /auth/login/google', () => {
   it('creates the account on first sign-in and signs the same account in afterwards', async () => {
@@ -23,7 +26,11 @@ describe('POST /auth/login/google', () => {
     const first = await google(idToken);
     expect(first.status).toBe(200);
     const { access_token } = (await first.json()) as { access_token: string };
-    const me = (await (await server.request('/auth/users/me', { token: access_token })).json()) as { id: string; email: string; full_name: string };
+    const me = (await (await server.request('/auth/users/me', { token: access_token })).json()) as {
+      id: string;
+      email: string;
+      full_name: string;
+    };
     expect(me).toMatchObject({ email: 'googler@kforge.test', full_name: 'Goo Gler' });
 
     const again = await google(await jwks.sign({ email: 'googler@kforge.test', email_verified: true }));
@@ -33,7 +40,9 @@ describe('POST /auth/login/google', () => {
   });
 
   it('accepts the issuer without its scheme, as Google sometimes sends it', async () => {
-    const r = await google(await jwks.sign({ email: 'bare-iss@kforge.test', email_verified: true }, { issuer: 'accounts.google.com' }));
+    const r = await google(
+      await jwks.sign({ email: 'bare-iss@kforge.test', email_verified: true }, { issuer: 'accounts.google.com' }),
+    );
     expect(r.status).toBe(200);
   });
 

@@ -52,8 +52,13 @@ describe('magic link', () => {
     const { user } = await server.createUser({ full_name: 'Ada' });
     await post('/auth/magic-link', { email: user.email });
     const token = tokenFromLink((await lastMailTo(server, user.email)).text, 'magic-link-login');
-    const { access_token } = (await (await post('/auth/login/magic-link', { token })).json()) as { access_token: string };
-    const me = (await (await server.request('/auth/users/me', { token: access_token })).json()) as { id: string; full_name: string };
+    const { access_token } = (await (await post('/auth/login/magic-link', { token })).json()) as {
+      access_token: string;
+    };
+    const me = (await (await server.request('/auth/users/me', { token: access_token })).json()) as {
+      id: string;
+      full_name: string;
+    };
     expect(me).toMatchObject({ id: user.id, full_name: 'Ada' });
   });
 
@@ -91,7 +96,10 @@ describe('magic link', () => {
     const email = 'hashed@kforge.test';
     await post('/auth/magic-link', { email });
     const token = tokenFromLink((await lastMailTo(server, email)).text, 'magic-link-login');
-    const rows = await server.ctx.db.query<{ token_hash: string }>('SELECT token_hash FROM one_time_tokens WHERE email = $1', [email]);
+    const rows = await server.ctx.db.query<{ token_hash: string }>(
+      'SELECT token_hash FROM one_time_tokens WHERE email = $1',
+      [email],
+    );
     expect(rows.rows.length).toBe(1);
     expect(rows.rows[0]?.token_hash).not.toContain(token);
   });
@@ -114,7 +122,10 @@ describe('email verification then register', () => {
 
     const reg = await post('/auth/users/register', { email_verification_token: token });
     expect(reg.status).toBe(200);
-    const body = (await reg.json()) as { token: { access_token: string; token_type: string }; user: Record<string, unknown> };
+    const body = (await reg.json()) as {
+      token: { access_token: string; token_type: string };
+      user: Record<string, unknown>;
+    };
     expect(body.token.access_token.length).toBeGreaterThan(20);
     expect(body.token.token_type).toBe('bearer');
     expect(body.user).toMatchObject({ email, full_name: 'Grace Hopper', is_superuser: false });
@@ -151,7 +162,10 @@ describe('email verification then register', () => {
   it('answers 400 for an unknown token, 422 for a missing one or a short password', async () => {
     expect((await post('/auth/users/register', { email_verification_token: 'nope' })).status).toBe(400);
     expect((await post('/auth/users/register', {})).status).toBe(422);
-    expect((await post('/auth/users/register/email-verification-token', { email: 'short@kforge.test', password: 'abc' })).status).toBe(422);
+    expect(
+      (await post('/auth/users/register/email-verification-token', { email: 'short@kforge.test', password: 'abc' }))
+        .status,
+    ).toBe(422);
   });
 
   it('limits mails per address with 429', async () => {

@@ -120,7 +120,10 @@ describe('bearer tokens on GET /auth/users/me', () => {
   it('issues access tokens that expire after the configured 8 days', async () => {
     const r = await login({ username: server.admin.email, password: server.admin.password });
     const { access_token } = (await r.json()) as { access_token: string };
-    const payload = JSON.parse(Buffer.from(access_token.split('.')[1] as string, 'base64url').toString()) as Record<string, number>;
+    const payload = JSON.parse(Buffer.from(access_token.split('.')[1] as string, 'base64url').toString()) as Record<
+      string,
+      number
+    >;
     expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(8 * 86_400);
     expect(typeof payload.sub).toBe('string');
   });
@@ -131,7 +134,10 @@ describe('rate limits', () => {
     const limited = await startTestServer({ env: { KFORGE_SIGNIN_PER_MINUTE: '3' } });
     try {
       const attempt = () =>
-        limited.request('/auth/login/access-token', { method: 'POST', body: new URLSearchParams({ username: 'x@kforge.test', password: 'nope-nope' }) });
+        limited.request('/auth/login/access-token', {
+          method: 'POST',
+          body: new URLSearchParams({ username: 'x@kforge.test', password: 'nope-nope' }),
+        });
       for (let i = 0; i < 3; i++) expect((await attempt()).status).toBe(400);
       const r = await attempt();
       expect(r.status).toBe(429);

@@ -20,7 +20,10 @@ describe('health and platform endpoints', () => {
   });
 
   it('counts requests per route pattern in /metrics', async () => {
-    await server.request('/api/v1/tokens/00000000-0000-0000-0000-000000000000', { method: 'DELETE', token: server.admin.token });
+    await server.request('/api/v1/tokens/00000000-0000-0000-0000-000000000000', {
+      method: 'DELETE',
+      token: server.admin.token,
+    });
     const text = await (await server.request('/metrics')).text();
     expect(text).toContain('kforge_http_requests_total{method="DELETE",route="/api/v1/tokens/:id",status="404"} 1');
     expect(text).toContain('kforge_http_request_duration_seconds_bucket{method="GET",route="/healthz",le="+Inf"}');
@@ -63,14 +66,42 @@ describe('health and platform endpoints', () => {
   });
 
   it('refuses bodies over the limit with 413', async () => {
-    const r = await server.request('/auth/magic-link', { method: 'POST', json: { email: 'x'.repeat(5 * 1024 * 1024) } });
+    const r = await server.request('/auth/magic-link', {
+      method: 'POST',
+      json: { email: 'x'.repeat(5 * 1024 * 1024) },
+    });
     expect(r.status).toBe(413);
     expect(await r.json()).toEqual({ detail: 'Request body too large' });
   });
 
   it('answers a 422 in FastAPI shape for a body that is not JSON', async () => {
-    const r = await server.request('/auth/magic-link', { method: 'POST', body: '{nope', headers: { 'Content-Type': 'application/json' } });
+    const r = await server.request('/auth/magic-link', {
+      method: 'POST',
+      body: '{nope',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(r.status).toBe(422);
     expect(await r.json()).toEqual({ detail: [{ loc: ['body', 0], msg: 'JSON decode error', type: 'json_invalid' }] });
+  });
+});
+
+describe('when the database is gone', () => {
+  it('answers a logged 500 {detail: "Internal Server Error"} that leaks nothing, and /readyz 503', async () => {
+    const { captureLog } = await import('../helpers/log.js');
+    const captured = captureLog();
+    const broken = await startTestServer({ log: captured.log });
+    try {
+      const { token } = await broken.createUser();
+      await broken.ctx.db.close();
+      const r = await broken.request('/api/v1/tokens', { token });
+      expect(r.status).toBe(500);
+      expect(await r.json()).toEqual({ detail: 'Internal Server Error' });
+      expect(captured.text()).toContain('unhandled error');
+      const ready = await broken.request('/readyz');
+      expect(ready.status).toBe(503);
+      expect((await broken.request('/healthz')).status).toBe(200);
+    } finally {
+      await broken.stop();
+    }
   });
 });

@@ -31,7 +31,11 @@ describe('restart', () => {
     const store = await persistentStore();
     const first = await startTestServer({ ...store, keepData: true });
     const { user, token: jwt } = await first.createUser({ email: 'stays@kforge.test', password: 'persisted-pw' });
-    const apiToken = ((await (await first.request('/api/v1/tokens', { method: 'POST', token: jwt, json: { name: 'keep' } })).json()) as { token: string }).token;
+    const apiToken = (
+      (await (
+        await first.request('/api/v1/tokens', { method: 'POST', token: jwt, json: { name: 'keep' } })
+      ).json()) as { token: string }
+    ).token;
     await first.request('/auth/magic-link', { method: 'POST', json: { email: 'stays@kforge.test' } });
     await first.stop();
 
@@ -47,9 +51,13 @@ describe('restart', () => {
         body: new URLSearchParams({ username: 'stays@kforge.test', password: 'persisted-pw' }),
       });
       expect(login.status).toBe(200);
-      const mails = (await (await second.request('/api/v1/admin/outbox', { token: second.admin.token })).json()) as { count: number };
+      const mails = (await (await second.request('/api/v1/admin/outbox', { token: second.admin.token })).json()) as {
+        count: number;
+      };
       expect(mails.count).toBe(1);
-      const migrations = await second.ctx.db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name');
+      const migrations = await second.ctx.db.query<{ name: string }>(
+        'SELECT name FROM schema_migrations ORDER BY name',
+      );
       expect(migrations.rows[0]?.name).toBe('0001_auth.sql');
     } finally {
       await second.stop();
@@ -60,7 +68,10 @@ describe('restart', () => {
 describe('first start', () => {
   it('without KFORGE_ADMIN_* prints a one-time sign-in link that signs in a superuser', async () => {
     const captured = captureLog();
-    const server = await startTestServer({ env: { KFORGE_ADMIN_EMAIL: '', KFORGE_ADMIN_PASSWORD: '' }, log: captured.log });
+    const server = await startTestServer({
+      env: { KFORGE_ADMIN_EMAIL: '', KFORGE_ADMIN_PASSWORD: '' },
+      log: captured.log,
+    });
     try {
       const text = captured.text();
       expect(text).toContain('one-time sign-in link');
@@ -68,7 +79,10 @@ describe('first start', () => {
       const login = await server.request('/auth/login/magic-link', { method: 'POST', json: { token } });
       expect(login.status).toBe(200);
       const { access_token } = (await login.json()) as { access_token: string };
-      const me = (await (await server.request('/auth/users/me', { token: access_token })).json()) as { email: string; is_superuser: boolean };
+      const me = (await (await server.request('/auth/users/me', { token: access_token })).json()) as {
+        email: string;
+        is_superuser: boolean;
+      };
       expect(me).toEqual(expect.objectContaining({ email: 'admin@localhost', is_superuser: true }));
       expect((await server.request('/auth/login/magic-link', { method: 'POST', json: { token } })).status).toBe(400);
     } finally {
@@ -97,10 +111,18 @@ describe('kforge-server create-user', () => {
       ...(store.databaseUrl ? { DATABASE_URL: store.databaseUrl } : {}),
     });
     const lines: string[] = [];
-    const code = await createUserCommand(['--email', 'Ops@Kforge.test', '--password', 'ops-password', '--superuser'], config, (l) => lines.push(l));
+    const code = await createUserCommand(
+      ['--email', 'Ops@Kforge.test', '--password', 'ops-password', '--superuser'],
+      config,
+      (l) => lines.push(l),
+    );
     expect(code).toBe(0);
     expect(lines.join('\n')).toContain('created ops@kforge.test (superuser)');
-    expect(await createUserCommand(['--email', 'ops@kforge.test', '--password', 'ops-password'], config, (l) => lines.push(l))).toBe(1);
+    expect(
+      await createUserCommand(['--email', 'ops@kforge.test', '--password', 'ops-password'], config, (l) =>
+        lines.push(l),
+      ),
+    ).toBe(1);
     expect(await createUserCommand(['--email', 'ops@kforge.test'], config, (l) => lines.push(l))).toBe(2);
 
     const server = await startTestServer({ ...store });
@@ -144,7 +166,12 @@ describe('the web app at /', () => {
       expect(asset.headers.get('content-type')).toContain('text/javascript');
       expect(asset.headers.get('cache-control')).toContain('immutable');
       expect(await asset.text()).toContain('console.log');
-      for (const route of ['/kernels/generate-kernel', '/leaderboard/19_ReLU', '/verify-email?token=abc', '/no/such/page']) {
+      for (const route of [
+        '/kernels/generate-kernel',
+        '/leaderboard/19_ReLU',
+        '/verify-email?token=abc',
+        '/no/such/page',
+      ]) {
         const r = await server.request(route);
         expect(r.status, route).toBe(200);
         expect(await r.text()).toContain('kforge-index');

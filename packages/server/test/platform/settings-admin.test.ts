@@ -38,18 +38,21 @@ describe('GET /api/v1/settings', () => {
 describe('superuser routes', () => {
   const PRIVILEGES = { detail: "The user doesn't have enough privileges" };
 
-  it.each(['/api/v1/admin/outbox', '/api/v1/users'])('%s: 401 without a token, 403 for a user, 200 for a superuser', async (path) => {
-    expect((await server.request(path)).status).toBe(401);
-    const { token } = await server.createUser();
-    const refused = await server.request(path, { token });
-    expect(refused.status).toBe(403);
-    expect(await refused.json()).toEqual(PRIVILEGES);
-    const ok = await server.request(path, { token: server.admin.token });
-    expect(ok.status).toBe(200);
-    const body = (await ok.json()) as { data: unknown[]; count: number };
-    expect(Array.isArray(body.data)).toBe(true);
-    expect(typeof body.count).toBe('number');
-  });
+  it.each(['/api/v1/admin/outbox', '/api/v1/users'])(
+    '%s: 401 without a token, 403 for a user, 200 for a superuser',
+    async (path) => {
+      expect((await server.request(path)).status).toBe(401);
+      const { token } = await server.createUser();
+      const refused = await server.request(path, { token });
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toEqual(PRIVILEGES);
+      const ok = await server.request(path, { token: server.admin.token });
+      expect(ok.status).toBe(200);
+      const body = (await ok.json()) as { data: unknown[]; count: number };
+      expect(Array.isArray(body.data)).toBe(true);
+      expect(typeof body.count).toBe('number');
+    },
+  );
 
   it('lists users with paging and never a password hash', async () => {
     await server.createUser({ password: 'secret-password' });

@@ -4,14 +4,18 @@ import { type TestServer, startTestServer } from '../helpers/server.js';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ env: { KFORGE_LLM_PROVIDER: 'openai', KFORGE_LLM_MODEL: 'local-model', KFORGE_LLM_BASE_URL: 'http://127.0.0.1:9' } });
+  server = await startTestServer({
+    env: { KFORGE_LLM_PROVIDER: 'openai', KFORGE_LLM_MODEL: 'local-model', KFORGE_LLM_BASE_URL: 'http://127.0.0.1:9' },
+  });
 });
 afterAll(async () => {
   await server?.stop();
 });
 
 it('offers the tuner and the configured LLM with its model', async () => {
-  const s = (await (await server.request('/api/v1/settings')).json()) as { agents: Array<{ provider: string; models: string[]; default_model: string | null }> };
+  const s = (await (await server.request('/api/v1/settings')).json()) as {
+    agents: Array<{ provider: string; models: string[]; default_model: string | null }>;
+  };
   expect(s.agents.map((a) => a.provider)).toEqual(['tuner', 'openai']);
   expect(s.agents[1]).toEqual({ provider: 'openai', models: ['local-model'], default_model: 'local-model' });
 });

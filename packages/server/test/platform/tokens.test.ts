@@ -42,10 +42,20 @@ describe('API tokens', () => {
     expect(body.count).toBe(1);
     expect(body.data[0]).toMatchObject({ id: created.id, name: 'ci', prefix: created.prefix });
     expect(body.data[0]?.last_used_at).not.toBeNull();
-    expect(Object.keys(body.data[0] ?? {}).sort()).toEqual(['created_at', 'expires_at', 'id', 'last_used_at', 'name', 'prefix']);
+    expect(Object.keys(body.data[0] ?? {}).sort()).toEqual([
+      'created_at',
+      'expires_at',
+      'id',
+      'last_used_at',
+      'name',
+      'prefix',
+    ]);
     expect(JSON.stringify(body)).not.toContain(created.token);
 
-    const stored = await server.ctx.db.query<{ token_hash: string }>('SELECT token_hash FROM api_tokens WHERE id = $1', [created.id]);
+    const stored = await server.ctx.db.query<{ token_hash: string }>(
+      'SELECT token_hash FROM api_tokens WHERE id = $1',
+      [created.id],
+    );
     expect(stored.rows[0]?.token_hash).not.toContain(created.token.slice(3));
   });
 
@@ -55,7 +65,9 @@ describe('API tokens', () => {
     const expires = Date.parse(created.expires_at ?? '');
     expect(Math.abs(expires - (Date.now() + 86_400_000))).toBeLessThan(60_000);
     expect((await server.request('/auth/users/me', { token: created.token })).status).toBe(200);
-    await server.ctx.db.query("UPDATE api_tokens SET expires_at = now() - interval '1 second' WHERE id = $1", [created.id]);
+    await server.ctx.db.query("UPDATE api_tokens SET expires_at = now() - interval '1 second' WHERE id = $1", [
+      created.id,
+    ]);
     const r = await server.request('/auth/users/me', { token: created.token });
     expect(r.status).toBe(401);
     expect(await r.json()).toEqual({ detail: 'Could not validate credentials' });
@@ -81,7 +93,9 @@ describe('API tokens', () => {
     expect((await server.request('/auth/users/me', { token: created.token })).status).toBe(200);
     const bobs = (await (await server.request('/api/v1/tokens', { token: bob.token })).json()) as { count: number };
     expect(bobs.count).toBe(0);
-    expect((await server.request('/api/v1/tokens/not-a-uuid', { method: 'DELETE', token: bob.token })).status).toBe(404);
+    expect((await server.request('/api/v1/tokens/not-a-uuid', { method: 'DELETE', token: bob.token })).status).toBe(
+      404,
+    );
   });
 
   it('answers 401 without a token, and for an unknown kf_ token', async () => {
@@ -91,7 +105,13 @@ describe('API tokens', () => {
 
   it('validates the body: 422 for an empty name or a bad expiry', async () => {
     const { token } = await server.createUser();
-    for (const body of [{ name: '' }, { name: '   ' }, {}, { name: 'x', expires_in_days: 0 }, { name: 'x', expires_in_days: 1.5 }]) {
+    for (const body of [
+      { name: '' },
+      { name: '   ' },
+      {},
+      { name: 'x', expires_in_days: 0 },
+      { name: 'x', expires_in_days: 1.5 },
+    ]) {
       const r = await server.request('/api/v1/tokens', { method: 'POST', token, json: body });
       expect(r.status, JSON.stringify(body)).toBe(422);
     }

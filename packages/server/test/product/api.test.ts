@@ -1,5 +1,13 @@
 // Every product call's happy path and error statuses, against the real server with a stand-in runner registration.
-import type { AgentSession, AgentSessionSummary, GenerationAttempt, Leaderboard, Problem, Submission, UserInstruction } from '@kernelforge/sdk';
+import type {
+  AgentSession,
+  AgentSessionSummary,
+  GenerationAttempt,
+  Leaderboard,
+  Problem,
+  Submission,
+  UserInstruction,
+} from '@kernelforge/sdk';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { TestServer, TestUser } from '../helpers/server.js';
 import { CPU, CPU_B, claim, fakeState, json, postResult, registerRunner, startProductServer } from './helpers.js';
@@ -15,7 +23,8 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-const req = (path: string, init: Parameters<TestServer['request']>[1] = {}) => json<any>(server.request(`/api/v1${path}`, { token: alice.token, ...init }));
+const req = (path: string, init: Parameters<TestServer['request']>[1] = {}) =>
+  json<any>(server.request(`/api/v1${path}`, { token: alice.token, ...init }));
 const create = (body: Record<string, unknown>) => req('/agent-session', { method: 'POST', json: body });
 
 describe('problems and devices', () => {
@@ -60,9 +69,20 @@ describe('sessions', () => {
     const { status, body } = await create({ problem_name: '19_ReLU', device: 'cpu-x86_64', max_attempts: 2 });
     expect(status).toBe(201);
     session = body;
-    expect(body).toMatchObject({ owner_id: alice.user.id, problem_name: '19_ReLU', device: 'cpu-x86_64', status: 'active', agent: { provider: 'tuner' } });
+    expect(body).toMatchObject({
+      owner_id: alice.user.id,
+      problem_name: '19_ReLU',
+      device: 'cpu-x86_64',
+      status: 'active',
+      agent: { provider: 'tuner' },
+    });
     expect(body.user_instructions).toHaveLength(1);
-    expect(body.user_instructions[0]).toMatchObject({ text: 'Optimize for speed', max_attempts: 2, starred: false, status: 'active' });
+    expect(body.user_instructions[0]).toMatchObject({
+      text: 'Optimize for speed',
+      max_attempts: 2,
+      starred: false,
+      status: 'active',
+    });
     expect(body.generation_attempts).toHaveLength(1);
     expect(body.generation_attempts[0]).toMatchObject({ attempt_number: 1, status: 'queued' });
     expect(body.best_attempt.id).toBe(body.generation_attempts[0].id);
@@ -83,7 +103,14 @@ describe('sessions', () => {
     expect(device.body.detail[0].msg).toContain('cpu-x86_64');
     const agent = await create({ problem_name: '19_ReLU', device: 'cpu-x86_64', agent: { provider: 'gpt-9' } });
     expect(agent.status).toBe(422);
-    const notJson = await json(server.request('/api/v1/agent-session', { method: 'POST', token: alice.token, body: '{', headers: { 'content-type': 'application/json' } }));
+    const notJson = await json(
+      server.request('/api/v1/agent-session', {
+        method: 'POST',
+        token: alice.token,
+        body: '{',
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
     expect(notJson.status).toBe(422);
   });
 
@@ -104,11 +131,16 @@ describe('sessions', () => {
   test('get, rename and relabel', async () => {
     const got = await req(`/agent-session/${session.id}`);
     expect(got.status).toBe(200);
-    const patched = await req(`/agent-session/${session.id}`, { method: 'PATCH', json: { name: 'Fast ReLU', label: 'relu-v1' } });
+    const patched = await req(`/agent-session/${session.id}`, {
+      method: 'PATCH',
+      json: { name: 'Fast ReLU', label: 'relu-v1' },
+    });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ name: 'Fast ReLU', label: 'relu-v1' });
     expect((await req(`/agent-session/${session.id}`, { method: 'PATCH', json: { name: '' } })).status).toBe(422);
-    expect((await req('/agent-session/00000000-0000-0000-0000-000000000000')).body).toEqual({ detail: 'Session not found' });
+    expect((await req('/agent-session/00000000-0000-0000-0000-000000000000')).body).toEqual({
+      detail: 'Session not found',
+    });
     expect((await req('/agent-session/not-a-uuid')).status).toBe(404);
   });
 
@@ -123,7 +155,8 @@ describe('sessions', () => {
     expect(stopped.status).toBe(200);
     expect(stopped.body.status).toBe('stopped');
     expect(stopped.body.user_instructions[0].status).toBe('stopped');
-    for (const a of stopped.body.generation_attempts as GenerationAttempt[]) expect(['stopped', 'evaluating', 'completed']).toContain(a.status);
+    for (const a of stopped.body.generation_attempts as GenerationAttempt[])
+      expect(['stopped', 'evaluating', 'completed']).toContain(a.status);
     const deleted = await req(`/agent-session/${session.id}`, { method: 'DELETE' });
     expect(deleted.status).toBe(200);
     const list = await req('/agent-session?limit=100');
@@ -137,7 +170,10 @@ describe('sessions', () => {
   });
 
   test('a new round of attempts adds an instruction and reactivates a stopped session', async () => {
-    const { status, body } = await req(`/agent-session/${session.id}/attempt`, { method: 'POST', json: { instruction: 'no OpenMP', max_attempts: 1 } });
+    const { status, body } = await req(`/agent-session/${session.id}/attempt`, {
+      method: 'POST',
+      json: { instruction: 'no OpenMP', max_attempts: 1 },
+    });
     expect(status).toBe(201);
     expect(body.instruction).toMatchObject({ text: 'no OpenMP', max_attempts: 1, status: 'active' });
     expect(body.generation_attempts).toHaveLength(1);
@@ -145,8 +181,17 @@ describe('sessions', () => {
     const s = await req(`/agent-session/${session.id}`);
     expect(s.body.status).toBe('active');
     expect(s.body.user_instructions).toHaveLength(2);
-    expect((await req(`/agent-session/${session.id}/attempt`, { method: 'POST', json: { instruction: '' } })).status).toBe(422);
-    expect((await req(`/agent-session/${session.id}/attempt`, { method: 'POST', json: { instruction: 'x', max_attempts: 50 } })).status).toBe(422);
+    expect(
+      (await req(`/agent-session/${session.id}/attempt`, { method: 'POST', json: { instruction: '' } })).status,
+    ).toBe(422);
+    expect(
+      (
+        await req(`/agent-session/${session.id}/attempt`, {
+          method: 'POST',
+          json: { instruction: 'x', max_attempts: 50 },
+        })
+      ).status,
+    ).toBe(422);
   });
 
   test('custom sessions: a private problem, the own solution evaluated as attempt #1', async () => {
@@ -156,7 +201,8 @@ describe('sessions', () => {
         { name: 'y', type: 'f32*', role: 'out', shape: ['n'] },
         { name: 'n', type: 'i64', role: 'size' },
       ],
-      reference_source: '#include <stdint.h>\nvoid solution(const float* x, float* y, int64_t n) { for (int64_t i = 0; i < n; i++) y[i] = 2.0f * x[i]; }\n',
+      reference_source:
+        '#include <stdint.h>\nvoid solution(const float* x, float* y, int64_t n) { for (int64_t i = 0; i < n; i++) y[i] = 2.0f * x[i]; }\n',
       language: 'c',
       cases: { test: [{ name: 'small', sizes: { n: 1000 } }], benchmark: [{ name: 'big', sizes: { n: 100000 } }] },
     };
@@ -166,8 +212,15 @@ describe('sessions', () => {
     });
     expect(status).toBe(201);
     expect(body.custom).toBe(true);
-    expect(body.generation_attempts[0]).toMatchObject({ attempt_number: 1, status: 'evaluating', source: problem.reference_source });
-    const bad = await req('/agent-session/custom', { method: 'POST', json: { name: 'x', problem: { ...problem, signature: [] }, device: 'cpu-x86_64' } });
+    expect(body.generation_attempts[0]).toMatchObject({
+      attempt_number: 1,
+      status: 'evaluating',
+      source: problem.reference_source,
+    });
+    const bad = await req('/agent-session/custom', {
+      method: 'POST',
+      json: { name: 'x', problem: { ...problem, signature: [] }, device: 'cpu-x86_64' },
+    });
     expect(bad.status).toBe(422);
     // Custom problems never reach the public catalogue.
     expect((await req('/problems')).body.data.map((p: Problem) => p.name)).not.toContain(body.problem_name);
@@ -179,18 +232,29 @@ describe('instructions', () => {
   let sessionId: string;
 
   beforeAll(async () => {
-    const { body } = await create({ problem_name: '19_ReLU', device: 'cpu-x86_64', instruction: 'use bigger tiles please' });
+    const { body } = await create({
+      problem_name: '19_ReLU',
+      device: 'cpu-x86_64',
+      instruction: 'use bigger tiles please',
+    });
     sessionId = body.id;
     instruction = body.user_instructions[0];
   });
 
   test('rename, star and unstar', async () => {
-    const renamed = await req(`/agent-session/instruction/${instruction.id}`, { method: 'PATCH', json: { name: 'Tiles' } });
+    const renamed = await req(`/agent-session/instruction/${instruction.id}`, {
+      method: 'PATCH',
+      json: { name: 'Tiles' },
+    });
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ id: instruction.id, name: 'Tiles', text: 'use bigger tiles please' });
     expect((await req(`/agent-session/instruction/${instruction.id}`, { method: 'PATCH', json: {} })).status).toBe(422);
-    expect((await req(`/agent-session/instruction/${instruction.id}/star`, { method: 'POST' })).body.starred).toBe(true);
-    expect((await req(`/agent-session/instruction/${instruction.id}/star`, { method: 'DELETE' })).body.starred).toBe(false);
+    expect((await req(`/agent-session/instruction/${instruction.id}/star`, { method: 'POST' })).body.starred).toBe(
+      true,
+    );
+    expect((await req(`/agent-session/instruction/${instruction.id}/star`, { method: 'DELETE' })).body.starred).toBe(
+      false,
+    );
   });
 
   test('stop keeps the attempts; delete hides; restore un-hides', async () => {
@@ -208,8 +272,18 @@ describe('instructions', () => {
 
   test('an unknown instruction is a 404', async () => {
     const missing = '00000000-0000-0000-0000-000000000000';
-    for (const [method, suffix] of [['PATCH', ''], ['DELETE', ''], ['POST', '/restore'], ['POST', '/stop'], ['POST', '/star'], ['DELETE', '/star']] as const) {
-      const r = await req(`/agent-session/instruction/${missing}${suffix}`, { method, ...(method === 'PATCH' ? { json: { name: 'x' } } : {}) });
+    for (const [method, suffix] of [
+      ['PATCH', ''],
+      ['DELETE', ''],
+      ['POST', '/restore'],
+      ['POST', '/stop'],
+      ['POST', '/star'],
+      ['DELETE', '/star'],
+    ] as const) {
+      const r = await req(`/agent-session/instruction/${missing}${suffix}`, {
+        method,
+        ...(method === 'PATCH' ? { json: { name: 'x' } } : {}),
+      });
       expect(r.status).toBe(404);
       expect(r.body).toEqual({ detail: 'Instruction not found' });
     }
@@ -232,12 +306,14 @@ describe('submissions and leaderboards', () => {
     // The runner, and only the runner, gets the leaderboard's secret seed.
     expect(job?.payload.secret_seed).toMatch(/^[0-9a-f]{32}$/);
     expect(JSON.stringify(created.body)).not.toContain(job?.payload.secret_seed);
-    const posted = await postResult(server, runnerId, job as NonNullable<typeof job>, { evaluation_state: fakeState('ranked', time) });
+    const posted = await postResult(server, runnerId, job as NonNullable<typeof job>, {
+      evaluation_state: fakeState('ranked', time),
+    });
     expect(posted.status).toBe(200);
     return created.body;
   }
 
-  test('ranked: one row per user and device, their best time, in order; details hide others\' sources', async () => {
+  test("ranked: one row per user and device, their best time, in order; details hide others' sources", async () => {
     const bob = await server.createUser({ full_name: 'Bob' });
     const a1 = await submitAndEvaluate(alice, 3);
     const a2 = await submitAndEvaluate(alice, 2);
@@ -272,7 +348,9 @@ describe('submissions and leaderboards', () => {
     expect(theirs.status).toBe(200);
     expect(theirs.body.source).toBeNull();
     expect((await req(`/leaderboard/submission/${a1.id}`)).body.rank).toBeNull();
-    const admin = await json<any>(server.request(`/api/v1/leaderboard/submission/${a2.id}`, { token: server.admin.token }));
+    const admin = await json<any>(
+      server.request(`/api/v1/leaderboard/submission/${a2.id}`, { token: server.admin.token }),
+    );
     expect(admin.body.source).toContain('t=2');
     expect((await req('/leaderboard/submission/00000000-0000-0000-0000-000000000000')).status).toBe(404);
 
@@ -293,20 +371,40 @@ describe('submissions and leaderboards', () => {
 
 describe('runner API', () => {
   test('a bad runner token is 401; an unknown runner 404; a stale lease 409', async () => {
-    const bad = await json(server.request('/api/v1/runner/register', { method: 'POST', token: 'nope', json: { name: 'x', devices: [] } }));
+    const bad = await json(
+      server.request('/api/v1/runner/register', { method: 'POST', token: 'nope', json: { name: 'x', devices: [] } }),
+    );
     expect(bad.status).toBe(401);
-    const userToken = await json(server.request('/api/v1/runner/register', { method: 'POST', token: alice.token, json: { name: 'x', devices: [] } }));
+    const userToken = await json(
+      server.request('/api/v1/runner/register', {
+        method: 'POST',
+        token: alice.token,
+        json: { name: 'x', devices: [] },
+      }),
+    );
     expect(userToken.status).toBe(401);
     const unknown = await json(
-      server.request('/api/v1/runner/claim', { method: 'POST', token: 'test-runner-token-0123456789', json: { runner_id: '00000000-0000-0000-0000-000000000000', devices: ['cpu-x86_64'] } }),
+      server.request('/api/v1/runner/claim', {
+        method: 'POST',
+        token: 'test-runner-token-0123456789',
+        json: { runner_id: '00000000-0000-0000-0000-000000000000', devices: ['cpu-x86_64'] },
+      }),
     );
     expect(unknown.status).toBe(404);
     const hb = await json(
-      server.request('/api/v1/runner/jobs/00000000-0000-0000-0000-000000000000/heartbeat', { method: 'POST', token: 'test-runner-token-0123456789', json: { runner_id: runnerId, lease_token: 'x' } }),
+      server.request('/api/v1/runner/jobs/00000000-0000-0000-0000-000000000000/heartbeat', {
+        method: 'POST',
+        token: 'test-runner-token-0123456789',
+        json: { runner_id: runnerId, lease_token: 'x' },
+      }),
     );
     expect(hb.status).toBe(409);
     const res = await json(
-      server.request('/api/v1/runner/jobs/00000000-0000-0000-0000-000000000000/result', { method: 'POST', token: 'test-runner-token-0123456789', json: { runner_id: runnerId, lease_token: 'x', error: 'boom' } }),
+      server.request('/api/v1/runner/jobs/00000000-0000-0000-0000-000000000000/result', {
+        method: 'POST',
+        token: 'test-runner-token-0123456789',
+        json: { runner_id: runnerId, lease_token: 'x', error: 'boom' },
+      }),
     );
     expect(res.status).toBe(409);
   });
@@ -316,4 +414,21 @@ describe('runner API', () => {
     expect(await claim(server, runnerId, ['no-such-device'], 300)).toBeNull();
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
   });
+});
+
+test('the OpenAPI document lists the product routes', async () => {
+  const doc = await json<{ paths: Record<string, Record<string, unknown>> }>(server.request('/api/v1/openapi.json'));
+  expect(doc.status).toBe(200);
+  for (const [path, method] of [
+    ['/api/v1/agent-session', 'post'],
+    ['/api/v1/agent-session/all', 'get'],
+    ['/api/v1/agent-session/{id}/attempt', 'post'],
+    ['/api/v1/agent-session/{id}/events', 'get'],
+    ['/api/v1/agent-session/instruction/{id}/star', 'delete'],
+    ['/api/v1/leaderboard/submission/{submission_id}', 'get'],
+    ['/api/v1/runner/claim', 'post'],
+    ['/api/v1/devices', 'get'],
+  ] as const) {
+    expect(doc.body.paths[path]?.[method], `${method} ${path}`).toBeDefined();
+  }
 });

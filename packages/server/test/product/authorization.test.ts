@@ -15,15 +15,25 @@ beforeAll(async () => {
   await registerRunner(server, [CPU]);
   owner = await server.createUser();
   other = await server.createUser();
-  const s = await json<any>(server.request('/api/v1/agent-session', { method: 'POST', token: owner.token, json: { problem_name: '19_ReLU', device: CPU.id } }));
+  const s = await json<any>(
+    server.request('/api/v1/agent-session', {
+      method: 'POST',
+      token: owner.token,
+      json: { problem_name: '19_ReLU', device: CPU.id },
+    }),
+  );
   sessionId = s.body.id;
   instructionId = s.body.user_instructions[0].id;
   const sub = await json<any>(
-    server.request('/api/v1/submission', { method: 'POST', token: owner.token, json: { problem_name: '19_ReLU', device: CPU.id, language: 'c', source: 'void solution(){}' } }),
+    server.request('/api/v1/submission', {
+      method: 'POST',
+      token: owner.token,
+      json: { problem_name: '19_ReLU', device: CPU.id, language: 'c', source: 'void solution(){}' },
+    }),
   );
   submissionId = sub.body.id;
 });
-afterAll(async () => { const t = Date.now(); await server?.stop(); console.log("STOP", Date.now() - t); });
+afterAll(() => server?.stop());
 
 type Route = { method: string; path: () => string; json?: unknown; notFound: string };
 
@@ -32,23 +42,45 @@ const owned: Route[] = [
   { method: 'GET', path: () => `/agent-session/${sessionId}`, notFound: 'Session not found' },
   { method: 'PATCH', path: () => `/agent-session/${sessionId}`, json: { label: 'x' }, notFound: 'Session not found' },
   { method: 'GET', path: () => `/agent-session/${sessionId}/best-attempt`, notFound: 'Session not found' },
-  { method: 'POST', path: () => `/agent-session/${sessionId}/attempt`, json: { instruction: 'more', max_attempts: 1 }, notFound: 'Session not found' },
+  {
+    method: 'POST',
+    path: () => `/agent-session/${sessionId}/attempt`,
+    json: { instruction: 'more', max_attempts: 1 },
+    notFound: 'Session not found',
+  },
   { method: 'POST', path: () => `/agent-session/${sessionId}/stop`, notFound: 'Session not found' },
   { method: 'DELETE', path: () => `/agent-session/${sessionId}`, notFound: 'Session not found' },
   { method: 'POST', path: () => `/agent-session/${sessionId}/restore`, notFound: 'Session not found' },
-  { method: 'PATCH', path: () => `/agent-session/instruction/${instructionId}`, json: { name: 'n' }, notFound: 'Instruction not found' },
+  {
+    method: 'PATCH',
+    path: () => `/agent-session/instruction/${instructionId}`,
+    json: { name: 'n' },
+    notFound: 'Instruction not found',
+  },
   { method: 'POST', path: () => `/agent-session/instruction/${instructionId}/star`, notFound: 'Instruction not found' },
-  { method: 'DELETE', path: () => `/agent-session/instruction/${instructionId}/star`, notFound: 'Instruction not found' },
+  {
+    method: 'DELETE',
+    path: () => `/agent-session/instruction/${instructionId}/star`,
+    notFound: 'Instruction not found',
+  },
   { method: 'POST', path: () => `/agent-session/instruction/${instructionId}/stop`, notFound: 'Instruction not found' },
   { method: 'DELETE', path: () => `/agent-session/instruction/${instructionId}`, notFound: 'Instruction not found' },
-  { method: 'POST', path: () => `/agent-session/instruction/${instructionId}/restore`, notFound: 'Instruction not found' },
+  {
+    method: 'POST',
+    path: () => `/agent-session/instruction/${instructionId}/restore`,
+    notFound: 'Instruction not found',
+  },
   { method: 'GET', path: () => `/agent-session/${sessionId}/events`, notFound: 'Session not found' },
   // Not accepted, so not on any leaderboard: private to its owner.
   { method: 'GET', path: () => `/leaderboard/submission/${submissionId}`, notFound: 'Submission not found' },
 ];
 
 const call = async (token: string, r: Route) => {
-  const res = await server.request(`/api/v1${r.path()}`, { method: r.method, token, ...(r.json ? { json: r.json } : {}) });
+  const res = await server.request(`/api/v1${r.path()}`, {
+    method: r.method,
+    token,
+    ...(r.json ? { json: r.json } : {}),
+  });
   if (res.headers.get('content-type')?.includes('text/event-stream')) {
     await res.body?.cancel();
     return { status: res.status, body: null };
@@ -73,7 +105,7 @@ test('the owner and a superuser reach every owned resource', async () => {
   }
 });
 
-test('lists show only the caller\'s own items', async () => {
+test("lists show only the caller's own items", async () => {
   const sessions = await json<any>(server.request('/api/v1/agent-session', { token: other.token }));
   expect(sessions.body).toEqual({ data: [], count: 0 });
   const subs = await json<any>(server.request('/api/v1/submission', { token: other.token }));
@@ -81,16 +113,26 @@ test('lists show only the caller\'s own items', async () => {
 });
 
 test('/agent-session/all: 403 for users, filters for superusers, 401 anonymous', async () => {
-  expect((await json<any>(server.request('/api/v1/agent-session/all', { token: owner.token }))).body).toEqual({ detail: "The user doesn't have enough privileges" });
+  expect((await json<any>(server.request('/api/v1/agent-session/all', { token: owner.token }))).body).toEqual({
+    detail: "The user doesn't have enough privileges",
+  });
   expect((await json(server.request('/api/v1/agent-session/all', { token: other.token }))).status).toBe(403);
   expect((await json(server.request('/api/v1/agent-session/all'))).status).toBe(401);
-  const all = await json<any>(server.request(`/api/v1/agent-session/all?owner_id=${owner.user.id}&problem_name=19_ReLU`, { token: server.admin.token }));
+  const all = await json<any>(
+    server.request(`/api/v1/agent-session/all?owner_id=${owner.user.id}&problem_name=19_ReLU`, {
+      token: server.admin.token,
+    }),
+  );
   expect(all.status).toBe(200);
   expect(all.body.count).toBe(1);
   expect(all.body.data[0].id).toBe(sessionId);
-  const none = await json<any>(server.request(`/api/v1/agent-session/all?owner_id=${other.user.id}`, { token: server.admin.token }));
+  const none = await json<any>(
+    server.request(`/api/v1/agent-session/all?owner_id=${other.user.id}`, { token: server.admin.token }),
+  );
   expect(none.body.count).toBe(0);
-  const bogus = await json<any>(server.request('/api/v1/agent-session/all?owner_id=nope', { token: server.admin.token }));
+  const bogus = await json<any>(
+    server.request('/api/v1/agent-session/all?owner_id=nope', { token: server.admin.token }),
+  );
   expect(bogus.body.count).toBe(0);
 });
 
@@ -98,9 +140,16 @@ test('no product response carries secret seeds, token hashes or hidden sizes', a
   const seeds = await server.ctx.db.query<{ seed: string }>('SELECT seed FROM leaderboard_seeds');
   expect(seeds.rows.length).toBeGreaterThan(0);
   const bodies = await Promise.all(
-    ['/agent-session', `/agent-session/${sessionId}`, '/submission', `/leaderboard/submission/${submissionId}`, '/problems', '/problems/19_ReLU', '/leaderboard', '/devices'].map(
-      async (p) => (await server.request(`/api/v1${p}`, { token: owner.token })).text(),
-    ),
+    [
+      '/agent-session',
+      `/agent-session/${sessionId}`,
+      '/submission',
+      `/leaderboard/submission/${submissionId}`,
+      '/problems',
+      '/problems/19_ReLU',
+      '/leaderboard',
+      '/devices',
+    ].map(async (p) => (await server.request(`/api/v1${p}`, { token: owner.token })).text()),
   );
   for (const text of bodies) {
     for (const { seed } of seeds.rows) expect(text).not.toContain(seed);

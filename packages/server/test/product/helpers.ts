@@ -26,7 +26,11 @@ export async function startProductServer(opts: TestServerOptions = {}): Promise<
   return startTestServer({ ...opts, env });
 }
 
-export async function registerRunner(server: TestServer, devices: Device[] = [CPU], name = 'stand-in'): Promise<string> {
+export async function registerRunner(
+  server: TestServer,
+  devices: Device[] = [CPU],
+  name = 'stand-in',
+): Promise<string> {
   const res = await server.request('/api/v1/runner/register', {
     method: 'POST',
     token: RUNNER_TOKEN,
@@ -72,11 +76,36 @@ export function fakeState(mode: 'benchmark' | 'ranked', time: number | null) {
     mode,
     message: time === null ? 'incorrect: y[3] differs' : `accepted in ${time} ms`,
     compile: { ok: true, compiler: 'cc', flags: ['-O3'], log: '', duration_ms: 10 },
-    correctness: { passed: time !== null, cases: [{ name: 'hidden', sizes: { n: 123457 }, seed: 1, distribution: 'uniform', passed: time !== null, max_abs_error: 0, mean_abs_error: 0, max_rel_error: 0, mean_rel_error: 0 }] },
+    correctness: {
+      passed: time !== null,
+      cases: [
+        {
+          name: 'hidden',
+          sizes: { n: 123457 },
+          seed: 1,
+          distribution: 'uniform',
+          passed: time !== null,
+          max_abs_error: 0,
+          mean_abs_error: 0,
+          max_rel_error: 0,
+          mean_rel_error: 0,
+        },
+      ],
+    },
     benchmarking_result:
       time === null
         ? null
-        : { optimized_time: time, baseline_time: time * 2, speedup: 2, gbps: 1, gflops: 1, fraction_of_peak: 0.1, cases: [], flagged_for_review: false, review_reasons: [] },
+        : {
+            optimized_time: time,
+            baseline_time: time * 2,
+            speedup: 2,
+            gbps: 1,
+            gflops: 1,
+            fraction_of_peak: 0.1,
+            cases: [],
+            flagged_for_review: false,
+            review_reasons: [],
+          },
     stdout: 'candidate output',
     runner_seconds: 0.25,
     evaluated_at: new Date().toISOString(),
@@ -89,9 +118,18 @@ export interface Claimed {
   payload: { kind: string; target_id: string; mode: string; secret_seed?: string; device: string };
 }
 
-export async function claim(server: TestServer, runnerId: string, devices: string[], waitMs = 5000): Promise<Claimed | null> {
+export async function claim(
+  server: TestServer,
+  runnerId: string,
+  devices: string[],
+  waitMs = 5000,
+): Promise<Claimed | null> {
   const { status, body } = await json<{ job: Claimed | null }>(
-    server.request('/api/v1/runner/claim', { method: 'POST', token: RUNNER_TOKEN, json: { runner_id: runnerId, devices, wait_ms: waitMs } }),
+    server.request('/api/v1/runner/claim', {
+      method: 'POST',
+      token: RUNNER_TOKEN,
+      json: { runner_id: runnerId, devices, wait_ms: waitMs },
+    }),
   );
   if (status !== 200) throw new Error(`claim: ${status}`);
   return body.job;

@@ -17,7 +17,9 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 const create = (body: Record<string, unknown>) =>
-  json<AgentSession>(server.request('/api/v1/agent-session', { method: 'POST', token: user.token, json: { device, ...body } }));
+  json<AgentSession>(
+    server.request('/api/v1/agent-session', { method: 'POST', token: user.token, json: { device, ...body } }),
+  );
 
 const idle = (id: string, timeoutMs = 150_000) =>
   waitFor(
@@ -28,7 +30,8 @@ const idle = (id: string, timeoutMs = 150_000) =>
     { timeoutMs, intervalMs: 250, what: `session ${id} to go idle` },
   );
 
-const time = (a: GenerationAttempt) => a.evaluation_state?.benchmarking_result?.optimized_time ?? Number.POSITIVE_INFINITY;
+const time = (a: GenerationAttempt) =>
+  a.evaluation_state?.benchmarking_result?.optimized_time ?? Number.POSITIVE_INFINITY;
 
 describe('19_ReLU with the tuner on cpu', () => {
   let session: AgentSession;
@@ -47,16 +50,24 @@ describe('19_ReLU with the tuner on cpu', () => {
       expect(a.runner_seconds).toBeGreaterThan(0);
     }
     expect(attempts.some((a) => a.evaluation_state?.verdict === 'accepted')).toBe(true);
-    const lowest = [...attempts].filter((a) => a.status === 'completed').sort((a, b) => time(a) - time(b) || a.attempt_number - b.attempt_number)[0];
+    const lowest = [...attempts]
+      .filter((a) => a.status === 'completed')
+      .sort((a, b) => time(a) - time(b) || a.attempt_number - b.attempt_number)[0];
     expect(session.best_attempt?.id).toBe(lowest?.id);
-    const best = await json<GenerationAttempt>(server.request(`/api/v1/agent-session/${session.id}/best-attempt`, { token: user.token }));
+    const best = await json<GenerationAttempt>(
+      server.request(`/api/v1/agent-session/${session.id}/best-attempt`, { token: user.token }),
+    );
     expect(best.body.id).toBe(lowest?.id);
     expect(session.user_instructions[0]?.status).toBe('completed');
   });
 
   test('a second instruction adds attempts, numbered on from the first', async () => {
     const more = await json<any>(
-      server.request(`/api/v1/agent-session/${session.id}/attempt`, { method: 'POST', token: user.token, json: { instruction: 'no OpenMP', max_attempts: 2 } }),
+      server.request(`/api/v1/agent-session/${session.id}/attempt`, {
+        method: 'POST',
+        token: user.token,
+        json: { instruction: 'no OpenMP', max_attempts: 2 },
+      }),
     );
     expect(more.status).toBe(201);
     const after = await idle(session.id);
@@ -70,10 +81,13 @@ describe('19_ReLU with the tuner on cpu', () => {
 test('a stopped session keeps its evaluated attempts and queues nothing more', async () => {
   const created = await create({ problem_name: '19_ReLU', max_attempts: 20 });
   await waitFor(
-    async () => (await getSession(server, user.token, created.body.id)).generation_attempts.some((a) => a.status === 'completed'),
+    async () =>
+      (await getSession(server, user.token, created.body.id)).generation_attempts.some((a) => a.status === 'completed'),
     { timeoutMs: 120_000, what: 'a first completed attempt' },
   );
-  const stopped = await json<AgentSession>(server.request(`/api/v1/agent-session/${created.body.id}/stop`, { method: 'POST', token: user.token }));
+  const stopped = await json<AgentSession>(
+    server.request(`/api/v1/agent-session/${created.body.id}/stop`, { method: 'POST', token: user.token }),
+  );
   expect(stopped.body.status).toBe('stopped');
   const completedAtStop = stopped.body.generation_attempts.filter((a) => a.status === 'completed').map((a) => a.id);
   for (const a of stopped.body.generation_attempts) expect(['completed', 'stopped', 'evaluating']).toContain(a.status);
@@ -82,7 +96,8 @@ test('a stopped session keeps its evaluated attempts and queues nothing more', a
   const later = await getSession(server, user.token, created.body.id);
   expect(later.status).toBe('stopped');
   expect(later.generation_attempts.length).toBe(stopped.body.generation_attempts.length);
-  for (const id of completedAtStop) expect(later.generation_attempts.find((a) => a.id === id)?.status).toBe('completed');
+  for (const id of completedAtStop)
+    expect(later.generation_attempts.find((a) => a.id === id)?.status).toBe('completed');
   expect(later.generation_attempts.length).toBeLessThan(20);
   const jobs = await server.ctx.db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM jobs WHERE session_id = $1 AND (status = 'queued' OR (status = 'leased' AND kind = 'generate'))`,
@@ -91,22 +106,30 @@ test('a stopped session keeps its evaluated attempts and queues nothing more', a
   expect(jobs.rows[0]?.n).toBe(0);
 });
 
-test('SSE delivers the session\'s events live and resumes after Last-Event-ID', async () => {
+test("SSE delivers the session's events live and resumes after Last-Event-ID", async () => {
   const created = await create({ problem_name: '19_ReLU', max_attempts: 2 });
   const id = created.body.id;
   // EventSource cannot send headers: the token rides in the query; Last-Event-ID 0 replays from the start.
-  const res = await fetch(`${server.url}/api/v1/agent-session/${id}/events?access_token=${encodeURIComponent(user.token)}`, {
-    headers: { 'Last-Event-ID': '0' },
-  });
+  const res = await fetch(
+    `${server.url}/api/v1/agent-session/${id}/events?access_token=${encodeURIComponent(user.token)}`,
+    {
+      headers: { 'Last-Event-ID': '0' },
+    },
+  );
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toContain('text/event-stream');
-  const messages = await readSse(res, (m) => {
-    const e = JSON.parse(m.data) as SessionEvent;
-    return e.type === 'session.status' && e.status === 'idle';
-  }, 150_000);
+  const messages = await readSse(
+    res,
+    (m) => {
+      const e = JSON.parse(m.data) as SessionEvent;
+      return e.type === 'session.status' && e.status === 'idle';
+    },
+    150_000,
+  );
   const events = messages.map((m) => JSON.parse(m.data) as SessionEvent);
   const types = new Set(events.map((e) => e.type));
-  for (const t of ['attempt.created', 'attempt.status', 'attempt.updated', 'session.status'] as const) expect(types.has(t)).toBe(true);
+  for (const t of ['attempt.created', 'attempt.status', 'attempt.updated', 'session.status'] as const)
+    expect(types.has(t)).toBe(true);
   const ids = messages.map((m) => Number(m.id));
   expect(ids).toEqual([...ids].sort((a, b) => a - b));
   expect(new Set(ids).size).toBe(ids.length);

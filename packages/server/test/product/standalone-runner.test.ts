@@ -40,18 +40,30 @@ test('a submission is evaluated in ranked mode by a runner over the runner API a
     log: () => {},
   });
   const user = await server.createUser({ full_name: 'Runner Fan' });
-  await waitFor(async () => {
-    const d = await json<any>(server.request('/api/v1/devices', { token: user.token }));
-    return d.body.data.some((x: { id: string; available: boolean }) => x.id === cpu?.id && x.available);
-  }, { what: 'the runner to register' });
+  await waitFor(
+    async () => {
+      const d = await json<any>(server.request('/api/v1/devices', { token: user.token }));
+      return d.body.data.some((x: { id: string; available: boolean }) => x.id === cpu?.id && x.available);
+    },
+    { what: 'the runner to register' },
+  );
   const created = await json<Submission>(
-    server.request('/api/v1/submission', { method: 'POST', token: user.token, json: { problem_name: '19_ReLU', device: cpu?.id, language: 'c', source: RELU } }),
+    server.request('/api/v1/submission', {
+      method: 'POST',
+      token: user.token,
+      json: { problem_name: '19_ReLU', device: cpu?.id, language: 'c', source: RELU },
+    }),
   );
   expect(created.status).toBe(201);
-  const done = await waitFor(async () => {
-    const r = await json<any>(server.request(`/api/v1/leaderboard/submission/${created.body.id}`, { token: user.token }));
-    return r.body.status === 'completed' || r.body.status === 'failed' ? r.body : undefined;
-  }, { timeoutMs: 120_000, what: 'the ranked evaluation' });
+  const done = await waitFor(
+    async () => {
+      const r = await json<any>(
+        server.request(`/api/v1/leaderboard/submission/${created.body.id}`, { token: user.token }),
+      );
+      return r.body.status === 'completed' || r.body.status === 'failed' ? r.body : undefined;
+    },
+    { timeoutMs: 120_000, what: 'the ranked evaluation' },
+  );
   expect(done.error ?? null).toBeNull();
   expect(done).toMatchObject({ status: 'completed', verdict: 'accepted', rank: 1 });
   expect(done.time_ms).toBeGreaterThan(0);

@@ -8,7 +8,11 @@ export function AppLink({
   children,
   className,
   ...props
-}: Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href' | 'className'> & { href: string; children: ReactNode; className?: string }) {
+}: Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href' | 'className'> & {
+  href: string;
+  children: ReactNode;
+  className?: string;
+}) {
   const preload = () => preloadPath(href);
   return (
     <Link

@@ -11,13 +11,23 @@ export function attemptTime(attempt: GenerationAttempt): number | undefined {
   return attempt.status === 'completed' && typeof t === 'number' && Number.isFinite(t) ? t : undefined;
 }
 
-export function AttemptChart({ attempts, bestId }: { attempts: readonly GenerationAttempt[]; bestId: string | undefined }) {
+export function AttemptChart({
+  attempts,
+  bestId,
+}: {
+  attempts: readonly GenerationAttempt[];
+  bestId: string | undefined;
+}) {
   const points = attempts.flatMap((a) => {
     const t = attemptTime(a);
     return t === undefined ? [] : [{ id: a.id, n: a.attempt_number, t }];
   });
   if (points.length === 0) {
-    return <p className="py-6 text-sm text-slate-500 dark:text-slate-400">No timed attempt yet: the chart fills in as attempts are accepted.</p>;
+    return (
+      <p className="py-6 text-sm text-slate-500 dark:text-slate-400">
+        No timed attempt yet: the chart fills in as attempts are accepted.
+      </p>
+    );
   }
   const maxN = Math.max(...attempts.map((a) => a.attempt_number), 1);
   const maxT = Math.max(...points.map((p) => p.t)) * 1.05;
@@ -28,21 +38,48 @@ export function AttemptChart({ attempts, bestId }: { attempts: readonly Generati
   const best = points.find((p) => p.id === bestId);
   return (
     <figure>
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`Time per attempt, ${points.length} timed attempts`} className="h-auto w-full">
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        role="img"
+        aria-label={`Time per attempt, ${points.length} timed attempts`}
+        className="h-auto w-full"
+      >
         {ticks.map((t) => (
           <g key={t}>
-            <line x1={PAD.left} x2={W - PAD.right} y1={y(t)} y2={y(t)} className="stroke-slate-200 dark:stroke-slate-800" />
-            <text x={PAD.left - 8} y={y(t) + 4} textAnchor="end" className="fill-slate-500 text-[10px] dark:fill-slate-400">
+            <line
+              x1={PAD.left}
+              x2={W - PAD.right}
+              y1={y(t)}
+              y2={y(t)}
+              className="stroke-slate-200 dark:stroke-slate-800"
+            />
+            <text
+              x={PAD.left - 8}
+              y={y(t) + 4}
+              textAnchor="end"
+              className="fill-slate-500 text-[10px] dark:fill-slate-400"
+            >
               {formatMs(t)}
             </text>
           </g>
         ))}
         {attempts.map((a) => (
-          <text key={a.id} x={x(a.attempt_number)} y={H - PAD.bottom + 16} textAnchor="middle" className="fill-slate-500 text-[10px] dark:fill-slate-400">
+          <text
+            key={a.id}
+            x={x(a.attempt_number)}
+            y={H - PAD.bottom + 16}
+            textAnchor="middle"
+            className="fill-slate-500 text-[10px] dark:fill-slate-400"
+          >
             #{a.attempt_number}
           </text>
         ))}
-        <text x={(W + PAD.left) / 2} y={H - 4} textAnchor="middle" className="fill-slate-500 text-[10px] dark:fill-slate-400">
+        <text
+          x={(W + PAD.left) / 2}
+          y={H - 4}
+          textAnchor="middle"
+          className="fill-slate-500 text-[10px] dark:fill-slate-400"
+        >
           attempt
         </text>
         <path d={path} fill="none" className="stroke-indigo-500" strokeWidth={2} />
@@ -54,7 +91,12 @@ export function AttemptChart({ attempts, bestId }: { attempts: readonly Generati
         {best ? (
           <g data-testid="chart-best">
             <circle cx={x(best.n)} cy={y(best.t)} r={9} fill="none" className="stroke-emerald-500" strokeWidth={2.5} />
-            <text x={Math.max(x(best.n), PAD.left + 40)} y={y(best.t) - 14} textAnchor="middle" className="fill-emerald-600 text-[11px] font-semibold dark:fill-emerald-400">
+            <text
+              x={Math.max(x(best.n), PAD.left + 40)}
+              y={y(best.t) - 14}
+              textAnchor="middle"
+              className="fill-emerald-600 text-[11px] font-semibold dark:fill-emerald-400"
+            >
               best {formatMs(best.t)}
             </text>
           </g>

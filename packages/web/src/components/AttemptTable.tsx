@@ -33,7 +33,11 @@ export function AttemptTable({
             const result = a.evaluation_state?.benchmarking_result;
             const text = streamed[a.id];
             return (
-              <tr key={a.id} data-testid="attempt-row" className="border-t border-slate-100 align-top dark:border-slate-800">
+              <tr
+                key={a.id}
+                data-testid="attempt-row"
+                className="border-t border-slate-100 align-top dark:border-slate-800"
+              >
                 <td className="py-2 pr-4">
                   <AppLink href={`/kernels/${sessionId}/attempts/${a.id}`}>Attempt #{a.attempt_number}</AppLink>
                   {a.id === bestId ? (
@@ -42,11 +46,16 @@ export function AttemptTable({
                     </span>
                   ) : null}
                   {a.status === 'generating' && text ? (
-                    <pre aria-live="polite" className="mt-2 max-h-40 max-w-xl overflow-auto rounded bg-slate-100 p-2 text-xs whitespace-pre-wrap text-slate-700 dark:bg-slate-950 dark:text-slate-300">
+                    <pre
+                      aria-live="polite"
+                      className="mt-2 max-h-40 max-w-xl overflow-auto rounded bg-slate-100 p-2 text-xs whitespace-pre-wrap text-slate-700 dark:bg-slate-950 dark:text-slate-300"
+                    >
                       {text}
                     </pre>
                   ) : null}
-                  {a.status === 'failed' && a.error ? <p className="mt-1 text-xs text-rose-700 dark:text-rose-300">{a.error}</p> : null}
+                  {a.status === 'failed' && a.error ? (
+                    <p className="mt-1 text-xs text-rose-700 dark:text-rose-300">{a.error}</p>
+                  ) : null}
                 </td>
                 <td className="py-2 pr-4">
                   <StatusBadge status={a.status} />

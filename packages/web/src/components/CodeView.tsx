@@ -7,7 +7,10 @@ export function CodeView({ source, label }: { source: string; label: string }) {
   const lineCount = source.split('\n').length;
   return (
     <div className="flex max-h-[36rem] overflow-auto rounded-md border border-slate-200 bg-slate-50 font-mono text-xs leading-5 dark:border-slate-800 dark:bg-slate-950">
-      <pre aria-hidden="true" className="sticky left-0 bg-slate-100 px-3 py-3 text-right text-slate-400 select-none dark:bg-slate-900 dark:text-slate-500">
+      <pre
+        aria-hidden="true"
+        className="sticky left-0 bg-slate-100 px-3 py-3 text-right text-slate-400 select-none dark:bg-slate-900 dark:text-slate-500"
+      >
         {Array.from({ length: lineCount }, (_, i) => i + 1).join('\n')}
       </pre>
       <pre aria-label={label} tabIndex={0} className="flex-1 px-3 py-3 text-slate-900 dark:text-slate-100">

@@ -7,13 +7,19 @@ export function DefaultErrorView({ error }: { error: unknown }) {
   const id = useId();
   const message = error instanceof Error ? error.message : String(error);
   return (
-    <div role="alert" className="mx-auto my-10 max-w-xl rounded-lg border border-rose-200 bg-rose-50 p-5 dark:border-rose-900 dark:bg-rose-950/40">
+    <div
+      role="alert"
+      className="mx-auto my-10 max-w-xl rounded-lg border border-rose-200 bg-rose-50 p-5 dark:border-rose-900 dark:bg-rose-950/40"
+    >
       <p className="font-semibold text-rose-800 dark:text-rose-200">Something went wrong!</p>
       <Button size="sm" className="mt-3" aria-expanded={shown} aria-controls={id} onClick={() => setShown((s) => !s)}>
         {shown ? 'Hide Error' : 'Show Error'}
       </Button>
       {shown ? (
-        <pre id={id} className="mt-3 overflow-auto rounded bg-white p-3 text-sm whitespace-pre-wrap text-rose-900 dark:bg-slate-900 dark:text-rose-200">
+        <pre
+          id={id}
+          className="mt-3 overflow-auto rounded bg-white p-3 text-sm whitespace-pre-wrap text-rose-900 dark:bg-slate-900 dark:text-rose-200"
+        >
           {message}
         </pre>
       ) : null}

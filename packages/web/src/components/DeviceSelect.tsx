@@ -20,7 +20,13 @@ export function DeviceSelect({
   allowAny?: string;
 }) {
   return (
-    <SelectField label={label} name="device" value={value} onChange={(e) => onChange(e.target.value)} required={!allowAny}>
+    <SelectField
+      label={label}
+      name="device"
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      required={!allowAny}
+    >
       {allowAny ? <option value="">{allowAny}</option> : null}
       {!allowAny && devices.length === 0 ? <option value="">No device offered</option> : null}
       {devices.map((device) => (

@@ -12,7 +12,11 @@ export function DiffView({ before, after, label }: { before: string; after: stri
         <span className="text-emerald-700 dark:text-emerald-400">+{added}</span>{' '}
         <span className="text-rose-700 dark:text-rose-400">−{removed}</span> lines
       </p>
-      <pre aria-label={label} tabIndex={0} className="max-h-[36rem] overflow-auto rounded-md border border-slate-200 bg-slate-50 py-2 font-mono text-xs leading-5 dark:border-slate-800 dark:bg-slate-950">
+      <pre
+        aria-label={label}
+        tabIndex={0}
+        className="max-h-[36rem] overflow-auto rounded-md border border-slate-200 bg-slate-50 py-2 font-mono text-xs leading-5 dark:border-slate-800 dark:bg-slate-950"
+      >
         {lines.map((line, i) => (
           <div
             // biome-ignore lint/suspicious/noArrayIndexKey: a diff is rendered whole, never reordered.

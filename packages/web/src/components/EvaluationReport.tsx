@@ -40,11 +40,14 @@ export function EvaluationReport({ state }: { state: EvaluationState }) {
           </dl>
         ) : null}
         {bench?.flagged_for_review ? (
-          <p className="mt-3 text-sm text-amber-700 dark:text-amber-300">Flagged for review: {bench.review_reasons.join('; ')}</p>
+          <p className="mt-3 text-sm text-amber-700 dark:text-amber-300">
+            Flagged for review: {bench.review_reasons.join('; ')}
+          </p>
         ) : null}
         {state.environment ? (
           <p className="mt-3 text-xs text-slate-500 dark:text-slate-400">
-            {state.environment.device_name} · {state.environment.compiler} {state.environment.flags.join(' ')} · {state.environment.sandbox}
+            {state.environment.device_name} · {state.environment.compiler} {state.environment.flags.join(' ')} ·{' '}
+            {state.environment.sandbox}
           </p>
         ) : null}
       </Card>
@@ -53,7 +56,11 @@ export function EvaluationReport({ state }: { state: EvaluationState }) {
           <p className="mb-2 font-mono text-xs text-slate-600 dark:text-slate-400">
             {state.compile.compiler} {state.compile.flags.join(' ')}
           </p>
-          <pre aria-label="Compile log" tabIndex={0} className="max-h-72 overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs whitespace-pre-wrap text-slate-100">
+          <pre
+            aria-label="Compile log"
+            tabIndex={0}
+            className="max-h-72 overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs whitespace-pre-wrap text-slate-100"
+          >
             {state.compile.log || '(empty)'}
           </pre>
         </Card>
@@ -82,7 +89,13 @@ export function EvaluationReport({ state }: { state: EvaluationState }) {
                     <td className={`${td} text-xs`}>
                       {c.distribution}, seed {c.seed}
                     </td>
-                    <td className={td}>{c.passed ? <span className="text-emerald-700 dark:text-emerald-400">pass</span> : <span className="text-rose-700 dark:text-rose-400">fail</span>}</td>
+                    <td className={td}>
+                      {c.passed ? (
+                        <span className="text-emerald-700 dark:text-emerald-400">pass</span>
+                      ) : (
+                        <span className="text-rose-700 dark:text-rose-400">fail</span>
+                      )}
+                    </td>
                     <td className={`${td} text-right`}>{c.max_abs_error?.toExponential(2) ?? '—'}</td>
                     <td className={`${td} text-right`}>{c.max_rel_error?.toExponential(2) ?? '—'}</td>
                     <td className={`${td} text-xs`}>{c.message ?? ''}</td>
@@ -138,7 +151,10 @@ export function EvaluationReport({ state }: { state: EvaluationState }) {
       ) : null}
       {state.stderr ? (
         <Card title="Program output">
-          <pre tabIndex={0} className="max-h-60 overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs whitespace-pre-wrap text-slate-100">
+          <pre
+            tabIndex={0}
+            className="max-h-60 overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs whitespace-pre-wrap text-slate-100"
+          >
             {state.stderr}
           </pre>
         </Card>

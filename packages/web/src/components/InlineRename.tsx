@@ -50,7 +50,6 @@ export function InlineRename({
       </label>
       <input
         id={inputId}
-        // biome-ignore lint/a11y/noAutofocus: the user just asked to edit this field.
         autoFocus
         value={draft}
         maxLength={200}

@@ -20,7 +20,9 @@ function InstructionItem({ instruction, actions }: { instruction: UserInstructio
           aria-pressed={instruction.starred}
           aria-label={instruction.starred ? `Unstar ${instruction.name}` : `Star ${instruction.name}`}
           disabled={busy || deleted}
-          onClick={() => void run(() => actions.star(instruction.id, !instruction.starred), 'Failed to update the star')}
+          onClick={() =>
+            void run(() => actions.star(instruction.id, !instruction.starred), 'Failed to update the star')
+          }
           className={`rounded p-1 text-lg leading-none ${instruction.starred ? 'text-amber-500' : 'text-slate-400 hover:text-amber-500'}`}
         >
           {instruction.starred ? '★' : '☆'}
@@ -33,32 +35,60 @@ function InstructionItem({ instruction, actions }: { instruction: UserInstructio
             <InlineRename
               value={instruction.name}
               label="Instruction name"
-              onRename={(name) => run(() => actions.renameInstruction(instruction.id, name), 'Failed to rename the instruction')}
+              onRename={(name) =>
+                run(() => actions.renameInstruction(instruction.id, name), 'Failed to rename the instruction')
+              }
             />
           ) : null}
           {!deleted && running ? (
-            <Button size="sm" disabled={busy} onClick={() => void run(() => actions.stopInstruction(instruction.id), 'Failed to stop the instruction')}>
+            <Button
+              size="sm"
+              disabled={busy}
+              onClick={() => void run(() => actions.stopInstruction(instruction.id), 'Failed to stop the instruction')}
+            >
               Stop
             </Button>
           ) : null}
           {deleted ? (
-            <Button size="sm" disabled={busy} onClick={() => void run(() => actions.restoreInstruction(instruction.id), 'Failed to restore the instruction')}>
+            <Button
+              size="sm"
+              disabled={busy}
+              onClick={() =>
+                void run(() => actions.restoreInstruction(instruction.id), 'Failed to restore the instruction')
+              }
+            >
               Restore
             </Button>
           ) : (
-            <Button size="sm" variant="ghost" disabled={busy} onClick={() => void run(() => actions.deleteInstruction(instruction.id), 'Failed to delete the instruction')}>
+            <Button
+              size="sm"
+              variant="ghost"
+              disabled={busy}
+              onClick={() =>
+                void run(() => actions.deleteInstruction(instruction.id), 'Failed to delete the instruction')
+              }
+            >
               Delete
             </Button>
           )}
         </div>
       </div>
-      {instruction.text ? <p className="mt-1 text-sm whitespace-pre-line text-slate-600 dark:text-slate-300">{instruction.text}</p> : null}
+      {instruction.text ? (
+        <p className="mt-1 text-sm whitespace-pre-line text-slate-600 dark:text-slate-300">{instruction.text}</p>
+      ) : null}
     </li>
   );
 }
 
-export function InstructionList({ instructions, actions }: { instructions: readonly UserInstruction[]; actions: Mutations }) {
-  if (instructions.length === 0) return <p className="text-sm text-slate-500 dark:text-slate-400">No instruction yet.</p>;
+export function InstructionList({
+  instructions,
+  actions,
+}: {
+  instructions: readonly UserInstruction[];
+  actions: Mutations;
+}) {
+  if (instructions.length === 0)
+    return <p className="text-sm text-slate-500 dark:text-slate-400">No instruction yet.</p>;
   return (
     <ul className="divide-y divide-slate-100 dark:divide-slate-800">
       {instructions.map((instruction) => (

@@ -3,8 +3,15 @@ import type { LeaderboardEntry } from '@kernelforge/sdk';
 import { formatDate, formatMs, formatSpeedup } from '../lib/format';
 import { AppLink } from './AppLink';
 
-export function LeaderboardTable({ entries, compact = false }: { entries: readonly LeaderboardEntry[]; compact?: boolean }) {
-  if (entries.length === 0) return <p className="py-3 text-sm text-slate-500 dark:text-slate-400">No ranked submission yet.</p>;
+export function LeaderboardTable({
+  entries,
+  compact = false,
+}: {
+  entries: readonly LeaderboardEntry[];
+  compact?: boolean;
+}) {
+  if (entries.length === 0)
+    return <p className="py-3 text-sm text-slate-500 dark:text-slate-400">No ranked submission yet.</p>;
   return (
     <div className="overflow-x-auto">
       <table className="w-full text-left text-sm" data-testid="leaderboard">
@@ -20,16 +27,26 @@ export function LeaderboardTable({ entries, compact = false }: { entries: readon
         </thead>
         <tbody>
           {entries.map((e) => (
-            <tr key={e.submission_id} data-testid="leaderboard-row" className="border-t border-slate-100 dark:border-slate-800">
+            <tr
+              key={e.submission_id}
+              data-testid="leaderboard-row"
+              className="border-t border-slate-100 dark:border-slate-800"
+            >
               <td className="py-2 pr-4 font-semibold tabular-nums">{e.rank}</td>
               <td className="py-2 pr-4">
                 <AppLink href={`/leaderboard/submission/${e.submission_id}`}>{e.user.display_name}</AppLink>
-                {e.flagged_for_review ? <span className="ml-2 text-xs text-amber-600 dark:text-amber-400" title="Flagged for review">⚑</span> : null}
+                {e.flagged_for_review ? (
+                  <span className="ml-2 text-xs text-amber-600 dark:text-amber-400" title="Flagged for review">
+                    ⚑
+                  </span>
+                ) : null}
               </td>
               <td className="py-2 pr-4 font-mono text-xs">{e.device}</td>
               <td className="py-2 pr-4 text-right tabular-nums">{formatMs(e.time_ms)}</td>
               <td className="py-2 pr-4 text-right tabular-nums">{formatSpeedup(e.speedup)}</td>
-              {compact ? null : <td className="py-2 text-xs text-slate-500 dark:text-slate-400">{formatDate(e.created_at)}</td>}
+              {compact ? null : (
+                <td className="py-2 text-xs text-slate-500 dark:text-slate-400">{formatDate(e.created_at)}</td>
+              )}
             </tr>
           ))}
         </tbody>

@@ -19,7 +19,9 @@ export function NavBar({ user }: { user: User }) {
   const { logout } = useAuthActions();
   const links = user.is_superuser ? [...LINKS, { href: '/admin', label: 'Admin', section: '/admin' }] : LINKS;
   const active = (section: string) =>
-    section === '/kernels' ? location.startsWith('/kernels') && !location.startsWith('/kernels/submit') : location.startsWith(section);
+    section === '/kernels'
+      ? location.startsWith('/kernels') && !location.startsWith('/kernels/submit')
+      : location.startsWith(section);
   return (
     <header className="sticky top-0 z-20 border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-950/90">
       <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3 sm:px-6">
@@ -42,7 +44,10 @@ export function NavBar({ user }: { user: User }) {
         </nav>
         <div className="ml-auto flex items-center gap-2">
           <ThemeToggle />
-          <span className="hidden max-w-48 truncate text-sm text-slate-600 sm:inline dark:text-slate-300" title={user.email}>
+          <span
+            className="hidden max-w-48 truncate text-sm text-slate-600 sm:inline dark:text-slate-300"
+            title={user.email}
+          >
             {user.full_name || user.email}
           </span>
           <Button size="sm" variant="ghost" onClick={() => void logout()}>

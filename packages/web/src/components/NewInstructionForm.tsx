@@ -5,7 +5,13 @@ import { useAction } from '../hooks/useAction';
 import { Button } from './Button';
 import { TextArea, TextField } from './fields';
 
-export function NewInstructionForm({ onSubmit, disabled }: { onSubmit: (text: string, attempts: number) => Promise<unknown>; disabled?: boolean }) {
+export function NewInstructionForm({
+  onSubmit,
+  disabled,
+}: {
+  onSubmit: (text: string, attempts: number) => Promise<unknown>;
+  disabled?: boolean;
+}) {
   const [text, setText] = useState('');
   const [attempts, setAttempts] = useState(DEFAULT_MAX_ATTEMPTS);
   const { busy, run } = useAction();
@@ -13,16 +19,28 @@ export function NewInstructionForm({ onSubmit, disabled }: { onSubmit: (text: st
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!text.trim()) return;
-    const done = await run(async () => {
-      await onSubmit(text.trim(), attempts);
-      return true;
-    }, 'Failed to send the instruction', 'Instruction sent');
+    const done = await run(
+      async () => {
+        await onSubmit(text.trim(), attempts);
+        return true;
+      },
+      'Failed to send the instruction',
+      'Instruction sent',
+    );
     if (done) setText('');
   }
 
   return (
     <form onSubmit={submit} className="space-y-3" aria-label="New instruction">
-      <TextArea label="New instruction" rows={3} value={text} maxLength={10_000} required onChange={(e) => setText(e.target.value)} placeholder="e.g. Try a tiled version with 64×64 blocks." />
+      <TextArea
+        label="New instruction"
+        rows={3}
+        value={text}
+        maxLength={10_000}
+        required
+        onChange={(e) => setText(e.target.value)}
+        placeholder="e.g. Try a tiled version with 64×64 blocks."
+      />
       <div className="flex flex-wrap items-end gap-3">
         <div className="w-40">
           <TextField
@@ -31,7 +49,9 @@ export function NewInstructionForm({ onSubmit, disabled }: { onSubmit: (text: st
             min={1}
             max={MAX_ATTEMPTS_PER_INSTRUCTION}
             value={attempts}
-            onChange={(e) => setAttempts(Math.max(1, Math.min(MAX_ATTEMPTS_PER_INSTRUCTION, Number(e.target.value) || 1)))}
+            onChange={(e) =>
+              setAttempts(Math.max(1, Math.min(MAX_ATTEMPTS_PER_INSTRUCTION, Number(e.target.value) || 1)))
+            }
           />
         </div>
         <Button type="submit" variant="primary" disabled={busy || disabled || !text.trim()}>

@@ -42,7 +42,9 @@ export function ProblemPicker({
             <label
               key={problem.name}
               className={`flex cursor-pointer items-start gap-3 border-b border-slate-100 px-3 py-2 text-sm last:border-0 dark:border-slate-800 ${
-                value === problem.name ? 'bg-indigo-50 dark:bg-indigo-950/60' : 'hover:bg-slate-50 dark:hover:bg-slate-800/60'
+                value === problem.name
+                  ? 'bg-indigo-50 dark:bg-indigo-950/60'
+                  : 'hover:bg-slate-50 dark:hover:bg-slate-800/60'
               }`}
             >
               <input
@@ -72,7 +74,9 @@ export function ProblemSummary({ problem }: { problem: Problem }) {
     <div className="space-y-3 text-sm" data-testid="problem-summary">
       <p className="whitespace-pre-line text-slate-700 dark:text-slate-300">{problem.description}</p>
       <div>
-        <p className="mb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">Prototype</p>
+        <p className="mb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
+          Prototype
+        </p>
         <pre className="overflow-x-auto rounded-md bg-slate-100 p-3 font-mono text-xs text-slate-900 dark:bg-slate-950 dark:text-slate-100">
           {problem.prototype}
         </pre>

@@ -5,7 +5,10 @@ import { Spinner } from './Spinner';
 
 export function queryErrorText(error: unknown): { title: string; detail: string } {
   if (error instanceof ApiError) {
-    return { title: `Something went wrong: ${error.statusText || String(error.status)}`, detail: error.detail ?? 'Unknown error' };
+    return {
+      title: `Something went wrong: ${error.statusText || String(error.status)}`,
+      detail: error.detail ?? 'Unknown error',
+    };
   }
   const message = error instanceof Error ? error.message : '';
   return { title: `Something went wrong: ${message || 'Network error'}`, detail: 'Unknown error' };
@@ -14,7 +17,10 @@ export function queryErrorText(error: unknown): { title: string; detail: string 
 export function QueryError({ error }: { error: unknown }) {
   const { title, detail } = queryErrorText(error);
   return (
-    <div role="alert" className="my-6 rounded-lg border border-rose-200 bg-rose-50 p-4 text-sm dark:border-rose-900 dark:bg-rose-950/40">
+    <div
+      role="alert"
+      className="my-6 rounded-lg border border-rose-200 bg-rose-50 p-4 text-sm dark:border-rose-900 dark:bg-rose-950/40"
+    >
       <p className="font-semibold text-rose-800 dark:text-rose-200">{title}</p>
       <p className="mt-1 text-rose-700 dark:text-rose-300">{detail}</p>
     </div>

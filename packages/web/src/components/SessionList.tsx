@@ -4,7 +4,13 @@ import { formatDate, formatMs } from '../lib/format';
 import { AppLink } from './AppLink';
 import { StatusBadge } from './StatusBadge';
 
-export function SessionList({ sessions, showOwner = false }: { sessions: readonly AgentSessionSummary[]; showOwner?: boolean }) {
+export function SessionList({
+  sessions,
+  showOwner = false,
+}: {
+  sessions: readonly AgentSessionSummary[];
+  showOwner?: boolean;
+}) {
   if (sessions.length === 0) return <p className="py-4 text-sm text-slate-500 dark:text-slate-400">No sessions yet.</p>;
   return (
     <div className="overflow-x-auto">

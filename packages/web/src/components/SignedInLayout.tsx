@@ -4,6 +4,7 @@ import { createContext, type ReactNode, useContext, useEffect } from 'react';
 import { toast } from 'sonner';
 import { useLocation } from 'wouter';
 import type { User } from '@kernelforge/sdk';
+import { consumeLogout } from '../hooks/useAuthActions';
 import { useCurrentUser } from '../hooks/useCurrentUser';
 import { loginPath, UNAUTHORIZED_MESSAGE } from '../lib/authPaths';
 import { NavBar } from './NavBar';
@@ -25,7 +26,7 @@ export function SignedInLayout({ children }: { children: ReactNode }) {
   const signedOut = user === null || error instanceof AuthenticationError;
 
   useEffect(() => {
-    if (!signedOut) return;
+    if (!signedOut || consumeLogout()) return;
     toast.error(UNAUTHORIZED_MESSAGE, { id: 'unauthorized' });
     navigate(loginPath(location), { replace: true });
   }, [signedOut, location, navigate]);
@@ -37,7 +38,10 @@ export function SignedInLayout({ children }: { children: ReactNode }) {
   return (
     <UserContext.Provider value={user}>
       <div className="min-h-screen bg-slate-50 dark:bg-slate-950">
-        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+        >
           Skip to content
         </a>
         <NavBar user={user} />

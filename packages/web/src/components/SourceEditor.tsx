@@ -28,7 +28,8 @@ export function SourceEditor({ value, onChange }: { value: string; onChange: (so
     <div className="space-y-2">
       <div className="flex flex-wrap items-end justify-between gap-2">
         <label htmlFor={id} className="text-sm font-medium text-slate-700 dark:text-slate-200">
-          Source <span className="font-normal text-slate-500 dark:text-slate-400">(Tab indents; Esc then Tab leaves)</span>
+          Source{' '}
+          <span className="font-normal text-slate-500 dark:text-slate-400">(Tab indents; Esc then Tab leaves)</span>
         </label>
         <div className="text-sm">
           <label htmlFor={fileId} className="mr-2 text-slate-700 dark:text-slate-200">

@@ -21,13 +21,25 @@ export function SourceTabs({
   const source = attempt.source ?? '';
   const tabs: { id: View; label: string; enabled: boolean }[] = [
     { id: 'source', label: 'Source', enabled: true },
-    { id: 'previous', label: previous ? `Diff vs #${previous.attempt_number}` : 'Diff vs previous', enabled: Boolean(previous?.source) },
-    { id: 'best', label: best ? `Diff vs best (#${best.attempt_number})` : 'Diff vs best', enabled: Boolean(best?.source) && best?.id !== attempt.id },
+    {
+      id: 'previous',
+      label: previous ? `Diff vs #${previous.attempt_number}` : 'Diff vs previous',
+      enabled: Boolean(previous?.source),
+    },
+    {
+      id: 'best',
+      label: best ? `Diff vs best (#${best.attempt_number})` : 'Diff vs best',
+      enabled: Boolean(best?.source) && best?.id !== attempt.id,
+    },
   ];
   return (
     <div>
       <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
-        <div role="tablist" aria-label="Source views" className="flex gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-800">
+        <div
+          role="tablist"
+          aria-label="Source views"
+          className="flex gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-800"
+        >
           {tabs.map((tab) => (
             <button
               key={tab.id}
@@ -39,7 +51,9 @@ export function SourceTabs({
               disabled={!tab.enabled}
               onClick={() => setView(tab.id)}
               className={`rounded-md px-3 py-1 text-sm font-medium disabled:opacity-40 ${
-                view === tab.id ? 'bg-white text-slate-900 shadow dark:bg-slate-950 dark:text-white' : 'text-slate-600 dark:text-slate-300'
+                view === tab.id
+                  ? 'bg-white text-slate-900 shadow dark:bg-slate-950 dark:text-white'
+                  : 'text-slate-600 dark:text-slate-300'
               }`}
             >
               {tab.label}
@@ -52,9 +66,17 @@ export function SourceTabs({
         {!source ? (
           <p className="text-sm text-slate-500 dark:text-slate-400">No source yet.</p>
         ) : view === 'previous' && previous?.source ? (
-          <DiffView before={previous.source} after={source} label={`Diff against attempt #${previous.attempt_number}`} />
+          <DiffView
+            before={previous.source}
+            after={source}
+            label={`Diff against attempt #${previous.attempt_number}`}
+          />
         ) : view === 'best' && best?.source ? (
-          <DiffView before={best.source} after={source} label={`Diff against the best attempt #${best.attempt_number}`} />
+          <DiffView
+            before={best.source}
+            after={source}
+            label={`Diff against the best attempt #${best.attempt_number}`}
+          />
         ) : (
           <CodeView source={source} label={`Source of attempt #${attempt.attempt_number}`} />
         )}

@@ -45,11 +45,18 @@ export function SubmissionResult({ submission }: { submission: SubmissionDetail 
           </div>
         </dl>
         <p className="mt-4 text-sm text-slate-600 dark:text-slate-400">
-          {submission.user.display_name} · <span className="font-mono text-xs">{submission.device}</span> · {submission.language} ·{' '}
-          <AppLink href={`/leaderboard/${encodeURIComponent(submission.problem_name)}`}>{submission.problem_name} leaderboard</AppLink>
+          {submission.user.display_name} · <span className="font-mono text-xs">{submission.device}</span> ·{' '}
+          {submission.language} ·{' '}
+          <AppLink href={`/leaderboard/${encodeURIComponent(submission.problem_name)}`}>
+            {submission.problem_name} leaderboard
+          </AppLink>
         </p>
         {pending ? <Spinner label="Evaluating… this page follows it to its verdict." /> : null}
-        {submission.error ? <p role="alert" className="mt-3 text-sm text-rose-700 dark:text-rose-300">{submission.error}</p> : null}
+        {submission.error ? (
+          <p role="alert" className="mt-3 text-sm text-rose-700 dark:text-rose-300">
+            {submission.error}
+          </p>
+        ) : null}
       </Card>
       {submission.evaluation_state ? <EvaluationReport state={submission.evaluation_state} /> : null}
       {submission.source !== null ? (

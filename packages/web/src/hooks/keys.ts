@@ -8,7 +8,8 @@ export const keys = {
   session: (id: string) => ['session', id] as const,
   sessionStream: (id: string) => ['session-stream', id] as const,
   sessions: (offset: number) => ['sessions', offset] as const,
-  allSessions: (offset: number, ownerId: string, problem: string) => ['all-sessions', offset, ownerId, problem] as const,
+  allSessions: (offset: number, ownerId: string, problem: string) =>
+    ['all-sessions', offset, ownerId, problem] as const,
   users: 'users',
   leaderboards: 'leaderboards',
   leaderboard: (problem: string, device: string) => ['leaderboard', problem, device] as const,

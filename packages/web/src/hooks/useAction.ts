@@ -5,18 +5,21 @@ import { toast } from 'sonner';
 
 export function useAction() {
   const [busy, setBusy] = useState(false);
-  const run = useCallback(async <T,>(action: () => Promise<T>, fallback: string, success?: string): Promise<T | undefined> => {
-    setBusy(true);
-    try {
-      const result = await action();
-      if (success) toast.success(success);
-      return result;
-    } catch (error) {
-      toast.error(errorMessage(error, fallback));
-      return undefined;
-    } finally {
-      setBusy(false);
-    }
-  }, []);
+  const run = useCallback(
+    async <T>(action: () => Promise<T>, fallback: string, success?: string): Promise<T | undefined> => {
+      setBusy(true);
+      try {
+        const result = await action();
+        if (success) toast.success(success);
+        return result;
+      } catch (error) {
+        toast.error(errorMessage(error, fallback));
+        return undefined;
+      } finally {
+        setBusy(false);
+      }
+    },
+    [],
+  );
   return { busy, run };
 }

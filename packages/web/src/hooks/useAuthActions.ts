@@ -8,6 +8,15 @@ import { AFTER_LOGIN_PATH, safeRedirect } from '../lib/authPaths';
 import { api, clearToken } from '../lib/client';
 import { keys } from './keys';
 
+let loggingOut = false;
+
+/** True (once) after a logout: the signed-in guard must not greet it with 'Unauthorized'. */
+export function consumeLogout(): boolean {
+  const was = loggingOut;
+  loggingOut = false;
+  return was;
+}
+
 export interface CompleteLoginOptions {
   redirect?: string | undefined;
   /** 'registration': always a sign-up; 'magic_link': a sign-up when the account is under 300 s old. */
@@ -35,6 +44,11 @@ export function useAuthActions() {
 
   /** Remove the token, forget cached data, refresh the current-user query, reset analytics, go to /. */
   const logout = useCallback(async () => {
+    loggingOut = true;
+    // The guard consumes the flag when it sees the user go; this clears it if the guard never looks.
+    setTimeout(() => {
+      loggingOut = false;
+    }, 2000);
     clearToken();
     await mutate((key) => key !== keys.me && key !== keys.settings, undefined, { revalidate: false });
     await mutate(keys.me);

@@ -32,14 +32,18 @@ export function useSessionMutations(sessionId: string) {
         const created = await api().sessions.createAttempts(sessionId, { instruction, max_attempts: maxAttempts });
         await patch((s) => ({
           ...s,
-          user_instructions: [...s.user_instructions.filter((i) => i.id !== created.instruction.id), created.instruction],
+          user_instructions: [
+            ...s.user_instructions.filter((i) => i.id !== created.instruction.id),
+            created.instruction,
+          ],
           generation_attempts: [
             ...s.generation_attempts.filter((a) => !created.generation_attempts.some((c) => c.id === a.id)),
             ...created.generation_attempts,
           ].sort((a, b) => a.attempt_number - b.attempt_number),
         }));
       },
-      renameInstruction: async (id: string, name: string) => putInstruction(await api().instructions.update(id, { name })),
+      renameInstruction: async (id: string, name: string) =>
+        putInstruction(await api().instructions.update(id, { name })),
       star: async (id: string, starred: boolean) =>
         putInstruction(await (starred ? api().instructions.star(id) : api().instructions.unstar(id))),
       stopInstruction: async (id: string) => putInstruction(await api().instructions.stop(id)),
@@ -47,7 +51,9 @@ export function useSessionMutations(sessionId: string) {
         await api().instructions.delete(id);
         await patch((s) => ({
           ...s,
-          user_instructions: s.user_instructions.map((i) => (i.id === id ? { ...i, deleted_at: new Date().toISOString() } : i)),
+          user_instructions: s.user_instructions.map((i) =>
+            i.id === id ? { ...i, deleted_at: new Date().toISOString() } : i,
+          ),
         }));
         void refresh();
       },

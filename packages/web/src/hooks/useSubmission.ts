@@ -7,6 +7,7 @@ export const SUBMISSION_POLL_MS = 1000;
 
 export function useSubmission(id: string | undefined) {
   return useSWR(id ? keys.submission(id) : null, () => api().leaderboards.submission(id ?? ''), {
-    refreshInterval: (data) => (data && (data.status === 'queued' || data.status === 'evaluating') ? SUBMISSION_POLL_MS : 0),
+    refreshInterval: (data) =>
+      data && (data.status === 'queued' || data.status === 'evaluating') ? SUBMISSION_POLL_MS : 0,
   });
 }

@@ -24,7 +24,8 @@ export interface LoginSearch {
 export function parseLoginSearch(search: string): LoginSearch {
   const params = new URLSearchParams(search);
   const rawLogin = params.get('login');
-  const login = rawLogin !== null && rawLogin.trim() !== '' && Number.isFinite(Number(rawLogin)) ? Number(rawLogin) : undefined;
+  const login =
+    rawLogin !== null && rawLogin.trim() !== '' && Number.isFinite(Number(rawLogin)) ? Number(rawLogin) : undefined;
   const redirect = params.get('redirect') ?? undefined;
   return { login, redirect };
 }

@@ -26,7 +26,10 @@ function lcsDiff(a: string[], b: string[]): DiffLine[] {
   const n = a.length;
   const m = b.length;
   if (n * m > MAX_CELLS) {
-    return [...a.map((text): DiffLine => ({ kind: 'removed', text })), ...b.map((text): DiffLine => ({ kind: 'added', text }))];
+    return [
+      ...a.map((text): DiffLine => ({ kind: 'removed', text })),
+      ...b.map((text): DiffLine => ({ kind: 'added', text })),
+    ];
   }
   // lengths[i][j]: LCS length of a[i..] and b[j..], in one flat array.
   const lengths = new Uint32Array((n + 1) * (m + 1));

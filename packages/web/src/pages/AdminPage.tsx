@@ -82,7 +82,10 @@ export default function AdminPage() {
       {user.is_superuser ? (
         <AllSessions />
       ) : (
-        <p role="alert" className="rounded-md bg-amber-50 px-4 py-3 text-amber-900 dark:bg-amber-950/50 dark:text-amber-100">
+        <p
+          role="alert"
+          className="rounded-md bg-amber-50 px-4 py-3 text-amber-900 dark:bg-amber-950/50 dark:text-amber-100"
+        >
           {ADMIN_REFUSAL}
         </p>
       )}

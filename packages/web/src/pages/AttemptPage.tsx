@@ -53,12 +53,19 @@ function AttemptView({ session, attempt }: { session: AgentSession; attempt: Gen
             <span aria-hidden="true">·</span>
             <span className="font-mono text-xs">{attempt.language}</span>
             {best?.id === attempt.id && attempt.status === 'completed' ? (
-              <span className="rounded bg-emerald-100 px-1.5 py-0.5 text-xs font-semibold text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200">best</span>
+              <span className="rounded bg-emerald-100 px-1.5 py-0.5 text-xs font-semibold text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200">
+                best
+              </span>
             ) : null}
           </span>
         }
         actions={
-          <Button variant="primary" disabled={!accepted || busy} onClick={() => void submit()} title={accepted ? undefined : 'Only an accepted attempt can be ranked'}>
+          <Button
+            variant="primary"
+            disabled={!accepted || busy}
+            onClick={() => void submit()}
+            title={accepted ? undefined : 'Only an accepted attempt can be ranked'}
+          >
             Submit to leaderboard
           </Button>
         }
@@ -70,11 +77,16 @@ function AttemptView({ session, attempt }: { session: AgentSession; attempt: Gen
       ) : null}
       {attempt.status === 'generating' && streamed[attempt.id] ? (
         <Card title="The agent is writing…" className="mb-6">
-          <pre aria-live="polite" className="max-h-72 overflow-auto text-xs whitespace-pre-wrap">{streamed[attempt.id]}</pre>
+          <pre aria-live="polite" className="max-h-72 overflow-auto text-xs whitespace-pre-wrap">
+            {streamed[attempt.id]}
+          </pre>
         </Card>
       ) : null}
       {attempt.error ? (
-        <p role="alert" className="mb-6 rounded-md bg-rose-50 px-4 py-3 text-sm text-rose-800 dark:bg-rose-950/50 dark:text-rose-200">
+        <p
+          role="alert"
+          className="mb-6 rounded-md bg-rose-50 px-4 py-3 text-sm text-rose-800 dark:bg-rose-950/50 dark:text-rose-200"
+        >
           {attempt.error}
         </p>
       ) : null}

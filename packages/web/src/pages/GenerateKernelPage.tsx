@@ -81,7 +81,10 @@ export default function GenerateKernelPage() {
 
   return (
     <>
-      <PageHeader title="New kernel" subtitle="Pick a problem and a device, tell the agent what to try, and watch it work." />
+      <PageHeader
+        title="New kernel"
+        subtitle="Pick a problem and a device, tell the agent what to try, and watch it work."
+      />
       <form onSubmit={onSubmit} className="grid gap-6 lg:grid-cols-5" aria-label="Start a session">
         <Card className="lg:col-span-3">
           <QueryState data={problems.data} error={problems.error} label="Loading problems…">
@@ -115,7 +118,12 @@ export default function GenerateKernelPage() {
                   </option>
                 ))}
               </SelectField>
-              <SelectField label="Model" value={model} onChange={(e) => setModel(e.target.value)} disabled={!agent?.models.length}>
+              <SelectField
+                label="Model"
+                value={model}
+                onChange={(e) => setModel(e.target.value)}
+                disabled={!agent?.models.length}
+              >
                 {(agent?.models ?? []).length === 0 ? <option value="">Default</option> : null}
                 {(agent?.models ?? []).map((m) => (
                   <option key={m} value={m}>
@@ -140,7 +148,9 @@ export default function GenerateKernelPage() {
             min={1}
             max={MAX_ATTEMPTS_PER_INSTRUCTION}
             value={attempts}
-            onChange={(e) => setAttempts(Math.max(1, Math.min(MAX_ATTEMPTS_PER_INSTRUCTION, Number(e.target.value) || 1)))}
+            onChange={(e) =>
+              setAttempts(Math.max(1, Math.min(MAX_ATTEMPTS_PER_INSTRUCTION, Number(e.target.value) || 1)))
+            }
           />
           <Button type="submit" variant="primary" className="w-full" disabled={busy || !problemName || !device}>
             {busy ? 'Starting…' : 'Start session'}

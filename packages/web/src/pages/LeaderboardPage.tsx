@@ -20,10 +20,19 @@ export default function LeaderboardPage({ params }: PageProps) {
   if (!problemId.trim()) throw new Error(PROBLEM_ID_REQUIRED);
   return (
     <>
-      <PageHeader title={`Problem: ${problemTitle(problemId)}`} subtitle={data?.title && data.title !== problemTitle(problemId) ? data.title : undefined} />
+      <PageHeader
+        title={`Problem: ${problemTitle(problemId)}`}
+        subtitle={data?.title && data.title !== problemTitle(problemId) ? data.title : undefined}
+      />
       <Card>
         <div className="mb-4 max-w-sm">
-          <DeviceSelect label="Device" devices={devices.data?.data ?? []} value={device} onChange={setDevice} allowAny="All devices" />
+          <DeviceSelect
+            label="Device"
+            devices={devices.data?.data ?? []}
+            value={device}
+            onChange={setDevice}
+            allowAny="All devices"
+          />
         </div>
         <QueryState data={data} error={error}>
           {(board) => <LeaderboardTable entries={board.entries} />}

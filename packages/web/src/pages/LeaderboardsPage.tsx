@@ -20,7 +20,9 @@ export default function LeaderboardsPage() {
               {list.data.map((board) => (
                 <Card
                   key={board.problem_name}
-                  title={<AppLink href={`/leaderboard/${encodeURIComponent(board.problem_name)}`}>{board.title}</AppLink>}
+                  title={
+                    <AppLink href={`/leaderboard/${encodeURIComponent(board.problem_name)}`}>{board.title}</AppLink>
+                  }
                   actions={<span className="text-xs text-slate-500 dark:text-slate-400">{board.count} ranked</span>}
                 >
                   <LeaderboardTable entries={board.entries} compact />

@@ -42,8 +42,8 @@ export default function LoginPage() {
           Faster kernels, <span className="text-indigo-600 dark:text-indigo-400">measured honestly</span>.
         </h1>
         <p className="mt-4 max-w-prose text-lg text-slate-600 dark:text-slate-300">
-          Let an agent write and tune kernels for a problem, watch every attempt compile, pass its checks and get
-          timed against the baseline, then rank your best on the leaderboard.
+          Let an agent write and tune kernels for a problem, watch every attempt compile, pass its checks and get timed
+          against the baseline, then rank your best on the leaderboard.
         </p>
         <ul className="mt-6 space-y-2 text-slate-700 dark:text-slate-300">
           <li>• Attempts evaluated for correctness and speed on real devices</li>
@@ -55,7 +55,11 @@ export default function LoginPage() {
         aria-label="Sign in"
         className="mx-auto w-full max-w-md rounded-xl border border-slate-200 bg-white p-6 shadow-lg dark:border-slate-800 dark:bg-slate-900"
       >
-        <div role="tablist" aria-label="How to sign in" className="mb-6 grid grid-cols-3 gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-800">
+        <div
+          role="tablist"
+          aria-label="How to sign in"
+          className="mb-6 grid grid-cols-3 gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-800"
+        >
           {TABS.map((t) => (
             <button
               key={t.id}
@@ -87,9 +91,21 @@ export default function LoginPage() {
         ) : null}
         {pages && (pages.terms_of_service || pages.privacy_policy || pages.contact_us) ? (
           <p className="mt-6 flex flex-wrap gap-4 text-xs text-slate-500 dark:text-slate-400">
-            {pages.terms_of_service ? <a className="underline" href={pages.terms_of_service}>Terms of service</a> : null}
-            {pages.privacy_policy ? <a className="underline" href={pages.privacy_policy}>Privacy policy</a> : null}
-            {pages.contact_us ? <a className="underline" href={pages.contact_us}>Contact us</a> : null}
+            {pages.terms_of_service ? (
+              <a className="underline" href={pages.terms_of_service}>
+                Terms of service
+              </a>
+            ) : null}
+            {pages.privacy_policy ? (
+              <a className="underline" href={pages.privacy_policy}>
+                Privacy policy
+              </a>
+            ) : null}
+            {pages.contact_us ? (
+              <a className="underline" href={pages.contact_us}>
+                Contact us
+              </a>
+            ) : null}
           </p>
         ) : null}
       </section>

@@ -44,7 +44,10 @@ function SessionView({ session }: { session: AgentSession }) {
         actions={<SessionActions session={session} actions={actions} />}
       />
       {deleted ? (
-        <p role="status" className="mb-6 rounded-md bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:bg-amber-950/50 dark:text-amber-100">
+        <p
+          role="status"
+          className="mb-6 rounded-md bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:bg-amber-950/50 dark:text-amber-100"
+        >
           This session is deleted. Restore it to keep working on it.
         </p>
       ) : null}
@@ -70,7 +73,12 @@ function SessionView({ session }: { session: AgentSession }) {
         </Card>
       </div>
       <Card title={`Attempts (${session.generation_attempts.length})`} className="mt-6">
-        <AttemptTable sessionId={session.id} attempts={session.generation_attempts} bestId={bestId} streamed={streamed} />
+        <AttemptTable
+          sessionId={session.id}
+          attempts={session.generation_attempts}
+          bestId={bestId}
+          streamed={streamed}
+        />
       </Card>
       <div className="mt-6 grid gap-6 lg:grid-cols-2">
         <Card title="Instructions">

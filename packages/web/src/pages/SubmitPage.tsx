@@ -20,7 +20,8 @@ import { api } from '../lib/client';
 const LANGUAGE_NAMES: Record<Language, string> = { c: 'C', cpp: 'C++', cuda: 'CUDA' };
 
 export function sourceTemplate(prototype: string, language: Language): string {
-  const includes = language === 'c' ? '#include <stdint.h>\n#include <stddef.h>' : '#include <cstdint>\n#include <cstddef>';
+  const includes =
+    language === 'c' ? '#include <stdint.h>\n#include <stddef.h>' : '#include <cstdint>\n#include <cstddef>';
   const linkage = language === 'c' ? '' : 'extern "C" ';
   return `${includes}\n\n${linkage}${prototype} {\n    // Your kernel here.\n}\n`;
 }
@@ -30,7 +31,13 @@ function FollowedSubmission({ id }: { id: string }) {
   return (
     <section aria-label="Evaluation" className="mt-8">
       <h2 className="mb-3 text-lg font-semibold text-slate-900 dark:text-white">
-        Evaluation <AppLink href={`/leaderboard/submission/${id}`} className="ml-2 text-sm font-normal text-indigo-700 hover:underline dark:text-indigo-300">open its page</AppLink>
+        Evaluation{' '}
+        <AppLink
+          href={`/leaderboard/submission/${id}`}
+          className="ml-2 text-sm font-normal text-indigo-700 hover:underline dark:text-indigo-300"
+        >
+          open its page
+        </AppLink>
       </h2>
       <QueryState data={data} error={error}>
         {(submission) => <SubmissionResult submission={submission} />}
@@ -73,7 +80,12 @@ export default function SubmitPage() {
   }, [languages, language]);
   useEffect(() => {
     // A fresh template for each problem, unless the user has written something of their own.
-    if (problem) setSource((current) => (current.trim() === '' || current.includes('// Your kernel here.') ? sourceTemplate(problem.prototype, language) : current));
+    if (problem)
+      setSource((current) =>
+        current.trim() === '' || current.includes('// Your kernel here.')
+          ? sourceTemplate(problem.prototype, language)
+          : current,
+      );
   }, [problem, language]);
 
   async function onSubmit(event: FormEvent) {
@@ -88,12 +100,20 @@ export default function SubmitPage() {
 
   return (
     <>
-      <PageHeader title="Submit a solution" subtitle="Your source is compiled, checked on hidden inputs and timed; accepted solutions are ranked." />
+      <PageHeader
+        title="Submit a solution"
+        subtitle="Your source is compiled, checked on hidden inputs and timed; accepted solutions are ranked."
+      />
       <form onSubmit={onSubmit} className="grid gap-6 lg:grid-cols-5" aria-label="Submit a solution">
         <Card className="space-y-4 lg:col-span-2">
           <QueryState data={problems.data} error={problems.error} label="Loading problems…">
             {(list) => (
-              <SelectField label="Problem" value={problemName} onChange={(e) => setProblemName(e.target.value)} required>
+              <SelectField
+                label="Problem"
+                value={problemName}
+                onChange={(e) => setProblemName(e.target.value)}
+                required
+              >
                 {list.data.map((p) => (
                   <option key={p.name} value={p.name}>
                     {p.title}

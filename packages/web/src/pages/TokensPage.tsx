@@ -44,20 +44,46 @@ export default function TokensPage() {
 
   return (
     <>
-      <PageHeader title="User API Tokens" subtitle="Tokens let the kforge CLI and your scripts act as you. Keep them secret." />
+      <PageHeader
+        title="User API Tokens"
+        subtitle="Tokens let the kforge CLI and your scripts act as you. Keep them secret."
+      />
       <div className="grid gap-6 lg:grid-cols-3">
         <Card title="New token">
           <form onSubmit={create} className="space-y-4" aria-label="Create a token">
-            <TextField label="Name" value={name} required maxLength={100} onChange={(e) => setName(e.target.value)} placeholder="e.g. laptop CLI" />
-            <TextField label="Expires in days" hint="optional" type="number" min={1} max={3650} value={days} onChange={(e) => setDays(e.target.value)} />
+            <TextField
+              label="Name"
+              value={name}
+              required
+              maxLength={100}
+              onChange={(e) => setName(e.target.value)}
+              placeholder="e.g. laptop CLI"
+            />
+            <TextField
+              label="Expires in days"
+              hint="optional"
+              type="number"
+              min={1}
+              max={3650}
+              value={days}
+              onChange={(e) => setDays(e.target.value)}
+            />
             <Button type="submit" variant="primary" disabled={busy || !name.trim()}>
               Create token
             </Button>
           </form>
           {created ? (
-            <div role="status" className="mt-4 rounded-md border border-emerald-300 bg-emerald-50 p-3 text-sm dark:border-emerald-800 dark:bg-emerald-950/40">
-              <p className="font-medium text-emerald-900 dark:text-emerald-100">Copy your token now: it will not be shown again.</p>
-              <code data-testid="new-token" className="mt-2 block rounded bg-white p-2 font-mono text-xs break-all text-slate-900 dark:bg-slate-900 dark:text-slate-100">
+            <div
+              role="status"
+              className="mt-4 rounded-md border border-emerald-300 bg-emerald-50 p-3 text-sm dark:border-emerald-800 dark:bg-emerald-950/40"
+            >
+              <p className="font-medium text-emerald-900 dark:text-emerald-100">
+                Copy your token now: it will not be shown again.
+              </p>
+              <code
+                data-testid="new-token"
+                className="mt-2 block rounded bg-white p-2 font-mono text-xs break-all text-slate-900 dark:bg-slate-900 dark:text-slate-100"
+              >
                 {created.token}
               </code>
               <div className="mt-2">
@@ -88,14 +114,24 @@ export default function TokensPage() {
                     </thead>
                     <tbody>
                       {list.data.map((t) => (
-                        <tr key={t.id} data-testid="token-row" className="border-t border-slate-100 dark:border-slate-800">
+                        <tr
+                          key={t.id}
+                          data-testid="token-row"
+                          className="border-t border-slate-100 dark:border-slate-800"
+                        >
                           <td className="py-2 pr-4 font-medium">{t.name}</td>
                           <td className="py-2 pr-4 font-mono text-xs">{t.prefix}…</td>
                           <td className="py-2 pr-4 text-xs">{formatDate(t.created_at)}</td>
                           <td className="py-2 pr-4 text-xs">{t.last_used_at ? formatDate(t.last_used_at) : 'never'}</td>
                           <td className="py-2 pr-4 text-xs">{t.expires_at ? formatDate(t.expires_at) : 'never'}</td>
                           <td className="py-2 text-right">
-                            <Button size="sm" variant="danger" disabled={busy} aria-label={`Revoke ${t.name}`} onClick={() => void revoke(t.id)}>
+                            <Button
+                              size="sm"
+                              variant="danger"
+                              disabled={busy}
+                              aria-label={`Revoke ${t.name}`}
+                              onClick={() => void revoke(t.id)}
+                            >
                               Revoke
                             </Button>
                           </td>

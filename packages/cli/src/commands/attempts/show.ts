@@ -60,7 +60,12 @@ async function show(
     const current = attempt;
     const previous = attempts.filter((a) => a.attempt_number < current.attempt_number && a.source !== null).at(-1);
     const diff = previous
-      ? unifiedDiff(previous.source ?? '', current.source ?? '', `attempt #${previous.attempt_number}`, `attempt #${current.attempt_number}`)
+      ? unifiedDiff(
+          previous.source ?? '',
+          current.source ?? '',
+          `attempt #${previous.attempt_number}`,
+          `attempt #${current.attempt_number}`,
+        )
       : '';
     if (output.json) {
       output.printJson({ attempt: current, previous: previous ?? null, diff });
@@ -95,7 +100,10 @@ async function show(
     ),
   );
   if (attempt.source === null) {
-    throw new CliError(`Attempt #${attempt.attempt_number} has no source (it is ${attempt.status}).`, ExitCode.notFound);
+    throw new CliError(
+      `Attempt #${attempt.attempt_number} has no source (it is ${attempt.status}).`,
+      ExitCode.notFound,
+    );
   }
   output.stdout.write(attempt.source.endsWith('\n') ? attempt.source : `${attempt.source}\n`);
   return ExitCode.ok;

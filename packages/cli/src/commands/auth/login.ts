@@ -48,7 +48,12 @@ async function login(ctx: CommandContext, _args: [], options: LoginOptions): Pro
     // Cached settings belong to the server they came from.
     const { settings, ...rest } = entry;
     const sameServer = entry.api_url === apiUrl;
-    return { ...rest, ...(sameServer && settings ? { settings } : {}), api_url: apiUrl, user: { id: user.id, email: user.email } };
+    return {
+      ...rest,
+      ...(sameServer && settings ? { settings } : {}),
+      api_url: apiUrl,
+      user: { id: user.id, email: user.email },
+    };
   });
   if (output.json) {
     output.printJson({ user, profile: config.profile, api_url: apiUrl, credentials_path: config.credentialsFile });

@@ -10,7 +10,7 @@ export function logoutCommand(runtime: Runtime): Command {
   const command = new Command('logout').description("remove this profile's stored token");
   command.addHelpText(
     'after',
-    '\nThe token stays valid on the server: revoke it with `kforge tokens revoke ID` or in the web app.\n',
+    '\nThe token stays valid on the server: revoke it with `kforge tokens revoke ID` or in the web app.',
   );
   examples(command, [
     ['kforge logout', 'forget the token of the default profile'],
@@ -36,6 +36,7 @@ async function logout(ctx: CommandContext): Promise<ExitCode> {
   } else {
     output.info(`Profile ${config.profile} had no stored token.`);
   }
-  if (config.tokenSource === 'env') output.warn('KFORGE_TOKEN is still set in this environment and still signs you in.');
+  if (config.tokenSource === 'env')
+    output.warn('KFORGE_TOKEN is still set in this environment and still signs you in.');
   return ExitCode.ok;
 }

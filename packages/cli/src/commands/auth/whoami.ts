@@ -7,7 +7,9 @@ import { CliError, NOT_SIGNED_IN_HINT } from '../../core/errors.js';
 import { ExitCode } from '../../core/exit-codes.js';
 
 export function whoamiCommand(runtime: Runtime): Command {
-  const command = new Command('whoami').description('show the signed-in user, the server, and where the credentials are kept');
+  const command = new Command('whoami').description(
+    'show the signed-in user, the server, and where the credentials are kept',
+  );
   examples(command, [
     ['kforge whoami', 'who am I, on which server'],
     ['kforge whoami --json', 'the same as JSON (user, profile, api_url, token_source, credentials_path)'],
@@ -16,7 +18,8 @@ export function whoamiCommand(runtime: Runtime): Command {
 }
 
 export function describeTokenSource(config: ResolvedConfig): string {
-  if (config.tokenSource === 'env') return `the KFORGE_TOKEN environment variable (it overrides ${config.credentialsFile})`;
+  if (config.tokenSource === 'env')
+    return `the KFORGE_TOKEN environment variable (it overrides ${config.credentialsFile})`;
   if (config.tokenSource === 'file') return `${config.credentialsFile} (profile ${config.profile})`;
   return 'none';
 }
@@ -58,7 +61,10 @@ async function whoami(ctx: CommandContext): Promise<ExitCode> {
   }
   const { style } = output;
   output.fields([
-    ['User', `${style.bold(user.email)}${user.full_name ? ` (${user.full_name})` : ''}${user.is_superuser ? style.yellow(' superuser') : ''}`],
+    [
+      'User',
+      `${style.bold(user.email)}${user.full_name ? ` (${user.full_name})` : ''}${user.is_superuser ? style.yellow(' superuser') : ''}`,
+    ],
     ['Server', `${config.apiUrl} ${style.dim(`(from ${describeApiUrlSource(config)})`)}`],
     ['Token', describeTokenSource(config)],
     ['Profile', config.profile],

@@ -26,7 +26,11 @@ export function leaderboardCommand(runtime: Runtime): Command {
   return handle<[string | undefined], LeaderboardOptions>(runtime, command, show);
 }
 
-async function show(ctx: CommandContext, [problem]: [string | undefined], options: LeaderboardOptions): Promise<ExitCode> {
+async function show(
+  ctx: CommandContext,
+  [problem]: [string | undefined],
+  options: LeaderboardOptions,
+): Promise<ExitCode> {
   const client = await ctx.client({ auth: false });
   const params = {
     ...(options.limit ? { limit: options.limit } : {}),
@@ -54,9 +58,15 @@ async function show(ctx: CommandContext, [problem]: [string | undefined], option
 
 function printBoard(output: Output, board: Leaderboard, single: boolean): void {
   const { style } = output;
-  output.line(`${style.bold(board.problem_name)}${board.title && board.title !== board.problem_name ? `  ${style.dim(board.title)}` : ''}`);
+  output.line(
+    `${style.bold(board.problem_name)}${board.title && board.title !== board.problem_name ? `  ${style.dim(board.title)}` : ''}`,
+  );
   if (board.entries.length === 0) {
-    output.line(style.dim(`  no accepted submissions yet${single ? ` (submit one: kforge submit ${board.problem_name} FILE)` : ''}`));
+    output.line(
+      style.dim(
+        `  no accepted submissions yet${single ? ` (submit one: kforge submit ${board.problem_name} FILE)` : ''}`,
+      ),
+    );
     return;
   }
   output.table(board.entries, [
@@ -67,6 +77,8 @@ function printBoard(output: Output, board: Leaderboard, single: boolean): void {
     { header: 'SPEEDUP', value: (e) => formatSpeedup(e.speedup), align: 'right' },
     { header: 'SUBMITTED', value: (e) => formatDate(e.created_at) },
   ]);
-  if (board.entries.some((e) => e.flagged_for_review)) output.line(style.dim('! flagged for review (a speedup over 10x or over 90% of peak)'));
-  if (single && board.count > board.entries.length) output.line(style.dim(`${board.entries.length} of ${board.count}; more with --limit`));
+  if (board.entries.some((e) => e.flagged_for_review))
+    output.line(style.dim('! flagged for review (a speedup over 10x or over 90% of peak)'));
+  if (single && board.count > board.entries.length)
+    output.line(style.dim(`${board.entries.length} of ${board.count}; more with --limit`));
 }

@@ -35,7 +35,12 @@ async function show(ctx: CommandContext, [name]: [string], options: ShowOptions)
   const { style } = output;
   const sizes = (cases: { name: string; sizes: Record<string, number> }[]) =>
     cases
-      .map((c) => `${c.name} (${Object.entries(c.sizes).map(([k, v]) => `${k}=${v}`).join(', ')})`)
+      .map(
+        (c) =>
+          `${c.name} (${Object.entries(c.sizes)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(', ')})`,
+      )
       .join('; ') || '-';
   output.line(`${style.bold(problem.name)}  ${problem.title}`);
   output.line();

@@ -74,7 +74,8 @@ function printChanges(ctx: CommandContext, before: WatchState, after: WatchState
     const old = before.attempts.find((a) => a.id === attempt.id);
     const evaluated = old?.evaluation_state == null && attempt.evaluation_state != null;
     // `completed` arrives just before the evaluation: print the line once, with the verdict.
-    const moved = old?.status !== attempt.status && (attempt.status !== 'completed' || attempt.evaluation_state != null);
+    const moved =
+      old?.status !== attempt.status && (attempt.status !== 'completed' || attempt.evaluation_state != null);
     if (!old || moved || evaluated) ctx.output.line(attemptLine(ctx, attempt));
   }
   if (before.status !== after.status) ctx.output.line(`session ${after.status}`);

@@ -25,7 +25,11 @@ export function instructCommand(runtime: Runtime): Command {
   return handle<[string, string[]], InstructOptions>(runtime, command, instruct);
 }
 
-async function instruct(ctx: CommandContext, [id, words]: [string, string[]], options: InstructOptions): Promise<ExitCode> {
+async function instruct(
+  ctx: CommandContext,
+  [id, words]: [string, string[]],
+  options: InstructOptions,
+): Promise<ExitCode> {
   const text = words.join(' ').trim();
   if (!text) throw new UsageError('The instruction is empty.');
   const client = await ctx.client();
@@ -36,7 +40,11 @@ async function instruct(ctx: CommandContext, [id, words]: [string, string[]], op
   const { output } = ctx;
   const numbers = created.generation_attempts.map((a) => a.attempt_number);
   const range =
-    numbers.length === 0 ? 'no attempts' : numbers.length === 1 ? `attempt #${numbers[0]}` : `attempts #${Math.min(...numbers)}-#${Math.max(...numbers)}`;
+    numbers.length === 0
+      ? 'no attempts'
+      : numbers.length === 1
+        ? `attempt #${numbers[0]}`
+        : `attempts #${Math.min(...numbers)}-#${Math.max(...numbers)}`;
   if (options.watch) {
     if (!output.json) output.success(`Instruction "${created.instruction.name}" queued ${range}.`);
     return followUntilDone(ctx, client, await client.sessions.get(id));

@@ -5,6 +5,9 @@ import { ExitCode } from '../../core/exit-codes.js';
 
 export async function reportSession(ctx: CommandContext, session: AgentSession, done: string): Promise<ExitCode> {
   if (ctx.output.json) ctx.output.printJson(session);
-  else ctx.output.success(`${done} session ${session.name} (${session.id}); it is ${session.deleted_at ? 'deleted' : session.status}.`);
+  else
+    ctx.output.success(
+      `${done} session ${session.name} (${session.id}); it is ${session.deleted_at ? 'deleted' : session.status}.`,
+    );
   return ExitCode.ok;
 }

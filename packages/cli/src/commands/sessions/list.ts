@@ -44,7 +44,11 @@ async function list(ctx: CommandContext, _args: [], options: ListOptions): Promi
     return ExitCode.ok;
   }
   if (sessions.length === 0) {
-    output.info(page.count > 0 ? `No sessions on this page (${page.count} in all).` : 'No sessions yet. Start one with `kforge sessions start PROBLEM`.');
+    output.info(
+      page.count > 0
+        ? `No sessions on this page (${page.count} in all).`
+        : 'No sessions yet. Start one with `kforge sessions start PROBLEM`.',
+    );
     return ExitCode.ok;
   }
   const { style } = output;
@@ -53,14 +57,26 @@ async function list(ctx: CommandContext, _args: [], options: ListOptions): Promi
     { header: 'NAME', value: (s) => truncate(s.name, 30), color: (t) => style.bold(t) },
     { header: 'PROBLEM', value: (s) => s.problem_name },
     { header: 'DEVICE', value: (s) => s.device },
-    { header: 'STATUS', value: (s) => (s.deleted_at ? 'deleted' : s.status), color: (t) => paintCell(t, (text) => colorStatus(style, text)) },
+    {
+      header: 'STATUS',
+      value: (s) => (s.deleted_at ? 'deleted' : s.status),
+      color: (t) => paintCell(t, (text) => colorStatus(style, text)),
+    },
     { header: 'ATTEMPTS', value: (s) => String(s.attempt_count), align: 'right' },
-    { header: 'BEST', value: (s) => formatMs(s.best_attempt ? attemptTime(s.best_attempt) : undefined), align: 'right' },
+    {
+      header: 'BEST',
+      value: (s) => formatMs(s.best_attempt ? attemptTime(s.best_attempt) : undefined),
+      align: 'right',
+    },
     { header: 'CREATED', value: (s) => formatDate(s.created_at) },
   ]);
   if (!options.all && page.count > (options.offset ?? 0) + sessions.length) {
     const next = (options.offset ?? 0) + sessions.length;
-    output.info(style.dim(`${sessions.length} of ${page.count}; next page: kforge sessions list --offset ${next}${options.limit ? ` --limit ${options.limit}` : ''} (or --all)`));
+    output.info(
+      style.dim(
+        `${sessions.length} of ${page.count}; next page: kforge sessions list --offset ${next}${options.limit ? ` --limit ${options.limit}` : ''} (or --all)`,
+      ),
+    );
   }
   return ExitCode.ok;
 }

@@ -6,7 +6,9 @@ import type { ExitCode } from '../../core/exit-codes.js';
 import { reportSession } from './lifecycle.js';
 
 export function sessionsRestoreCommand(runtime: Runtime): Command {
-  const command = new Command('restore').description('restore a deleted session').argument('<session>', 'the session id');
+  const command = new Command('restore')
+    .description('restore a deleted session')
+    .argument('<session>', 'the session id');
   examples(command, [
     ['kforge sessions list --deleted', 'find it'],
     ['kforge sessions restore 4f1c...', 'bring it back'],

@@ -5,7 +5,15 @@ import { type Runtime, examples, handle } from '../../core/command.js';
 import type { CommandContext } from '../../core/context.js';
 import { ExitCode } from '../../core/exit-codes.js';
 import type { Output } from '../../output/output.js';
-import { colorStatus, colorVerdict, formatDate, formatMs, formatSpeedup, paintCell, truncate } from '../../output/format.js';
+import {
+  colorStatus,
+  colorVerdict,
+  formatDate,
+  formatMs,
+  formatSpeedup,
+  paintCell,
+  truncate,
+} from '../../output/format.js';
 import { attemptTime } from '../../watch/session-state.js';
 
 interface ShowOptions {
@@ -90,7 +98,11 @@ export function printSession(output: Output, session: AgentSession): void {
       color: (t) => paintCell(t, (s) => (s === '-' ? style.dim(s) : colorVerdict(style, s))),
     },
     { header: 'TIME', value: (a) => formatMs(attemptTime(a)), align: 'right' },
-    { header: 'SPEEDUP', value: (a) => formatSpeedup(a.evaluation_state?.benchmarking_result?.speedup), align: 'right' },
+    {
+      header: 'SPEEDUP',
+      value: (a) => formatSpeedup(a.evaluation_state?.benchmarking_result?.speedup),
+      align: 'right',
+    },
     { header: 'INSTRUCTION', value: (a) => truncate(instructions.get(a.instruction_id ?? '')?.name ?? '-', 40) },
   ]);
 }

@@ -38,14 +38,17 @@ export function sessionsStartCommand(runtime: Runtime): Command {
 }
 
 async function start(ctx: CommandContext, [problem]: [string], options: StartOptions): Promise<ExitCode> {
-  if (options.model && !options.agent) throw new UsageError('--model needs --agent.', 'e.g. --agent openai --model gpt-4.1');
+  if (options.model && !options.agent)
+    throw new UsageError('--model needs --agent.', 'e.g. --agent openai --model gpt-4.1');
   const client = await ctx.client();
   const device = options.device ?? (await defaultDevice(client));
   const session = await client.sessions.create({
     problem_name: problem,
     device,
     ...(options.instruction ? { instruction: options.instruction } : {}),
-    ...(options.agent ? { agent: { provider: options.agent, ...(options.model ? { model: options.model } : {}) } } : {}),
+    ...(options.agent
+      ? { agent: { provider: options.agent, ...(options.model ? { model: options.model } : {}) } }
+      : {}),
     ...(options.attempts ? { max_attempts: options.attempts } : {}),
     ...(options.name ? { name: options.name } : {}),
   });

@@ -7,15 +7,14 @@ import { followUntilDone } from './follow.js';
 
 export function sessionsWatchCommand(runtime: Runtime): Command {
   const command = new Command('watch')
-    .description('follow a session live: its attempts and the agent\'s streamed text')
+    .description("follow a session live: its attempts and the agent's streamed text")
     .argument('<session>', 'the session id');
   command.addHelpText(
     'after',
     `
 On a terminal this is a live view; press q (or Ctrl-C) to leave it, the session keeps running.
 In a pipe or with CI set it prints a line per change. With --json it waits and prints the finished session.
-It ends by itself when the session stops or goes idle.
-`,
+It ends by itself when the session stops or goes idle.`,
   );
   examples(command, [
     ['kforge sessions watch 4f1c...', 'the live view'],

@@ -32,7 +32,7 @@ export function submitCommand(runtime: Runtime): Command {
   const command = new Command('submit')
     .description('submit a source file for a ranked evaluation on a problem; accepted ones enter its leaderboard')
     .argument('<problem>', 'the problem name, e.g. 19_ReLU')
-    .argument('<file>', 'the source file (- reads stdin); it defines `solution` with the problem\'s prototype')
+    .argument('<file>', "the source file (- reads stdin); it defines `solution` with the problem's prototype")
     .option('-d, --device <id>', "the device (default: the server's cpu device)")
     .addOption(
       new Option('-l, --language <language>', 'the language (default: from the extension: .c, .cpp/.cc, .cu)').choices([
@@ -47,8 +47,7 @@ export function submitCommand(runtime: Runtime): Command {
     'after',
     `
 With --wait the exit code tells the outcome: 0 accepted, 5 evaluated but not accepted (wrong, too slow to
-compile, crashed...), 1 the evaluation could not run or the wait timed out.
-`,
+compile, crashed...), 1 the evaluation could not run or the wait timed out.`,
   );
   examples(command, [
     ['kforge submit 19_ReLU relu.c', 'queue it and print its id'],
@@ -59,7 +58,11 @@ compile, crashed...), 1 the evaluation could not run or the wait timed out.
   return handle<[string, string], SubmitOptions>(runtime, command, submit);
 }
 
-async function submit(ctx: CommandContext, [problem, file]: [string, string], options: SubmitOptions): Promise<ExitCode> {
+async function submit(
+  ctx: CommandContext,
+  [problem, file]: [string, string],
+  options: SubmitOptions,
+): Promise<ExitCode> {
   const language = options.language ?? EXTENSIONS[extname(file).toLowerCase()];
   if (!language) {
     throw new UsageError(`Cannot tell the language of ${file} from its extension.`, 'Pass --language c, cpp or cuda.');
@@ -75,7 +78,9 @@ async function submit(ctx: CommandContext, [problem, file]: [string, string], op
     else {
       output.line(created.id);
       output.success(`Submitted to ${problem} on ${device}; it is ${created.status}.`);
-      output.info(`Wait for the verdict: kforge submit ${problem} ${file} --wait (or see \`kforge leaderboard ${problem}\`).`);
+      output.info(
+        `Wait for the verdict: kforge submit ${problem} ${file} --wait (or see \`kforge leaderboard ${problem}\`).`,
+      );
     }
     return ExitCode.ok;
   }
@@ -84,7 +89,10 @@ async function submit(ctx: CommandContext, [problem, file]: [string, string], op
   const timeoutMs = (options.timeout ?? 900) * 1000;
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   const pollMs = Number(ctx.env.KFORGE_POLL_MS) || undefined;
-  const updates = pollSubmission(client, created.id, { signal: controller.signal, ...(pollMs ? { intervalMs: pollMs } : {}) });
+  const updates = pollSubmission(client, created.id, {
+    signal: controller.signal,
+    ...(pollMs ? { intervalMs: pollMs } : {}),
+  });
   let final: SubmissionDetail | undefined;
   try {
     if (output.interactive) {
@@ -119,7 +127,8 @@ async function submit(ctx: CommandContext, [problem, file]: [string, string], op
   else if (!output.interactive) printOutcome(ctx, final);
   if (isAccepted(final)) return ExitCode.ok;
   if (final.status === 'failed') {
-    if (!output.json) output.error(`The evaluation could not run: ${final.error ?? 'no reason given'}.`, 'Try again later.');
+    if (!output.json)
+      output.error(`The evaluation could not run: ${final.error ?? 'no reason given'}.`, 'Try again later.');
     return ExitCode.error;
   }
   return ExitCode.notAccepted;

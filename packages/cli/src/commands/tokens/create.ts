@@ -15,7 +15,7 @@ export function tokensCreateCommand(runtime: Runtime): Command {
     .option('--expires-in-days <days>', 'it stops working after this many days (default: never)', positiveInt);
   examples(command, [
     ['kforge tokens create github-actions --expires-in-days 90', 'a token for CI'],
-    ["kforge tokens create laptop --json | jq -r .token", 'only the token'],
+    ['kforge tokens create laptop --json | jq -r .token', 'only the token'],
   ]);
   return handle<[string], CreateOptions>(
     runtime,

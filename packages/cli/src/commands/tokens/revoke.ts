@@ -5,7 +5,9 @@ import type { CommandContext } from '../../core/context.js';
 import { ExitCode } from '../../core/exit-codes.js';
 
 export function tokensRevokeCommand(runtime: Runtime): Command {
-  const command = new Command('revoke').description('revoke an API token').argument('<id>', 'the token id (see `kforge tokens list`)');
+  const command = new Command('revoke')
+    .description('revoke an API token')
+    .argument('<id>', 'the token id (see `kforge tokens list`)');
   examples(command, [['kforge tokens revoke 7d0e...', 'it stops working at once']]);
   return handle<[string], object>(runtime, command, async (ctx: CommandContext, [id]): Promise<ExitCode> => {
     const client = await ctx.client();

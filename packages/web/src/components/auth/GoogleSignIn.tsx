@@ -36,7 +36,15 @@ function loadGoogle(): Promise<GoogleIdentity> {
   return scriptPromise;
 }
 
-export function GoogleSignIn({ clientId, redirect, theme }: { clientId: string; redirect: string | undefined; theme: 'light' | 'dark' }) {
+export function GoogleSignIn({
+  clientId,
+  redirect,
+  theme,
+}: {
+  clientId: string;
+  redirect: string | undefined;
+  theme: 'light' | 'dark';
+}) {
   const container = useRef<HTMLDivElement>(null);
   const { completeLogin } = useAuthActions();
   const [error, setError] = useState<string | null>(null);

@@ -31,8 +31,18 @@ export function TokenLanding({
   }, [token, run]);
 
   let body: ReactNode;
-  if (!parsed.ok) body = <p role="alert" className="text-rose-700 dark:text-rose-300">{parsed.error}</p>;
-  else if (error) body = <p role="alert" className="text-rose-700 dark:text-rose-300">{error}</p>;
+  if (!parsed.ok)
+    body = (
+      <p role="alert" className="text-rose-700 dark:text-rose-300">
+        {parsed.error}
+      </p>
+    );
+  else if (error)
+    body = (
+      <p role="alert" className="text-rose-700 dark:text-rose-300">
+        {error}
+      </p>
+    );
   else body = <Spinner label={busyLabel} />;
 
   return (

@@ -1,0 +1,151 @@
+// The Ink screens of `sessions watch` and `submit --wait`, rendered with scripted events.
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { SessionWatch, type WatchResult } from '../src/ui/SessionWatch.js';
+import { SubmissionProgress, type SubmissionResult } from '../src/ui/SubmissionProgress.js';
+import { initialWatchState, type WatchEvent } from '../src/watch/session-state.js';
+import {
+  attempt,
+  Channel,
+  evaluation,
+  eventually,
+  queuedSubmission,
+  SESSION_ID,
+  session,
+  submission,
+} from './helpers/fixtures.js';
+import type { SubmissionDetail } from '@kernelforge/sdk';
+
+let cleanup: (() => void) | undefined;
+afterEach(() => {
+  cleanup?.();
+  cleanup = undefined;
+});
+
+describe('sessions watch screen', () => {
+  test("shows attempts as they run, the agent's streamed text, and ends when the session goes idle", async () => {
+    const events = new Channel<WatchEvent>();
+    const onExit = vi.fn<(result: WatchResult) => void>();
+    const first = attempt(1, { status: 'completed', evaluation_state: evaluation('accepted', 12.5, 1.1) });
+    const view = render(
+      <SessionWatch
+        initial={initialWatchState(session({ generation_attempts: [first] }))}
+        events={events}
+        onExit={onExit}
+      />,
+    );
+    cleanup = view.unmount;
+    expect(view.lastFrame()).toContain('relu session');
+    expect(view.lastFrame()).toMatch(/1\*\s+completed\s+accepted\s+12\.5 ms\s+1\.10x/);
+    expect(view.lastFrame()).toContain('q to leave');
+
+    const second = attempt(2);
+    events.push({ type: 'attempt.created', session_id: SESSION_ID, attempt: second });
+    events.push({ type: 'attempt.status', session_id: SESSION_ID, attempt_id: second.id, status: 'generating' });
+    events.push({ type: 'attempt.delta', session_id: SESSION_ID, attempt_id: second.id, text: 'Trying a wider\n' });
+    events.push({ type: 'attempt.delta', session_id: SESSION_ID, attempt_id: second.id, text: 'vector width' });
+    await eventually(() => {
+      expect(view.lastFrame()).toMatch(/2\s+generating/);
+      expect(view.lastFrame()).toContain('agent · attempt #2');
+      expect(view.lastFrame()).toContain('vector width');
+    });
+
+    events.push({
+      type: 'attempt.updated',
+      session_id: SESSION_ID,
+      attempt: { ...second, status: 'completed', evaluation_state: evaluation('accepted', 6.25, 2.2) },
+    });
+    await eventually(() => {
+      expect(view.lastFrame()).toMatch(/2\*\s+completed\s+accepted\s+6\.25 ms\s+2\.20x/);
+      expect(view.lastFrame()).not.toContain('vector width');
+    });
+    expect(onExit).not.toHaveBeenCalled();
+
+    events.push({ type: 'session.status', session_id: SESSION_ID, status: 'idle' });
+    await eventually(() => expect(onExit).toHaveBeenCalledTimes(1));
+    const result = onExit.mock.calls[0]?.[0];
+    expect(result?.reason).toBe('done');
+    expect(result?.state.attempts.map((a) => a.status)).toEqual(['completed', 'completed']);
+    expect(view.lastFrame()).toContain('session idle');
+  });
+
+  test('q leaves the view without touching the session', async () => {
+    const events = new Channel<WatchEvent>();
+    const onExit = vi.fn<(result: WatchResult) => void>();
+    const view = render(
+      <SessionWatch
+        initial={initialWatchState(session({ generation_attempts: [attempt(1)] }))}
+        events={events}
+        onExit={onExit}
+      />,
+    );
+    cleanup = view.unmount;
+    await eventually(() => expect(view.lastFrame()).toMatch(/1\s+queued/));
+    view.stdin.write('q');
+    await eventually(() => expect(onExit).toHaveBeenCalledTimes(1));
+    expect(onExit.mock.calls[0]?.[0].reason).toBe('left');
+    expect(onExit.mock.calls[0]?.[0].state.status).toBe('active');
+  });
+
+  test('a failed attempt shows as failed and a stopped session ends the view', async () => {
+    const events = new Channel<WatchEvent>();
+    const onExit = vi.fn<(result: WatchResult) => void>();
+    const view = render(
+      <SessionWatch
+        initial={initialWatchState(session({ generation_attempts: [attempt(1)] }))}
+        events={events}
+        onExit={onExit}
+      />,
+    );
+    cleanup = view.unmount;
+    events.push({
+      type: 'attempt.updated',
+      session_id: SESSION_ID,
+      attempt: attempt(1, { status: 'failed', error: 'agent error' }),
+    });
+    events.push({ type: 'session.status', session_id: SESSION_ID, status: 'stopped' });
+    await eventually(() => expect(onExit).toHaveBeenCalledTimes(1));
+    expect(view.lastFrame()).toMatch(/1\s+failed\s+failed/);
+    expect(view.lastFrame()).toContain('session stopped');
+  });
+});
+
+describe('submit --wait screen', () => {
+  test('shows the status while it is evaluated, then the verdict, time, speedup and rank', async () => {
+    const updates = new Channel<SubmissionDetail>();
+    const onExit = vi.fn<(result: SubmissionResult) => void>();
+    const view = render(
+      <SubmissionProgress initial={queuedSubmission()} updates={updates} tickMs={0} now={() => 0} onExit={onExit} />,
+    );
+    cleanup = view.unmount;
+    expect(view.lastFrame()).toContain('19_ReLU on cpu-x86_64 · queued · 0s');
+    updates.push(submission({ status: 'evaluating' }));
+    await eventually(() => expect(view.lastFrame()).toContain('· evaluating ·'));
+    updates.push(
+      submission({
+        status: 'completed',
+        verdict: 'accepted',
+        time_ms: 7.85,
+        speedup: 1.25,
+        rank: 1,
+        evaluation_state: evaluation('accepted', 7.85, 1.25),
+      }),
+    );
+    await eventually(() => expect(onExit).toHaveBeenCalledTimes(1));
+    expect(view.lastFrame()).toContain('✓ accepted 19_ReLU on cpu-x86_64 · 7.85 ms · 1.25x · rank #1');
+    expect(onExit.mock.calls[0]?.[0].submission.verdict).toBe('accepted');
+  });
+
+  test("a kernel that is not accepted shows its verdict and the runner's message", async () => {
+    const updates = new Channel<SubmissionDetail>();
+    const onExit = vi.fn<(result: SubmissionResult) => void>();
+    const view = render(
+      <SubmissionProgress initial={queuedSubmission()} updates={updates} tickMs={0} now={() => 0} onExit={onExit} />,
+    );
+    cleanup = view.unmount;
+    updates.push(submission({ status: 'completed', verdict: 'incorrect', evaluation_state: evaluation('incorrect') }));
+    await eventually(() => expect(onExit).toHaveBeenCalledTimes(1));
+    expect(view.lastFrame()).toContain('✗ incorrect 19_ReLU on cpu-x86_64');
+    expect(view.lastFrame()).toContain('incorrect: output y[0] differs');
+  });
+});

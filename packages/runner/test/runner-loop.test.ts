@@ -1,0 +1,120 @@
+// The standalone runner against a local server that speaks the runner API, including a server restart.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { EvaluationJobPayload, RunnerResultRequest } from '@kernelforge/sdk';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startRunnerLoop } from '../src/index.js';
+import { catalogue, cpuDevice, fixture, payload, workDir } from './helpers.js';
+
+interface Fake {
+  server: Server;
+  jobs: Array<{ id: string; payload: EvaluationJobPayload }>;
+  results: Map<string, RunnerResultRequest>;
+  heartbeats: number;
+  registrations: number;
+  runners: Set<string>;
+}
+
+const TOKEN = 'runner-secret-token';
+
+function fakeServer(port: number, jobs: Fake['jobs'], results: Fake['results']): Promise<Fake> {
+  const fake: Fake = { server: undefined as unknown as Server, jobs, results, heartbeats: 0, registrations: 0, runners: new Set() };
+  const body = (req: IncomingMessage) =>
+    new Promise<any>((resolve) => {
+      let s = '';
+      req.on('data', (c) => (s += c));
+      req.on('end', () => resolve(s ? JSON.parse(s) : {}));
+    });
+  const send = (res: ServerResponse, status: number, json: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(json));
+  };
+  fake.server = createServer(async (req, res) => {
+    if (req.headers.authorization !== `Bearer ${TOKEN}`) return send(res, 401, { detail: 'bad token' });
+    const b = await body(req);
+    const url = req.url ?? '';
+    if (url === '/api/v1/runner/register') {
+      fake.registrations++;
+      const id = `r${fake.registrations}-${port}-${Date.now()}`;
+      fake.runners.add(id);
+      return send(res, 200, { runner_id: id, lease_seconds: 30, heartbeat_seconds: 1 });
+    }
+    if (!fake.runners.has(b.runner_id)) return send(res, 404, { detail: 'unknown runner' });
+    if (url === '/api/v1/runner/claim') {
+      const job = fake.jobs.shift();
+      if (!job) {
+        await new Promise((r) => setTimeout(r, Math.min(b.wait_ms ?? 0, 300)));
+        return send(res, 200, { job: null });
+      }
+      return send(res, 200, { job: { job_id: job.id, lease_token: `lease-${job.id}`, lease_expires_at: new Date(Date.now() + 30_000).toISOString(), attempt: 1, payload: job.payload } });
+    }
+    const hb = /^\/api\/v1\/runner\/jobs\/([^/]+)\/heartbeat$/.exec(url);
+    if (hb) {
+      fake.heartbeats++;
+      return send(res, 200, { lease_expires_at: new Date(Date.now() + 30_000).toISOString() });
+    }
+    const rs = /^\/api\/v1\/runner\/jobs\/([^/]+)\/result$/.exec(url);
+    if (rs?.[1]) {
+      fake.results.set(rs[1], b);
+      return send(res, 200, { ok: true });
+    }
+    send(res, 404, { detail: 'no route' });
+  });
+  return new Promise((resolve) => fake.server.listen(port, '127.0.0.1', () => resolve(fake)));
+}
+
+const until = async (cond: () => boolean, ms: number) => {
+  const end = Date.now() + ms;
+  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+  return cond();
+};
+
+const stops: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const s of stops) await s();
+});
+
+describe('kforge-runner loop', () => {
+  it('registers, claims, heartbeats, posts results, and carries on after the server restarts', async () => {
+    const results = new Map<string, RunnerResultRequest>();
+    const jobs: Fake['jobs'] = [{ id: 'job-1', payload: payload('19_ReLU', fixture('./candidates/relu_omp.c')) }];
+    let fake = await fakeServer(0, jobs, results);
+    const port = (fake.server.address() as { port: number }).port;
+    const loop = startRunnerLoop({
+      serverUrl: `http://127.0.0.1:${port}`, token: TOKEN, devices: [cpuDevice()], problems: catalogue, workDir,
+      claimWaitMs: 200, minBackoffMs: 100, maxBackoffMs: 400, timing: 'quick', log: () => {},
+    });
+    stops.push(() => loop.stop());
+    expect(await until(() => results.has('job-1'), 60_000)).toBe(true);
+    const first = results.get('job-1')!;
+    expect(first.evaluation_state?.verdict).toBe('accepted');
+    expect(first.lease_token).toBe('lease-job-1');
+    expect(fake.heartbeats).toBeGreaterThan(0);
+    const firstRunner = loop.runnerId();
+
+    // Restart: the new server knows no runners (404 on claim) and is down for a moment first.
+    const closed = new Promise<void>((r) => fake.server.close(() => r()));
+    fake.server.closeAllConnections();
+    await closed;
+    await new Promise((r) => setTimeout(r, 700));
+    jobs.push({ id: 'job-2', payload: payload('19_ReLU', 'void solution(const float* x, float* y, long n) { }') });
+    fake = await fakeServer(port, jobs, results);
+    expect(await until(() => results.has('job-2'), 60_000)).toBe(true);
+    expect(results.get('job-2')!.evaluation_state?.verdict).toBe('incorrect');
+    expect(loop.runnerId()).not.toBe(firstRunner);
+    await loop.stop();
+    fake.server.closeAllConnections();
+    await new Promise<void>((r) => fake.server.close(() => r()));
+  }, 120_000);
+
+  it('reports an infrastructure error for a problem it does not know', async () => {
+    const results = new Map<string, RunnerResultRequest>();
+    const fake = await fakeServer(0, [{ id: 'job-x', payload: payload('no_such_problem', 'x') }], results);
+    const port = (fake.server.address() as { port: number }).port;
+    const loop = startRunnerLoop({ serverUrl: `http://127.0.0.1:${port}`, token: TOKEN, devices: [cpuDevice()], problems: catalogue, workDir, claimWaitMs: 100, log: () => {} });
+    expect(await until(() => results.has('job-x'), 20_000)).toBe(true);
+    expect(results.get('job-x')!.error).toMatch(/unknown problem/);
+    await loop.stop();
+    fake.server.closeAllConnections();
+    await new Promise<void>((r) => fake.server.close(() => r()));
+  }, 60_000);
+});

@@ -1,0 +1,140 @@
+// A real server process killed with kill -9 mid-session: after a restart the session resumes, no attempt lost or duplicated.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AgentSession } from '@kernelforge/sdk';
+import pg from 'pg';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { waitFor } from './helpers.js';
+
+const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+const dataDir = mkdtempSync(join(tmpdir(), 'kforge-restart-'));
+const admin = { email: 'admin@restart.test', password: `pw-${randomBytes(8).toString('hex')}` };
+let databaseUrl: string | null = null;
+let dropDatabase: (() => Promise<void>) | null = null;
+let proc: ChildProcess | null = null;
+
+beforeAll(async () => {
+  const base = process.env.KFORGE_TEST_DATABASE_URL;
+  if (!base) return;
+  const name = `kf_restart_${randomBytes(4).toString('hex')}`;
+  const c = new pg.Client({ connectionString: base });
+  await c.connect();
+  await c.query(`CREATE DATABASE ${name}`);
+  await c.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  databaseUrl = url.toString();
+  dropDatabase = async () => {
+    const d = new pg.Client({ connectionString: base });
+    await d.connect();
+    await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await d.end();
+  };
+});
+
+afterAll(async () => {
+  if (proc && proc.exitCode === null) proc.kill('SIGKILL');
+  await dropDatabase?.();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Starts `kforge-server` from source as its own process and resolves with its URL once it listens. */
+async function startServerProcess(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+    cwd: repoRoot,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      KFORGE_DATA_DIR: dataDir,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      KFORGE_ADMIN_EMAIL: admin.email,
+      KFORGE_ADMIN_PASSWORD: admin.password,
+      KFORGE_LOCAL_RUNNER: '1',
+      KFORGE_RUNNER_TIMING: 'quick',
+      KFORGE_JOB_LEASE_SECONDS: '3',
+      KFORGE_REAPER_INTERVAL_MS: '300',
+      KFORGE_LOG_LEVEL: 'info',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      log += chunk.toString();
+      const m = /listening on [^:\s]+:(\d+)/.exec(log);
+      if (m) resolve(`http://127.0.0.1:${m[1]}`);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${log}`)));
+    setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 60_000);
+  });
+  return { url, child };
+}
+
+async function login(url: string): Promise<string> {
+  const res = await fetch(`${url}/auth/login/access-token`, {
+    method: 'POST',
+    body: new URLSearchParams({ username: admin.email, password: admin.password }),
+  });
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+async function session(url: string, token: string, id: string): Promise<AgentSession> {
+  const res = await fetch(`${url}/api/v1/agent-session/${id}`, { headers: { Authorization: `Bearer ${token}` } });
+  return (await res.json()) as AgentSession;
+}
+
+test('a server killed with kill -9 mid-session resumes it after a restart, no attempt lost or duplicated', async () => {
+  const first = await startServerProcess();
+  proc = first.child;
+  const token = await login(first.url);
+  const devices = (await (
+    await fetch(`${first.url}/api/v1/devices`, { headers: { Authorization: `Bearer ${token}` } })
+  ).json()) as {
+    data: { id: string; kind: string }[];
+  };
+  const device = devices.data.find((d) => d.kind === 'cpu')?.id;
+  const created = await fetch(`${first.url}/api/v1/agent-session`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ problem_name: '19_ReLU', device, max_attempts: 4 }),
+  });
+  expect(created.status).toBe(201);
+  const id = ((await created.json()) as AgentSession).id;
+
+  // Mid-session: one attempt evaluated, the next one in flight.
+  await waitFor(
+    async () => {
+      const s = await session(first.url, token, id);
+      return (
+        s.generation_attempts.some((a) => a.status === 'completed') &&
+        s.generation_attempts.some((a) => a.status !== 'completed')
+      );
+    },
+    { timeoutMs: 120_000, intervalMs: 200, what: 'the session to be mid-way' },
+  );
+  first.child.kill('SIGKILL');
+  await new Promise((r) => first.child.once('exit', r));
+
+  const second = await startServerProcess();
+  proc = second.child;
+  const done = await waitFor(
+    async () => {
+      const s = await session(second.url, token, id);
+      return s.status === 'idle' ? s : undefined;
+    },
+    { timeoutMs: 180_000, intervalMs: 300, what: 'the session to finish after the restart' },
+  );
+  expect(done.generation_attempts.map((a) => a.attempt_number)).toEqual([1, 2, 3, 4]);
+  for (const a of done.generation_attempts) expect(a.status).toBe('completed');
+  expect(done.user_instructions[0]?.status).toBe('completed');
+  second.child.kill('SIGTERM');
+  await new Promise((r) => second.child.once('exit', r));
+});
