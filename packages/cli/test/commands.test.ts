@@ -360,14 +360,25 @@ node "${bin}" submit 19_ReLU relu.c --wait --json > result.json
 node "${bin}" leaderboard 19_ReLU --json > board.json
 `;
     writeFileSync(join(dir, 'ci.sh'), script);
-    const { spawnSync } = await import('node:child_process');
-    // PATH and HOME are in any CI job's environment; nothing else from this machine is passed on.
-    const result = spawnSync('bash', ['ci.sh'], {
-      cwd: dir,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, KFORGE_TOKEN: apiToken, KFORGE_API_URL: server.url },
-      encoding: 'utf8',
-      timeout: 170_000,
-      stdio: ['ignore', 'pipe', 'pipe'],
+    // Asynchronously: the server runs in this process and must keep answering while the script runs.
+    const { execFile } = await import('node:child_process');
+    const result = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+      // PATH and HOME are in any CI job's environment; nothing else from this machine is passed on.
+      execFile(
+        'bash',
+        ['ci.sh'],
+        {
+          cwd: dir,
+          env: {
+            PATH: process.env.PATH ?? '/usr/bin:/bin',
+            HOME: dir,
+            KFORGE_TOKEN: apiToken,
+            KFORGE_API_URL: server.url,
+          },
+          timeout: 170_000,
+        },
+        (error, _stdout, stderr) => resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stderr }),
+      );
     });
     expect(result.status, result.stderr).toBe(0);
     const submission = SubmissionDetail.parse(JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')));
