@@ -56,8 +56,11 @@ int worker_start(worker_t *w, const char *launch_file, int shm_fd, int out_fd, i
     /* fds 3, 4, 5 in the worker: commands, replies, shared data; 1 and 2: the runner's capture pipes. */
     int fds[5] = {out_fd, err_fd, to_child[0], from_child[1], shm_fd};
     int tmp[5];
-    for (int i = 0; i < 5; i++) tmp[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 100);
-    for (int i = 0; i < 5; i++) dup2(tmp[i], i + 1);
+    /* Park them above 5 first so no dup2 overwrites a source (low base: RLIMIT_NOFILE may be small). */
+    for (int i = 0; i < 5; i++)
+      if ((tmp[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 10)) < 0) _exit(96);
+    for (int i = 0; i < 5; i++)
+      if (dup2(tmp[i], i + 1) < 0) _exit(96);
     int devnull = open("/dev/null", O_RDONLY);
     dup2(devnull, 0);
     for (int fd = 6; fd < 1024; fd++) close(fd);

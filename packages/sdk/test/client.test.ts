@@ -345,3 +345,37 @@ describe('session events over SSE', () => {
     await local.close();
   });
 });
+
+describe('cancellation', () => {
+  it('aborts a call with the caller signal and leaves no listener on a reused signal', async () => {
+    const local = await startPeer(async (_req, res) => {
+      await new Promise((r) => setTimeout(r, 300));
+      json(res, 200, f.settings);
+    });
+    const client = createClient({ baseUrl: local.url });
+    const controller = new AbortController();
+    const pending = client.settings.get({ signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('stop')), 20);
+    await expect(pending).rejects.toThrow('stop');
+    const reused = new AbortController();
+    const fast = await startPeer((_req, res) => json(res, 200, f.settings));
+    const fastClient = createClient({ baseUrl: fast.url });
+    const added: string[] = [];
+    const removed: string[] = [];
+    const add = reused.signal.addEventListener.bind(reused.signal);
+    const remove = reused.signal.removeEventListener.bind(reused.signal);
+    reused.signal.addEventListener = ((type: string, ...rest: never[]) => {
+      added.push(type);
+      return add(type, ...rest);
+    }) as typeof reused.signal.addEventListener;
+    reused.signal.removeEventListener = ((type: string, ...rest: never[]) => {
+      removed.push(type);
+      return remove(type, ...rest);
+    }) as typeof reused.signal.removeEventListener;
+    for (let i = 0; i < 5; i++) await fastClient.settings.get({ signal: reused.signal });
+    expect(added.length).toBe(5);
+    expect(removed.length).toBe(5);
+    await local.close();
+    await fast.close();
+  });
+});

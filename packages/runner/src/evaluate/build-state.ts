@@ -11,6 +11,8 @@ export const CLOCK_CHECK_MIN_MS = 0.1;
 /** A shared or virtual machine delays some wake-ups by milliseconds, so samples are compared pairwise and
     only a quarter of them must agree; a candidate that rescales its clock agrees on none. */
 export const CLOCK_MIN_AGREEING = 0.25;
+/** Too few samples on a loaded machine say nothing either way (the default rules take at least 10). */
+export const CLOCK_CHECK_MIN_SAMPLES = 5;
 
 export function clockAgreement(outside: readonly number[], inside: readonly number[]): number {
   let ok = 0;
@@ -68,7 +70,7 @@ export function stateFromReport(a: {
   let message = `accepted: ${speedup >= 1 ? `${speedup.toFixed(2)}x faster than` : `${(1 / speedup).toFixed(2)}x slower than`} the reference`;
   for (const [i, c] of cases.entries()) {
     const b = r.bench[i];
-    if (!b || c.optimized.median_ms <= CLOCK_CHECK_MIN_MS) continue;
+    if (!b || c.optimized.median_ms <= CLOCK_CHECK_MIN_MS || b.optimized.length < CLOCK_CHECK_MIN_SAMPLES) continue;
     const agreeing = clockAgreement(b.optimized, b.inside);
     if (agreeing < CLOCK_MIN_AGREEING) {
       verdict = 'rejected';

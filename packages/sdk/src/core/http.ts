@@ -132,7 +132,8 @@ export class HttpClient {
     const timeout = new AbortController();
     const timeoutMs = req.timeoutMs ?? this.#timeoutMs;
     const timer = setTimeout(() => timeout.abort(), timeoutMs);
-    const signal = req.signal ? anySignal([req.signal, timeout.signal]) : timeout.signal;
+    const linked = req.signal ? linkSignals(req.signal, timeout) : undefined;
+    const signal = timeout.signal;
     try {
       return await this.#fetch(this.url(req.path, req.query), {
         method: req.method,
@@ -148,6 +149,7 @@ export class HttpClient {
       });
     } finally {
       clearTimeout(timer);
+      linked?.();
     }
   }
 
@@ -169,14 +171,16 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
-function anySignal(signals: AbortSignal[]): AbortSignal {
-  const controller = new AbortController();
-  for (const signal of signals) {
-    if (signal.aborted) {
-      controller.abort(signal.reason);
-      break;
-    }
-    signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+/**
+ * Aborts `controller` when `signal` aborts; returns the unlink function, so a signal reused across many
+ * calls (a poll loop) does not collect one listener per request.
+ */
+function linkSignals(signal: AbortSignal, controller: AbortController): () => void {
+  if (signal.aborted) {
+    controller.abort(signal.reason);
+    return () => {};
   }
-  return controller.signal;
+  const onAbort = () => controller.abort(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  return () => signal.removeEventListener('abort', onAbort);
 }

@@ -152,7 +152,7 @@ export class SessionsResource {
    */
   async *events(
     id: string,
-    options: { signal?: AbortSignal; lastEventId?: string; reconnectDelayMs?: number } = {},
+    options: { signal?: AbortSignal; lastEventId?: string; reconnectDelayMs?: number; onOpen?: () => void } = {},
   ): AsyncGenerator<SessionEventMessage> {
     const stream = reconnectingEventStream({
       ...options,
