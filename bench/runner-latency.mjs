@@ -31,7 +31,7 @@ for (const [p, s] of [['19_ReLU', relu], ['1_Square_matrix_multiplication_', mat
     walls.push((performance.now() - t0) / 1000);
   }
   const c = last.benchmarking_result?.cases[0];
-  console.log(`${p}: queued-to-verdict median ${median(walls).toFixed(2)} s (runs: ${walls.map((w) => w.toFixed(2)).join(', ')}); verdict ${last.verdict}; median ${c?.optimized.median_ms.toFixed(3)} ms over ${c?.optimized.samples} samples; speedup ${last.benchmarking_result?.speedup.toFixed(2)}x; ${c?.gbps.toFixed(1)} GB/s, ${c?.gflops.toFixed(1)} GFLOP/s`);
+  console.log(`${p}: ${last.verdict === 'accepted' ? '' : `(${last.message}) `}queued-to-verdict median ${median(walls).toFixed(2)} s (runs: ${walls.map((w) => w.toFixed(2)).join(', ')}); verdict ${last.verdict}; median ${c?.optimized.median_ms.toFixed(3)} ms over ${c?.optimized.samples} samples; speedup ${last.benchmarking_result?.speedup.toFixed(2)}x; ${c?.gbps.toFixed(1)} GB/s, ${c?.gflops.toFixed(1)} GFLOP/s`);
 }
 
 // Independent timing: the same source compiled with the same flags into a plain C loop (own inputs, cache flush, no harness).

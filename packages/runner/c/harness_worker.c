@@ -204,9 +204,11 @@ static int descendants(pid_t root, pid_t *out, int cap) {
   return count;
 }
 
-static int running_threads(pid_t root) {
+/* Counts threads of the sandbox in state R or D, and adds up their cpu time (ns, from schedstat). */
+static int scan_threads(pid_t root, long long *cpu_ns, pid_t *running_tids, int cap) {
   pid_t procs[256];
   int np = descendants(root, procs, 256), running = 0;
+  *cpu_ns = 0;
   for (int k = 0; k < np; k++) {
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/task", procs[k]);
@@ -224,7 +226,19 @@ static int running_threads(pid_t root) {
       if (r <= 0) continue;
       buf[r] = 0;
       char *rp = strrchr(buf, ')');
-      if (rp && (rp[2] == 'R' || rp[2] == 'D')) running++;
+      if (rp && (rp[2] == 'R' || rp[2] == 'D')) {
+        if (running < cap) running_tids[running] = (pid_t)atoi(e->d_name);
+        running++;
+      }
+      snprintf(sp, sizeof sp, "/proc/%d/task/%s/schedstat", procs[k], e->d_name);
+      fd = open(sp, O_RDONLY);
+      if (fd < 0) continue;
+      r = read(fd, buf, sizeof buf - 1);
+      close(fd);
+      if (r > 0) {
+        buf[r] = 0;
+        *cpu_ns += atoll(buf);
+      }
     }
     closedir(d);
   }
@@ -232,12 +246,23 @@ static int running_threads(pid_t root) {
 }
 
 int worker_busy_after_return(worker_t *w) {
-  /* A thread may need a moment to park after replying; work that is still running 20 ms later is not
-     parking. OpenMP runs with OMP_WAIT_POLICY=passive so idle team threads sleep instead of spinning. */
-  for (int i = 0; i < 20; i++) {
-    if (running_threads(w->pid) == 0) return 0;
-    struct timespec ts = {0, 1000000};
-    nanosleep(&ts, NULL);
+  /* Nothing runnable: nothing left running (the common case, no waiting). Otherwise watch for 20 ms:
+     a thread that was running at return and has exited since was finishing work after return; a thread
+     merely waiting for a core on a loaded machine, or parking after the call, uses next to no cpu, while
+     work left running uses most of it. OpenMP runs with OMP_WAIT_POLICY=passive so idle team threads
+     sleep instead of spinning. */
+  long long before, after;
+  pid_t tids[64], later[64];
+  int n = scan_threads(w->pid, &before, tids, 64);
+  if (n == 0) return 0;
+  struct timespec ts = {0, 20000000};
+  nanosleep(&ts, NULL);
+  int m = scan_threads(w->pid, &after, later, 64);
+  for (int i = 0; i < n && i < 64; i++) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/stat", tids[i]);
+    if (access(path, F_OK) != 0) return 1; /* it was running at return and is gone now */
   }
-  return 1;
+  if (m == 0 && after - before < 1000000) return 0;
+  return after - before > 2000000; /* more than 2 ms of cpu in 20 ms */
 }

@@ -23,7 +23,7 @@ export const DEFAULT_TIMING: TimingRules = {
 export const RANKED_TIMING: TimingRules = { ...DEFAULT_TIMING, maxMs: 30_000 };
 /** For tests only: enough to exercise every path, not to give stable numbers. */
 export const QUICK_TIMING: TimingRules = {
-  warmupCalls: 1, warmupMs: 0, minSamples: 3, minMs: 0, maxMs: 1_500, targetRse: 1, checkProbability: 0.5, callTimeoutMs: 5_000,
+  warmupCalls: 1, warmupMs: 0, minSamples: 5, minMs: 0, maxMs: 3_000, targetRse: 1, checkProbability: 0.5, callTimeoutMs: 5_000,
 };
 
 export interface PlanInput {
