@@ -54,34 +54,97 @@ int main(void){ int64_t n=16777216; float*x=malloc(n*4),*y=malloc(n*4),*a=malloc
 };
 
 const tuner = createAgent({ provider: 'tuner' }, {});
-const device = { id: 'cpu', kind: 'cpu', name: 'cpu', cores: 2, peaks: { bandwidth_gbps: 0, fp32_gflops: 0, source: 'unknown' }, available: true, runners: 1, languages: ['c'] };
+const device = {
+  id: 'cpu',
+  kind: 'cpu',
+  name: 'cpu',
+  cores: 2,
+  peaks: { bandwidth_gbps: 0, fp32_gflops: 0, source: 'unknown' },
+  available: true,
+  runners: 1,
+  languages: ['c'],
+};
 const dir = mkdtempSync(join(tmpdir(), 'kf-bench-tuner-'));
 try {
   for (const [name, h] of Object.entries(HARNESS)) {
     writeFileSync(join(dir, 'main.c'), h.main);
-    const problem = { name, title: name, level: 1, description: '', signature: [], prototype: '', cases: { test: [], benchmark: [] }, distributions: [], tolerance: { atol: 1e-4, rtol: 1e-4 }, cost: { flops: '0', bytes: '0' }, backends: ['cpu'], languages: ['c'], custom: false };
+    const problem = {
+      name,
+      title: name,
+      level: 1,
+      description: '',
+      signature: [],
+      prototype: '',
+      cases: { test: [], benchmark: [] },
+      distributions: [],
+      tolerance: { atol: 1e-4, rtol: 1e-4 },
+      cost: { flops: '0', bytes: '0' },
+      backends: ['cpu'],
+      languages: ['c'],
+      custom: false,
+    };
     const history = [];
     let best = null;
     for (let i = 1; i <= ATTEMPTS; i++) {
-      const ctx = { problem, device, language: 'c', history, best, instructions: [], currentInstruction: null, attemptNumber: i, signal: AbortSignal.timeout(60_000) };
+      const ctx = {
+        problem,
+        device,
+        language: 'c',
+        history,
+        best,
+        instructions: [],
+        currentInstruction: null,
+        attemptNumber: i,
+        signal: AbortSignal.timeout(60_000),
+      };
       const out = await tuner.generate(ctx);
       writeFileSync(join(dir, 'k.c'), out.source);
       let state;
       try {
-        execFileSync('gcc', ['-O3', '-march=native', '-fopenmp', `-I${CBLAS}`, join(dir, 'k.c'), join(dir, 'main.c'), '-o', join(dir, 'k'), ...h.libs, '-lm']);
+        execFileSync('gcc', [
+          '-O3',
+          '-march=native',
+          '-fopenmp',
+          `-I${CBLAS}`,
+          join(dir, 'k.c'),
+          join(dir, 'main.c'),
+          '-o',
+          join(dir, 'k'),
+          ...h.libs,
+          '-lm',
+        ]);
         const [mine, base] = execFileSync(join(dir, 'k'), { encoding: 'utf8' }).trim().split(' ').map(Number);
-        state = { verdict: 'accepted', benchmarking_result: { optimized_time: mine, baseline_time: base, speedup: base / mine } };
-        console.log(`${name} #${i} ${out.agent_meta.point_key}: ${mine.toFixed(3)} ms (${h.figure(mine)}), baseline ${base.toFixed(3)} ms (${h.figure(base)}), ratio ${(base / mine).toFixed(2)}`);
-      } catch (e) {
+        state = {
+          verdict: 'accepted',
+          benchmarking_result: { optimized_time: mine, baseline_time: base, speedup: base / mine },
+        };
+        console.log(
+          `${name} #${i} ${out.agent_meta.point_key}: ${mine.toFixed(3)} ms (${h.figure(mine)}), baseline ${base.toFixed(3)} ms (${h.figure(base)}), ratio ${(base / mine).toFixed(2)}`,
+        );
+      } catch (_e) {
         state = { verdict: 'incorrect', benchmarking_result: null };
         console.log(`${name} #${i} ${out.agent_meta.point_key}: failed`);
       }
-      const view = { attempt_number: i, status: 'completed', source: out.source, explanation: out.explanation, evaluation_state: state, agent_meta: out.agent_meta };
+      const view = {
+        attempt_number: i,
+        status: 'completed',
+        source: out.source,
+        explanation: out.explanation,
+        evaluation_state: state,
+        agent_meta: out.agent_meta,
+      };
       history.push(view);
-      if (state.benchmarking_result && (!best || state.benchmarking_result.optimized_time < best.evaluation_state.benchmarking_result.optimized_time)) best = view;
+      if (
+        state.benchmarking_result &&
+        (!best || state.benchmarking_result.optimized_time < best.evaluation_state.benchmarking_result.optimized_time)
+      )
+        best = view;
     }
     const b = best?.evaluation_state.benchmarking_result;
-    if (b) console.log(`BEST ${name}: attempt ${best.attempt_number} ${b.optimized_time.toFixed(3)} ms = ${h.figure(b.optimized_time)}; baseline ${h.figure(b.baseline_time)}; ratio ${b.speedup.toFixed(2)}; ${best.agent_meta.point_key}`);
+    if (b)
+      console.log(
+        `BEST ${name}: attempt ${best.attempt_number} ${b.optimized_time.toFixed(3)} ms = ${h.figure(b.optimized_time)}; baseline ${h.figure(b.baseline_time)}; ratio ${b.speedup.toFixed(2)}; ${best.agent_meta.point_key}`,
+      );
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -19,7 +19,12 @@ function step(name, cmd, args, env = {}) {
 
 function vitest(name, report, args, env) {
   rmSync(report, { force: true });
-  const ok = step(name, 'pnpm', ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${report}`, ...args], env);
+  const ok = step(
+    name,
+    'pnpm',
+    ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${report}`, ...args],
+    env,
+  );
   if (!existsSync(report)) {
     console.log(`${name}: vitest wrote no report`);
     failed++;
@@ -49,8 +54,12 @@ if (serverFilters.length > 0) {
   } else {
     let pg;
     try {
-      pg = process.env.KFORGE_TEST_DATABASE_URL ? { url: process.env.KFORGE_TEST_DATABASE_URL, stop() {} } : await startPostgres();
-      vitest('server tests (Postgres)', 'reports/vitest-postgres.json', serverFilters, { KFORGE_TEST_DATABASE_URL: pg.url });
+      pg = process.env.KFORGE_TEST_DATABASE_URL
+        ? { url: process.env.KFORGE_TEST_DATABASE_URL, stop() {} }
+        : await startPostgres();
+      vitest('server tests (Postgres)', 'reports/vitest-postgres.json', serverFilters, {
+        KFORGE_TEST_DATABASE_URL: pg.url,
+      });
     } catch (error) {
       console.log(`Postgres pass failed to start: ${error.message}`);
       failed++;

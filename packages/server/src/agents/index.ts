@@ -14,15 +14,22 @@ type LlmProvider = (typeof LLM_PROVIDERS)[number];
 
 /** Used when the configuration names a provider but no model. */
 export const DEFAULT_MODELS: Record<LlmProvider, string> = { openai: 'gpt-4.1', anthropic: 'claude-sonnet-4-5' };
-const DEFAULT_BASE_URLS: Record<LlmProvider, string> = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com' };
+const DEFAULT_BASE_URLS: Record<LlmProvider, string> = {
+  openai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com',
+};
 
 function configuredLlm(config: AgentsConfig): LlmProvider | null {
   const p = config.llmProvider?.trim().toLowerCase();
   return (LLM_PROVIDERS as readonly string[]).includes(p ?? '') ? (p as LlmProvider) : null;
 }
 
-export function listAgents(config: AgentsConfig): { provider: string; models: string[]; default_model: string | null }[] {
-  const out: { provider: string; models: string[]; default_model: string | null }[] = [{ provider: 'tuner', models: [], default_model: null }];
+export function listAgents(
+  config: AgentsConfig,
+): { provider: string; models: string[]; default_model: string | null }[] {
+  const out: { provider: string; models: string[]; default_model: string | null }[] = [
+    { provider: 'tuner', models: [], default_model: null },
+  ];
   const llm = configuredLlm(config);
   if (llm) {
     const model = config.llmModel ?? DEFAULT_MODELS[llm];
@@ -47,7 +54,10 @@ export function createAgent(choice: { provider: string; model?: string | null },
     };
     return llm === 'openai' ? new OpenAIAgent(settings) : new AnthropicAgent(settings);
   }
-  const available = listAgents(config).map((a) => a.provider).join(', ');
-  throw new AgentError(`Unknown or unconfigured agent '${choice.provider}'; available: ${available}.`, { retryable: false });
+  const available = listAgents(config)
+    .map((a) => a.provider)
+    .join(', ');
+  throw new AgentError(`Unknown or unconfigured agent '${choice.provider}'; available: ${available}.`, {
+    retryable: false,
+  });
 }
-

@@ -18,7 +18,9 @@ test('the tuner is always listed; an LLM provider only when configured', () => {
 
 test('an unknown or unconfigured provider is an AgentError naming the available ones', () => {
   expect(() => createAgent({ provider: 'gemini' }, {})).toThrow(AgentError);
-  expect(() => createAgent({ provider: 'openai' }, {})).toThrow("Unknown or unconfigured agent 'openai'; available: tuner.");
+  expect(() => createAgent({ provider: 'openai' }, {})).toThrow(
+    "Unknown or unconfigured agent 'openai'; available: tuner.",
+  );
   expect(createAgent({ provider: 'tuner' }, {}).provider).toBe('tuner');
 });
 
@@ -26,7 +28,10 @@ test('code extraction takes the fenced block of the right language, or a bare fe
   const two = 'Plan:\n```\nsteps\n```\nCode:\n```cpp\nextern "C" void solution() {}\n```\nDone.';
   expect(extractSource(two, 'cpp').source).toBe('extern "C" void solution() {}\n');
   expect(extractSource('```cuda\n__global__ void k() {}\n```', 'cuda').source).toContain('__global__');
-  expect(extractSource('text\n```\nvoid solution(void) {}\n```', 'c')).toEqual({ source: 'void solution(void) {}\n', explanation: 'text' });
+  expect(extractSource('text\n```\nvoid solution(void) {}\n```', 'c')).toEqual({
+    source: 'void solution(void) {}\n',
+    explanation: 'text',
+  });
   // A reply cut off before its closing fence still yields its code.
   expect(extractSource('```c\nvoid solution(void) {}', 'c').source).toBe('void solution(void) {}\n');
   expect(() => extractSource('no code here', 'c')).toThrow('the model returned no code block');

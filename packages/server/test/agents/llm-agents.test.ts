@@ -12,14 +12,21 @@ afterAll(() => llm.stop());
 beforeEach(() => llm.reset());
 
 const RELU = '19_ReLU';
-const CODE = '#include <stdint.h>\nvoid solution(const float* x, float* y, int64_t n) {\n  for (int64_t i = 0; i < n; i++) y[i] = x[i] > 0 ? x[i] : 0;\n}';
+const CODE =
+  '#include <stdint.h>\nvoid solution(const float* x, float* y, int64_t n) {\n  for (int64_t i = 0; i < n; i++) y[i] = x[i] > 0 ? x[i] : 0;\n}';
 const REPLY = `Here is a faster version.\n\n\`\`\`c\n${CODE}\n\`\`\`\n\nI removed the branch so the loop vectorises.`;
 
 const compileError: EvaluationState = {
   verdict: 'compile_error',
   mode: 'benchmark',
   message: 'compile error',
-  compile: { ok: false, compiler: 'gcc', flags: ['-O3', '-march=native', '-fopenmp'], log: "k.c:3:5: error: 'yy' undeclared (first use in this function)", duration_ms: 40 },
+  compile: {
+    ok: false,
+    compiler: 'gcc',
+    flags: ['-O3', '-march=native', '-fopenmp'],
+    log: "k.c:3:5: error: 'yy' undeclared (first use in this function)",
+    duration_ms: 40,
+  },
   correctness: null,
   runner_seconds: 0.1,
   evaluated_at: '2026-11-21T00:00:00Z',
@@ -69,7 +76,9 @@ describe.each(['openai', 'anthropic'] as const)('the %s agent', (provider) => {
     llm.queue({ kind: 'text', text: REPLY });
     const agent = createAgent({ provider, model: 'other-model' }, config());
     const instructions = ['avoid OpenMP', 'use AVX-512 intrinsics'];
-    await agent.generate(context(RELU, [failedAttempt], { instructions, currentInstruction: instructions[1] ?? null, attemptNumber: 2 }));
+    await agent.generate(
+      context(RELU, [failedAttempt], { instructions, currentInstruction: instructions[1] ?? null, attemptNumber: 2 }),
+    );
     const prompt = llm.lastPrompt();
     expect(llm.seen[0]?.body.model).toBe('other-model');
     expect(prompt).toContain('19_ReLU');
@@ -85,7 +94,10 @@ describe.each(['openai', 'anthropic'] as const)('the %s agent', (provider) => {
   });
 
   test('a 429 is retried after its Retry-After, then succeeds', async () => {
-    llm.queue({ kind: 'status', status: 429, headers: { 'retry-after': '0' }, body: '{"error":{"message":"slow down"}}' }, { kind: 'text', text: REPLY });
+    llm.queue(
+      { kind: 'status', status: 429, headers: { 'retry-after': '0' }, body: '{"error":{"message":"slow down"}}' },
+      { kind: 'text', text: REPLY },
+    );
     const out = await createAgent({ provider }, config()).generate(context(RELU, []));
     expect(out.source.trim()).toBe(CODE);
     expect(llm.seen).toHaveLength(2);
@@ -99,7 +111,13 @@ describe.each(['openai', 'anthropic'] as const)('the %s agent', (provider) => {
   });
 
   test('a persistent 500 ends in an AgentError fit to show on the attempt', async () => {
-    llm.queue(...Array.from({ length: 5 }, () => ({ kind: 'status' as const, status: 503, body: '{"error":{"message":"overloaded"}}' })));
+    llm.queue(
+      ...Array.from({ length: 5 }, () => ({
+        kind: 'status' as const,
+        status: 503,
+        body: '{"error":{"message":"overloaded"}}',
+      })),
+    );
     const err = await createAgent({ provider }, config())
       .generate(context(RELU, []))
       .catch((e: unknown) => e);
@@ -110,7 +128,9 @@ describe.each(['openai', 'anthropic'] as const)('the %s agent', (provider) => {
 
   test('a 401 is not retried', async () => {
     llm.queue({ kind: 'status', status: 401, body: '{"error":{"message":"bad key"}}' });
-    const err = await createAgent({ provider }, config()).generate(context(RELU, [])).catch((e: unknown) => e);
+    const err = await createAgent({ provider }, config())
+      .generate(context(RELU, []))
+      .catch((e: unknown) => e);
     expect((err as AgentError).message).toBe(`${provider} answered 401: bad key`);
     expect((err as AgentError).retryable).toBe(false);
     expect(llm.seen).toHaveLength(1);
@@ -118,7 +138,9 @@ describe.each(['openai', 'anthropic'] as const)('the %s agent', (provider) => {
 
   test('a reply without a code block is an AgentError', async () => {
     llm.queue({ kind: 'text', text: 'I cannot help with that.' });
-    const err = await createAgent({ provider }, config()).generate(context(RELU, [])).catch((e: unknown) => e);
+    const err = await createAgent({ provider }, config())
+      .generate(context(RELU, []))
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AgentError);
     expect((err as AgentError).message).toBe('the model returned no code block');
     expect((err as AgentError).retryable).toBe(false);
@@ -127,15 +149,25 @@ describe.each(['openai', 'anthropic'] as const)('the %s agent', (provider) => {
   test('stopping the session aborts the request', async () => {
     const ac = new AbortController();
     ac.abort();
-    const err = await createAgent({ provider }, config()).generate(context(RELU, [], { signal: ac.signal })).catch((e: unknown) => e);
+    const err = await createAgent({ provider }, config())
+      .generate(context(RELU, [], { signal: ac.signal }))
+      .catch((e: unknown) => e);
     expect((err as AgentError).message).toBe('generation stopped');
   });
 });
 
 test('a compile error from one attempt is fed into the next prompt', async () => {
-  const config: AgentsConfig = { llmProvider: 'openai', llmBaseUrl: `${llm.url}/v1`, llmModel: 'm', llmRetryBudgetMs: 3000 };
+  const config: AgentsConfig = {
+    llmProvider: 'openai',
+    llmBaseUrl: `${llm.url}/v1`,
+    llmModel: 'm',
+    llmRetryBudgetMs: 3000,
+  };
   const agent = createAgent({ provider: 'openai' }, config);
-  llm.queue({ kind: 'text', text: '```c\nvoid solution(const float* x, float* y, int64_t n) { yy[0] = 1; }\n```' }, { kind: 'text', text: REPLY });
+  llm.queue(
+    { kind: 'text', text: '```c\nvoid solution(const float* x, float* y, int64_t n) { yy[0] = 1; }\n```' },
+    { kind: 'text', text: REPLY },
+  );
   const first = await agent.generate(context(RELU, []));
   const history: AgentAttemptView[] = [{ ...failedAttempt, source: first.source }];
   await agent.generate(context(RELU, history, { attemptNumber: 2 }));

@@ -40,7 +40,9 @@ describe.each([RELU, MATMUL])('the tuner on %s', (name) => {
     const history: AgentAttemptView[] = [];
     await step(tuner, name, history, (s) => evaluateWithGcc(name, s, SIZE[name] ?? 1000));
     // The second candidate is broken on purpose so the compiler really rejects it.
-    const bad = await step(tuner, name, history, (s) => evaluateWithGcc(name, `${s}\n#error deliberately broken\n`, 10));
+    const bad = await step(tuner, name, history, (s) =>
+      evaluateWithGcc(name, `${s}\n#error deliberately broken\n`, 10),
+    );
     expect(bad.evaluation_state?.verdict).toBe('compile_error');
     for (let i = 0; i < 3; i++) await step(tuner, name, history, (s) => evaluateWithGcc(name, s, SIZE[name] ?? 1000));
     expect(history[2]?.explanation).toMatch(/failed \(compile_error\)/);
@@ -58,14 +60,17 @@ describe('instructions steer the tuner', () => {
     await step(tuner, MATMUL, history, measure(MATMUL));
     const instr = { instructions: ['no OpenMP'], currentInstruction: 'no OpenMP' };
     for (let i = 0; i < 3; i++) await step(tuner, MATMUL, history, measure(MATMUL), instr);
-    for (const h of history.slice(1)) expect((h.agent_meta?.params as Record<string, unknown>).OMP).toBe(0);
+    for (const h of history.slice(1)) expect((h.agent_meta!.params as Record<string, unknown>).OMP).toBe(0);
     expect(history[1]?.explanation).toContain("Following 'no OpenMP': OMP held at 0");
     expect(history[1]?.source).not.toMatch(/#pragma omp parallel/);
   });
 
   test("'use 1 thread' pins the thread count", async () => {
     const history: AgentAttemptView[] = [];
-    await step(tuner, RELU, history, measure(RELU), { instructions: ['use 1 thread'], currentInstruction: 'use 1 thread' });
+    await step(tuner, RELU, history, measure(RELU), {
+      instructions: ['use 1 thread'],
+      currentInstruction: 'use 1 thread',
+    });
     expect(history[0]?.agent_meta?.params).toMatchObject({ THREADS: 1, OMP: 1 });
     expect(history[0]?.source).toContain('num_threads(1)');
   });
@@ -73,7 +78,10 @@ describe('instructions steer the tuner', () => {
   test("'bigger tiles' only tries larger tile parameters than the best point before it", async () => {
     const history: AgentAttemptView[] = [];
     for (let i = 0; i < 2; i++) await step(tuner, MATMUL, history, measure(MATMUL));
-    const best = [...history].sort((a, b) => (timeOf(a) ?? 0) - (timeOf(b) ?? 0))[0]?.agent_meta?.params as Record<string, number>;
+    const best = [...history].sort((a, b) => (timeOf(a) ?? 0) - (timeOf(b) ?? 0))[0]?.agent_meta?.params as Record<
+      string,
+      number
+    >;
     const instr = { instructions: ['bigger tiles'], currentInstruction: 'bigger tiles' };
     for (let i = 0; i < 3; i++) await step(tuner, MATMUL, history, measure(MATMUL), instr);
     const tiles = ['MC', 'KC', 'MR', 'NV', 'NC'];
@@ -84,7 +92,7 @@ describe('instructions steer the tuner', () => {
       expect(tiles.some((t) => (p[t] ?? 0) > (best[t] ?? 0))).toBe(true);
       expect(h.explanation).toContain("Following 'bigger tiles'");
     }
-    expect(order).toContain((history[2]?.agent_meta?.params as Record<string, number>).MC);
+    expect(order).toContain((history[2]!.agent_meta!.params as Record<string, number>).MC);
   });
 
   test('an instruction it cannot map is reported plainly, and the search goes on', async () => {
@@ -102,7 +110,10 @@ describe('instructions steer the tuner', () => {
 
   test("'make it faster' is simply the tuner's job", async () => {
     const history: AgentAttemptView[] = [];
-    await step(tuner, RELU, history, measure(RELU), { instructions: ['make it faster'], currentInstruction: 'make it faster' });
+    await step(tuner, RELU, history, measure(RELU), {
+      instructions: ['make it faster'],
+      currentInstruction: 'make it faster',
+    });
     expect(history[0]?.explanation).not.toContain('Cannot follow');
   });
 });

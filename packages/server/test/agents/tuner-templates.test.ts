@@ -63,7 +63,10 @@ describe.each(withTuner)('%s', (name) => {
       for (const params of points(cuda).slice(0, 3)) {
         const file = join(dir, 'k.cu');
         writeFileSync(file, renderTemplate(cuda.template, params));
-        execFileSync('nvcc', ['-O3', '-arch=sm_90', '-c', file, '-o', join(dir, 'k.o')], { stdio: 'pipe', timeout: 120_000 });
+        execFileSync('nvcc', ['-O3', '-arch=sm_90', '-c', file, '-o', join(dir, 'k.o')], {
+          stdio: 'pipe',
+          timeout: 120_000,
+        });
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -11,7 +11,7 @@ export function loginPath(redirect?: string): string {
 
 /** Only a path on this site may be a redirect target (never `//host` or `https://...`). */
 export function safeRedirect(target: string | null | undefined): string | undefined {
-  if (!target || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return undefined;
+  if (!target?.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return undefined;
   return target;
 }
 

@@ -30,9 +30,17 @@ export class AnthropicAgent implements Agent {
     if (this.settings.apiKey) headers['x-api-key'] = this.settings.apiKey;
     // The base URL may be given with or without the /v1 suffix.
     const url = `${this.settings.baseUrl.replace(/\/v1$/, '')}/v1/messages`;
-    const { text, usage } = await postWithRetry('anthropic', url, headers, body, this.settings, ctx.signal, (res) => consume(res, ctx.onText));
+    const { text, usage } = await postWithRetry('anthropic', url, headers, body, this.settings, ctx.signal, (res) =>
+      consume(res, ctx.onText),
+    );
     const { source, explanation } = extractSource(text, ctx.language);
-    return { source, language: ctx.language, explanation, usage, agent_meta: { agent: 'anthropic', model: this.settings.model } };
+    return {
+      source,
+      language: ctx.language,
+      explanation,
+      usage,
+      agent_meta: { agent: 'anthropic', model: this.settings.model },
+    };
   }
 }
 
@@ -50,7 +58,9 @@ async function consume(res: Response, onText?: (d: string) => void) {
       const type = e.type ?? ev.event;
       if (type === 'error') {
         const overloaded = e.error?.type === 'overloaded_error' || e.error?.type === 'api_error';
-        throw new AgentError(`anthropic stream error: ${e.error?.message ?? e.error?.type ?? 'unknown'}`, { retryable: overloaded });
+        throw new AgentError(`anthropic stream error: ${e.error?.message ?? e.error?.type ?? 'unknown'}`, {
+          retryable: overloaded,
+        });
       }
       if (type === 'message_start' && e.message?.usage) {
         usage.input_tokens = e.message.usage.input_tokens ?? 0;

@@ -21,7 +21,10 @@ export function extractSource(reply: string, language: Language): { source: stri
   const bare = blocks.filter((b) => b.tag === '');
   const pool = fit.length ? fit : bare.length ? bare : [];
   // The longest block is the whole file; among equals, the last one is the model's final answer.
-  const pick = pool.reduce<(typeof pool)[number] | null>((a, b) => (!a || b.code.trim().length >= a.code.trim().length ? b : a), null);
+  const pick = pool.reduce<(typeof pool)[number] | null>(
+    (a, b) => (!a || b.code.trim().length >= a.code.trim().length ? b : a),
+    null,
+  );
   if (!pick || pick.code.trim() === '') throw new AgentError('the model returned no code block', { retryable: false });
   const outside = (reply.slice(0, pick.start) + reply.slice(pick.end)).replace(/\n{3,}/g, '\n\n').trim();
   const explanation = outside.length > EXPLANATION_CHARS ? `${outside.slice(0, EXPLANATION_CHARS)}...` : outside;

@@ -29,8 +29,14 @@ export class OpenAIAgent implements Agent {
     };
     const headers: Record<string, string> = { accept: 'text/event-stream' };
     if (this.settings.apiKey) headers.authorization = `Bearer ${this.settings.apiKey}`;
-    const { text, usage } = await postWithRetry('openai', `${this.settings.baseUrl}/chat/completions`, headers, body, this.settings, ctx.signal, (res) =>
-      consume(res, ctx.onText),
+    const { text, usage } = await postWithRetry(
+      'openai',
+      `${this.settings.baseUrl}/chat/completions`,
+      headers,
+      body,
+      this.settings,
+      ctx.signal,
+      (res) => consume(res, ctx.onText),
     );
     const { source, explanation } = extractSource(text, ctx.language);
     return {
@@ -55,13 +61,15 @@ async function consume(res: Response, onText?: (d: string) => void) {
       } catch {
         continue; // keep-alive comments and the like
       }
-      if (chunk.error) throw new AgentError(`openai stream error: ${chunk.error.message ?? 'unknown'}`, { retryable: true });
+      if (chunk.error)
+        throw new AgentError(`openai stream error: ${chunk.error.message ?? 'unknown'}`, { retryable: true });
       const delta = chunk.choices?.[0]?.delta?.content;
       if (delta) {
         text += delta;
         onText?.(delta);
       }
-      if (chunk.usage) usage = { input_tokens: chunk.usage.prompt_tokens ?? 0, output_tokens: chunk.usage.completion_tokens ?? 0 };
+      if (chunk.usage)
+        usage = { input_tokens: chunk.usage.prompt_tokens ?? 0, output_tokens: chunk.usage.completion_tokens ?? 0 };
     }
   } catch (err) {
     // Before any text the request can be retried whole; after, the user has already seen part of a reply.

@@ -7,7 +7,8 @@ const LOG_CHARS = 2000;
 const SOURCE_CHARS = 24_000;
 
 const fence = (lang: string) => (lang === 'cuda' ? 'cuda' : lang === 'cpp' ? 'cpp' : 'c');
-const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}\n... (${s.length - n} more characters cut)` : s);
+const clip = (s: string, n: number) =>
+  s.length > n ? `${s.slice(0, n)}\n... (${s.length - n} more characters cut)` : s;
 // Three significant digits without trailing zeros: 90 GB/s, 0.244 ms, 1.53e+3 stays readable as 1530.
 const num = (x: number, digits = 3) => (Number.isFinite(x) ? String(Number(x.toPrecision(digits))) : String(x));
 
@@ -18,7 +19,8 @@ export function systemPrompt(ctx: AgentContext): string {
     `Write one ${lang} source file that defines the entry point with exactly this prototype${ctx.language === 'c' ? '' : ' (declared extern "C")'}:`,
     `    ${ctx.problem.prototype}`,
     'Rules:',
-    '- One self-contained source file; only standard headers' + (ctx.language === 'cuda' ? ' and the CUDA runtime.' : ' (OpenMP and compiler intrinsics allowed).'),
+    '- One self-contained source file; only standard headers' +
+      (ctx.language === 'cuda' ? ' and the CUDA runtime.' : ' (OpenMP and compiler intrinsics allowed).'),
     ctx.language === 'cuda'
       ? '- Compiled with nvcc -O3 for the device; the pointers are device pointers; the entry is called from the host and may launch kernels on any stream.'
       : '- Compiled with fixed flags `-O3 -march=native -fopenmp`; express other flags in the source (#pragma GCC optimize, #pragma omp ...).',
@@ -36,28 +38,49 @@ export function userPrompt(ctx: AgentContext): string {
   parts.push(`Prototype: \`${p.prototype}\``);
   parts.push(
     'Signature:\n' +
-      p.signature.map((a) => `- ${a.name}: ${a.type}, ${a.role}${a.shape ? `, shape [${a.shape.join(', ')}]` : ''}`).join('\n'),
+      p.signature
+        .map((a) => `- ${a.name}: ${a.type}, ${a.role}${a.shape ? `, shape [${a.shape.join(', ')}]` : ''}`)
+        .join('\n'),
   );
   const sizes = (cs: { name: string; sizes: Record<string, number> }[]) =>
-    cs.map((c) => `${c.name} (${Object.entries(c.sizes).map(([k, v]) => `${k}=${v}`).join(', ')})`).join('; ');
+    cs
+      .map(
+        (c) =>
+          `${c.name} (${Object.entries(c.sizes)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(', ')})`,
+      )
+      .join('; ');
   parts.push(`Test sizes: ${sizes(p.cases.test)}\nBenchmark sizes (timed): ${sizes(p.cases.benchmark)}`);
-  parts.push(`Tolerance: atol ${p.tolerance.atol}, rtol ${p.tolerance.rtol}. Cost: flops = ${p.cost.flops}, bytes = ${p.cost.bytes}.`);
-  if (p.reference_source) parts.push(`Reference (authoritative for correctness):\n\`\`\`c\n${clip(p.reference_source, SOURCE_CHARS)}\n\`\`\``);
+  parts.push(
+    `Tolerance: atol ${p.tolerance.atol}, rtol ${p.tolerance.rtol}. Cost: flops = ${p.cost.flops}, bytes = ${p.cost.bytes}.`,
+  );
+  if (p.reference_source)
+    parts.push(
+      `Reference (authoritative for correctness):\n\`\`\`c\n${clip(p.reference_source, SOURCE_CHARS)}\n\`\`\``,
+    );
   parts.push(
     `# Device: ${d.name} (${d.id}, ${d.kind}${d.cores ? `, ${d.cores} cores` : ''}${d.memory_mb ? `, ${Math.round(d.memory_mb)} MB` : ''})\n` +
       `Peaks (${d.peaks.source}): memory bandwidth ${num(d.peaks.bandwidth_gbps)} GB/s, fp32 ${num(d.peaks.fp32_gflops)} GFLOP/s.`,
   );
   if (ctx.best?.source) {
     const b = ctx.best.evaluation_state?.benchmarking_result;
-    const figures = b ? ` ran in ${num(b.optimized_time)} ms, ${num(b.speedup)}x the reference, ${num(b.fraction_of_peak * 100, 2)}% of peak` : '';
-    parts.push(`# Best attempt so far: #${ctx.best.attempt_number}${figures}\n\`\`\`${fence(ctx.language)}\n${clip(ctx.best.source, SOURCE_CHARS)}\n\`\`\``);
+    const figures = b
+      ? ` ran in ${num(b.optimized_time)} ms, ${num(b.speedup)}x the reference, ${num(b.fraction_of_peak * 100, 2)}% of peak`
+      : '';
+    parts.push(
+      `# Best attempt so far: #${ctx.best.attempt_number}${figures}\n\`\`\`${fence(ctx.language)}\n${clip(ctx.best.source, SOURCE_CHARS)}\n\`\`\``,
+    );
   }
   const recent = ctx.history.slice(-RECENT);
-  if (recent.length) parts.push(`# The last ${recent.length} attempt(s), oldest first\n${recent.map(feedback).join('\n\n')}`);
+  if (recent.length)
+    parts.push(`# The last ${recent.length} attempt(s), oldest first\n${recent.map(feedback).join('\n\n')}`);
   // The newest attempt's own code, unless it is the best shown above: a compile error or a wrong answer points into it.
   const last = ctx.history[ctx.history.length - 1];
   if (last?.source && last.attempt_number !== ctx.best?.attempt_number) {
-    parts.push(`# Source of attempt #${last.attempt_number} (the feedback above refers to it)\n\`\`\`${fence(ctx.language)}\n${clip(last.source, SOURCE_CHARS)}\n\`\`\``);
+    parts.push(
+      `# Source of attempt #${last.attempt_number} (the feedback above refers to it)\n\`\`\`${fence(ctx.language)}\n${clip(last.source, SOURCE_CHARS)}\n\`\`\``,
+    );
   }
   if (ctx.instructions.length) {
     parts.push(
@@ -76,7 +99,9 @@ export function feedback(a: AgentAttemptView): string {
   if (a.explanation) lines.push(`Its explanation: ${clip(a.explanation.trim(), 400)}`);
   if (!s) return lines.join('\n');
   if (s.compile && (!s.compile.ok || s.verdict.startsWith('compile'))) {
-    lines.push(`Compile log (${s.compile.compiler} ${s.compile.flags.join(' ')}):\n\`\`\`\n${clip(s.compile.log.trim(), LOG_CHARS)}\n\`\`\``);
+    lines.push(
+      `Compile log (${s.compile.compiler} ${s.compile.flags.join(' ')}):\n\`\`\`\n${clip(s.compile.log.trim(), LOG_CHARS)}\n\`\`\``,
+    );
   }
   const failed = s.correctness?.cases.filter((c) => !c.passed) ?? [];
   if (failed.length) {
@@ -84,15 +109,21 @@ export function feedback(a: AgentAttemptView): string {
       'Correctness failures:\n' +
         failed
           .slice(0, 6)
-          .map((c) => `- ${c.name} ${JSON.stringify(c.sizes)} seed ${c.seed} ${c.distribution}: ${c.message ?? ''} max abs err ${c.max_abs_error ?? 'n/a'}, max rel err ${c.max_rel_error ?? 'n/a'}`)
+          .map(
+            (c) =>
+              `- ${c.name} ${JSON.stringify(c.sizes)} seed ${c.seed} ${c.distribution}: ${c.message ?? ''} max abs err ${c.max_abs_error ?? 'n/a'}, max rel err ${c.max_rel_error ?? 'n/a'}`,
+          )
           .join('\n') +
         (failed.length > 6 ? `\n- ... and ${failed.length - 6} more` : ''),
     );
   }
-  if (s.stderr?.trim() && s.verdict !== 'accepted') lines.push(`stderr:\n\`\`\`\n${clip(s.stderr.trim(), 800)}\n\`\`\``);
+  if (s.stderr?.trim() && s.verdict !== 'accepted')
+    lines.push(`stderr:\n\`\`\`\n${clip(s.stderr.trim(), 800)}\n\`\`\``);
   const b = s.benchmarking_result;
   if (b) {
-    lines.push(`Total: ${num(b.optimized_time)} ms vs reference ${num(b.baseline_time)} ms (speedup ${num(b.speedup)}x)`);
+    lines.push(
+      `Total: ${num(b.optimized_time)} ms vs reference ${num(b.baseline_time)} ms (speedup ${num(b.speedup)}x)`,
+    );
     for (const c of b.cases) {
       lines.push(
         `- ${c.name} ${JSON.stringify(c.sizes)}: median ${num(c.optimized.median_ms)} ms (reference ${num(c.baseline.median_ms)} ms), ` +

@@ -64,7 +64,12 @@ export async function postWithRetry<T>(
     const both = AbortSignal.any([signal, timeout]);
     let wait: number | null = null;
     try {
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), signal: both });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+        signal: both,
+      });
       if (res.ok && res.body) return await consume(res, both);
       const detail = await errorDetail(res);
       last = `${label} answered ${res.status}${detail ? `: ${detail}` : ''}`;
@@ -75,13 +80,16 @@ export async function postWithRetry<T>(
       if (signal.aborted) throw new AgentError('generation stopped', { retryable: false, cause: err });
       if (timeout.aborted) last = `${label} did not finish within ${Math.round(settings.timeoutMs / 1000)} s`;
       else last = `${label} could not be reached: ${(err as Error).message ?? String(err)}`;
-      if (err instanceof StreamedError) throw new AgentError(`${label} stream broke off: ${err.message}`, { retryable: true, cause: err });
+      if (err instanceof StreamedError)
+        throw new AgentError(`${label} stream broke off: ${err.message}`, { retryable: true, cause: err });
     }
     // Exponential backoff with jitter unless the provider said when; never past the budget.
     const backoff = wait ?? Math.min(8000, 500 * 2 ** (attempt - 1)) * (0.75 + Math.random() * 0.5);
     const spent = Date.now() - started;
     if (attempt >= settings.maxTries || spent + backoff > settings.retryBudgetMs) {
-      throw new AgentError(`${last} (gave up after ${attempt} ${attempt === 1 ? 'try' : 'tries'})`, { retryable: true });
+      throw new AgentError(`${last} (gave up after ${attempt} ${attempt === 1 ? 'try' : 'tries'})`, {
+        retryable: true,
+      });
     }
     await sleep(backoff, signal).catch((e: unknown) => {
       throw new AgentError('generation stopped', { retryable: false, cause: e });

@@ -17,7 +17,10 @@ export class TunerAgent implements Agent {
     const { variant, note } = this.variantFor(ctx);
     const steering = steer(variant, ctx.instructions, ctx.currentInstruction);
     const tried = triedPoints(variant, ctx.history);
-    const choice = choosePoint(variant, tried, steering, { currentInstruction: ctx.currentInstruction, seed: ctx.attemptNumber });
+    const choice = choosePoint(variant, tried, steering, {
+      currentInstruction: ctx.currentInstruction,
+      seed: ctx.attemptNumber,
+    });
     if (!choice) {
       throw new AgentError(
         `The tuner has tried every point of its space for ${ctx.problem.name} under these instructions; pick an LLM agent (openai or anthropic) to go further.`,
@@ -48,15 +51,24 @@ export class TunerAgent implements Agent {
     if (space) {
       const variant = pickVariant(space, backend);
       if (variant) return { variant, note: '' };
-      throw new AgentError(`The tuner has no ${backend} starting points for ${ctx.problem.name}; pick an LLM agent (openai or anthropic).`);
+      throw new AgentError(
+        `The tuner has no ${backend} starting points for ${ctx.problem.name}; pick an LLM agent (openai or anthropic).`,
+      );
     }
     if (backend !== 'cpu') {
-      throw new AgentError(`The tuner can only tune a custom problem's reference on cpu; an LLM agent (openai or anthropic) is needed for ${backend}.`);
+      throw new AgentError(
+        `The tuner can only tune a custom problem's reference on cpu; an LLM agent (openai or anthropic) is needed for ${backend}.`,
+      );
     }
     const plan = planCustom(ctx.problem, ctx.language === 'cpp' ? 'cpp' : 'c');
     if ('why' in plan) {
-      throw new AgentError(`The tuner cannot tune this problem (${plan.why}); an LLM agent (openai or anthropic) is needed.`);
+      throw new AgentError(
+        `The tuner cannot tune this problem (${plan.why}); an LLM agent (openai or anthropic) is needed.`,
+      );
     }
-    return { variant: plan.variant, note: `Custom problem: the tuner varies pragmas on your reference; ${plan.parallel}.` };
+    return {
+      variant: plan.variant,
+      note: `Custom problem: the tuner varies pragmas on your reference; ${plan.parallel}.`,
+    };
   }
 }

@@ -10,7 +10,8 @@ export interface CustomPlan {
 }
 
 const TYPE = String.raw`(?:const\s+)?(?:unsigned\s+|signed\s+)?(?:float|double|int|long(?:\s+long)?|short|char|size_t|ptrdiff_t|u?int(?:8|16|32|64)_t)\b\s*\**`;
-const MATH = /^(?:f?abs[fl]?|fm(?:in|ax)[fl]?|sqrt[fl]?|cbrt[fl]?|exp2?[fl]?|expm1[fl]?|log(?:2|10|1p)?[fl]?|pow[fl]?|(?:a?(?:sin|cos|tan)h?)[fl]?|atan2[fl]?|erfc?[fl]?|floor[fl]?|ceil[fl]?|round[fl]?|trunc[fl]?|fma[fl]?|fmod[fl]?|hypot[fl]?|copysign[fl]?)$/;
+const MATH =
+  /^(?:f?abs[fl]?|fm(?:in|ax)[fl]?|sqrt[fl]?|cbrt[fl]?|exp2?[fl]?|expm1[fl]?|log(?:2|10|1p)?[fl]?|pow[fl]?|(?:a?(?:sin|cos|tan)h?)[fl]?|atan2[fl]?|erfc?[fl]?|floor[fl]?|ceil[fl]?|round[fl]?|trunc[fl]?|fma[fl]?|fmod[fl]?|hypot[fl]?|copysign[fl]?)$/;
 const KEYWORDS = new Set(['for', 'if', 'while', 'switch', 'sizeof', 'return']);
 
 function stripComments(src: string): string {
@@ -44,7 +45,9 @@ export function findEntry(src: string, signature: SignatureArg[]): Found | null 
     const bodyClose = closing(src, bodyOpen);
     if (bodyClose > 0 && args.length === signature.length) all.push({ name: m[1] ?? '', bodyOpen, bodyClose });
   }
-  return all.find((f) => f.name === 'solution') ?? all.find((f) => f.name === 'reference') ?? all[all.length - 1] ?? null;
+  return (
+    all.find((f) => f.name === 'solution') ?? all.find((f) => f.name === 'reference') ?? all[all.length - 1] ?? null
+  );
 }
 
 /** The single top-level `for` of the body, if its iterations are plainly independent; else why not. */
@@ -63,16 +66,22 @@ export function outerLoop(body: string, signature: SignatureArg[]): { at: number
       i = end - 1;
     }
   }
-  if (loops.length !== 1) return { why: loops.length === 0 ? 'it has no outer loop' : 'it has several outer loops in sequence' };
+  if (loops.length !== 1)
+    return { why: loops.length === 0 ? 'it has no outer loop' : 'it has several outer loops in sequence' };
   const at = loops[0] as number;
-  const head = /^for\s*\(\s*(?:(?:int|long|int64_t|int32_t|size_t|ptrdiff_t)\s+)?([A-Za-z_]\w*)\s*=[^;]*;\s*\1\s*<=?[^;]*;\s*(?:\1\s*\+\+|\+\+\s*\1|\1\s*\+=\s*1)\s*\)/.exec(code.slice(at));
+  const head =
+    /^for\s*\(\s*(?:(?:int|long|int64_t|int32_t|size_t|ptrdiff_t)\s+)?([A-Za-z_]\w*)\s*=[^;]*;\s*\1\s*<=?[^;]*;\s*(?:\1\s*\+\+|\+\+\s*\1|\1\s*\+=\s*1)\s*\)/.exec(
+      code.slice(at),
+    );
   if (!head) return { why: 'its outer loop is not a plain counted loop (for (i = a; i < b; i++))' };
   const v = head[1] as string;
   const loopBody = code.slice(at + head[0].length, skipStatement(code, at));
-  if (/\b(?:break|return|goto|static|volatile|asm|printf|malloc|free)\b/.test(loopBody)) return { why: 'its outer loop body breaks out, returns, allocates or prints' };
+  if (/\b(?:break|return|goto|static|volatile|asm|printf|malloc|free)\b/.test(loopBody))
+    return { why: 'its outer loop body breaks out, returns, allocates or prints' };
   for (const m of loopBody.matchAll(/\b([A-Za-z_]\w*)\s*\(/g)) {
     const name = m[1] as string;
-    if (!KEYWORDS.has(name) && !MATH.test(name) && !new RegExp(`\\(\\s*${name}\\s*\\)`).test(loopBody)) return { why: `its outer loop calls ${name}(), which might share state` };
+    if (!KEYWORDS.has(name) && !MATH.test(name) && !new RegExp(`\\(\\s*${name}\\s*\\)`).test(loopBody))
+      return { why: `its outer loop calls ${name}(), which might share state` };
   }
   // Scalars the body may write: declared inside it (its own locals and inner loop counters).
   const locals = new Set<string>();
@@ -92,7 +101,11 @@ export function outerLoop(body: string, signature: SignatureArg[]): { at: number
     subscripts.set(name, set);
   }
   // Every write: x[..] op=, x op=, x++ / ++x.
-  const writes = [...loopBody.matchAll(/([A-Za-z_]\w*(?:\s*\[[^\]]*\])*|\*\s*[A-Za-z_]\w*)\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)|([A-Za-z_]\w*)\s*(?:\+\+|--)|(?:\+\+|--)\s*([A-Za-z_]\w*)/g)];
+  const writes = [
+    ...loopBody.matchAll(
+      /([A-Za-z_]\w*(?:\s*\[[^\]]*\])*|\*\s*[A-Za-z_]\w*)\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)|([A-Za-z_]\w*)\s*(?:\+\+|--)|(?:\+\+|--)\s*([A-Za-z_]\w*)/g,
+    ),
+  ];
   for (const w of writes) {
     const target = (w[1] ?? w[2] ?? w[3] ?? '').replace(/\s+/g, '');
     if (target.startsWith('*')) return { why: 'its outer loop writes through a pointer' };
@@ -103,9 +116,13 @@ export function outerLoop(body: string, signature: SignatureArg[]): { at: number
       const subs = subscripts.get(name) ?? new Set<string>();
       const sub = [...subs][0] ?? '';
       const id = `(?:${v}|\\(${v}\\))`;
-      const injective = new RegExp(`^(?:${id}|${id}\\*[\\w()]+(?:\\+.+)?|[\\w()]+\\*${id}(?:\\+.+)?)$`).test(sub) && !new RegExp(`\\b${v}\\b`).test(sub.replace(new RegExp(`^${id}`), '').replace(new RegExp(`\\*${id}`), ''));
-      if (subs.size !== 1 || !injective) return { why: `its outer loop touches ${name}[] at more than one index pattern per ${v} (e.g. a running sum)` };
-    } else if (name !== v && !locals.has(name)) return { why: `its outer loop updates ${name}, which lives outside the loop` };
+      const injective =
+        new RegExp(`^(?:${id}|${id}\\*[\\w()]+(?:\\+.+)?|[\\w()]+\\*${id}(?:\\+.+)?)$`).test(sub) &&
+        !new RegExp(`\\b${v}\\b`).test(sub.replace(new RegExp(`^${id}`), '').replace(new RegExp(`\\*${id}`), ''));
+      if (subs.size !== 1 || !injective)
+        return { why: `its outer loop touches ${name}[] at more than one index pattern per ${v} (e.g. a running sum)` };
+    } else if (name !== v && !locals.has(name))
+      return { why: `its outer loop updates ${name}, which lives outside the loop` };
   }
   return { at };
 }
@@ -128,12 +145,38 @@ function skipStatement(code: string, i: number): number {
 }
 
 const COMMON: ParamSpec[] = [
-  { name: 'UNROLL_LOOPS', values: [0, 1], start: 1, tags: ['unroll', 'flags'], about: '#pragma GCC optimize("unroll-loops")' },
-  { name: 'FAST_MATH', values: [0, 1], start: 0, tags: ['flags'], about: '#pragma GCC optimize("fast-math") (may change rounding; the runner checks tolerance)' },
+  {
+    name: 'UNROLL_LOOPS',
+    values: [0, 1],
+    start: 1,
+    tags: ['unroll', 'flags'],
+    about: '#pragma GCC optimize("unroll-loops")',
+  },
+  {
+    name: 'FAST_MATH',
+    values: [0, 1],
+    start: 0,
+    tags: ['flags'],
+    about: '#pragma GCC optimize("fast-math") (may change rounding; the runner checks tolerance)',
+  },
 ];
 const OMP: ParamSpec[] = [
-  { name: 'SCHEDULE', values: ['static', 'static,1', 'dynamic', 'guided'], start: 'static', tags: ['schedule'], about: 'OpenMP schedule of the outer loop', when: { OMP: 1 } },
-  { name: 'THREADS', values: [1, 2, 4, 'all'], start: 'all', tags: ['threads'], about: 'OpenMP threads', when: { OMP: 1 } },
+  {
+    name: 'SCHEDULE',
+    values: ['static', 'static,1', 'dynamic', 'guided'],
+    start: 'static',
+    tags: ['schedule'],
+    about: 'OpenMP schedule of the outer loop',
+    when: { OMP: 1 },
+  },
+  {
+    name: 'THREADS',
+    values: [1, 2, 4, 'all'],
+    start: 'all',
+    tags: ['threads'],
+    about: 'OpenMP threads',
+    when: { OMP: 1 },
+  },
   { name: 'OMP', values: [0, 1], start: 1, tags: ['openmp'], about: 'OpenMP parallel for on the outer loop' },
 ];
 
@@ -143,16 +186,21 @@ export function planCustom(problem: Problem, language: 'c' | 'cpp'): CustomPlan 
   if (src.trim() === '') return { why: 'the problem has no reference source' };
   if (/__global__|<<</.test(src)) return { why: 'its reference is CUDA code' };
   const entry = findEntry(src, problem.signature);
-  if (!entry) return { why: `no function in the reference takes the ${problem.signature.length} arguments of the signature` };
+  if (!entry)
+    return { why: `no function in the reference takes the ${problem.signature.length} arguments of the signature` };
   const body = src.slice(entry.bodyOpen, entry.bodyClose);
   const loop = outerLoop(body, problem.signature);
   // Placeholders go in only where we put them: a `{{` in the user's code becomes `{ {`, the same C.
   const esc = (s: string) => s.replace(/\{\{/g, '{ {');
   let before = src.slice(0, entry.bodyOpen);
   let inner = body;
-  if ('at' in loop) inner = `${esc(body.slice(0, loop.at))}\n{{#if OMP}}  #pragma omp parallel for schedule({{SCHEDULE}}){{#if THREADS != all}} num_threads({{THREADS}}){{/if}}\n{{/if}}  ${esc(body.slice(loop.at))}`;
+  if ('at' in loop)
+    inner = `${esc(body.slice(0, loop.at))}\n{{#if OMP}}  #pragma omp parallel for schedule({{SCHEDULE}}){{#if THREADS != all}} num_threads({{THREADS}}){{/if}}\n{{/if}}  ${esc(body.slice(loop.at))}`;
   else inner = esc(inner);
-  before = esc(before).replace(new RegExp(`\\b(?:static\\s+)?(?:inline\\s+)?void\\s+${entry.name}\\s*\\(`), `${language === 'cpp' ? 'extern "C" ' : ''}void solution(`);
+  before = esc(before).replace(
+    new RegExp(`\\b(?:static\\s+)?(?:inline\\s+)?void\\s+${entry.name}\\s*\\(`),
+    `${language === 'cpp' ? 'extern "C" ' : ''}void solution(`,
+  );
   const template = [
     '{{#if UNROLL_LOOPS}}#pragma GCC optimize("unroll-loops"){{/if}}',
     '{{#if FAST_MATH}}#pragma GCC optimize("fast-math"){{/if}}',
@@ -168,5 +216,9 @@ export function planCustom(problem: Problem, language: 'c' | 'cpp'): CustomPlan 
     about: 'the reference with compiler pragmas' + ('at' in loop ? ' and OpenMP on its outer loop' : ''),
     params,
   };
-  return { variant, parallel: 'at' in loop ? 'its outer loop looks safe to split across threads' : `its outer loop is left serial: ${loop.why}` };
+  return {
+    variant,
+    parallel:
+      'at' in loop ? 'its outer loop looks safe to split across threads' : `its outer loop is left serial: ${loop.why}`,
+  };
 }

@@ -41,7 +41,7 @@ export function startPoint(variant: Variant): Params {
 }
 
 export function indexOf(p: ParamSpec, v: ParamValue | undefined): number {
-  return p.values.findIndex((x) => x === v);
+  return p.values.indexOf(v);
 }
 
 const validators = new WeakMap<Variant, (params: Params) => boolean>();
@@ -68,12 +68,18 @@ export function triedPoints(variant: Variant, history: AgentAttemptView[]): Trie
   const out: Tried[] = [];
   for (const a of history) {
     const meta = a.agent_meta;
-    if (!meta || meta.agent !== 'tuner' || meta.variant !== variant.name) continue;
+    if (meta?.agent !== 'tuner' || meta.variant !== variant.name) continue;
     if (typeof meta.params !== 'object' || meta.params === null) continue;
     const params = normalise(variant, meta.params as Params);
     const state = a.evaluation_state;
     const bench = state?.benchmarking_result ?? null;
-    const outcome = state ? (state.verdict === 'accepted' && bench ? 'ok' : 'bad') : a.status === 'failed' ? 'bad' : 'pending';
+    const outcome = state
+      ? state.verdict === 'accepted' && bench
+        ? 'ok'
+        : 'bad'
+      : a.status === 'failed'
+        ? 'bad'
+        : 'pending';
     out.push({
       attempt: a.attempt_number,
       key: pointKey(variant, params),

@@ -7,7 +7,8 @@ export function truthy(v: ParamValue | undefined): boolean {
 }
 
 // Innermost block first: its body holds no further `{{#if`, so nesting resolves from the inside out.
-const IF_BLOCK = /\{\{#if ([A-Za-z_][A-Za-z0-9_]*)(?:\s*(==|!=)\s*([^}\s]+))?\}\}((?:(?!\{\{#if )[\s\S])*?)\{\{\/if\}\}/;
+const IF_BLOCK =
+  /\{\{#if ([A-Za-z_][A-Za-z0-9_]*)(?:\s*(==|!=)\s*([^}\s]+))?\}\}((?:(?!\{\{#if )[\s\S])*?)\{\{\/if\}\}/;
 
 export function renderTemplate(template: string, params: Params): string {
   let out = template;

@@ -79,7 +79,8 @@ function project(variant: Variant, steering: Steering, from: Params): { params: 
 
 function best(tried: Tried[], ok: (t: Tried) => boolean): Tried | null {
   let b: Tried | null = null;
-  for (const t of tried) if (t.outcome === 'ok' && t.time !== null && ok(t) && (!b || t.time < (b.time ?? Infinity))) b = t;
+  for (const t of tried)
+    if (t.outcome === 'ok' && t.time !== null && ok(t) && (!b || t.time < (b.time ?? Infinity))) b = t;
   return b;
 }
 
@@ -115,11 +116,12 @@ export function choosePoint(
     const { params, moves } = project(variant, steering, baseline);
     const key = pointKey(variant, params);
     if (fresh(params)) {
-      const reason = moves.length === 0
-        ? 'the starting point: the space\'s sensible defaults'
-        : before
-          ? 'the best point so far, moved as the instructions ask'
-          : 'the starting point, moved as the instructions ask';
+      const reason =
+        moves.length === 0
+          ? "the starting point: the space's sensible defaults"
+          : before
+            ? 'the best point so far, moved as the instructions ask'
+            : 'the starting point, moved as the instructions ask';
       return { params, key, fromKey: before ? before.key : null, moves, reason };
     }
     center = params;
@@ -154,12 +156,20 @@ export function choosePoint(
       const far = Math.abs(step) > 1;
       const pushed = steering.pushes.find((u) => spec.tags.some((t) => u.tags.includes(t)) && u.direction === dir);
       const other = spec.values[i - dir];
-      const opposite = other === undefined ? undefined : byKey.get(pointKey(variant, normalise(variant, { ...center, [spec.name]: other })));
+      const opposite =
+        other === undefined
+          ? undefined
+          : byKey.get(pointKey(variant, normalise(variant, { ...center, [spec.name]: other })));
       let score = 10 + order * 4 + (dir > 0 ? 0 : 1) + (far ? 1000 : 0);
       let reason = far
         ? `every one-step neighbour of the best point has been tried, so a two-step move of ${spec.name} (${spec.about})`
         : `next in coordinate-descent order around the best point: ${spec.name} (${spec.about}) not yet tried at ${to}`;
-      if (momentum && momentum.param === spec.name && !far && Math.sign(indexOf(spec, momentum.to) - indexOf(spec, momentum.from)) === dir) {
+      if (
+        momentum &&
+        momentum.param === spec.name &&
+        !far &&
+        Math.sign(indexOf(spec, momentum.to) - indexOf(spec, momentum.from)) === dir
+      ) {
         score = 0;
         reason = `the last change of ${spec.name} (${momentum.from}→${momentum.to}) cut the time ${momentum.gain} (${ms(momentum.t0)} → ${ms(momentum.t1)}), so continuing in that direction`;
       } else if (pushed && !far) {
@@ -177,20 +187,35 @@ export function choosePoint(
   });
   cands.sort((a, b) => a.score - b.score);
   const pick = cands[0];
-  if (pick) return { params: pick.params, key: pointKey(variant, pick.params), fromKey: centerKey, moves: [pick.move], reason: pick.reason };
+  if (pick)
+    return {
+      params: pick.params,
+      key: pointKey(variant, pick.params),
+      fromKey: centerKey,
+      moves: [pick.move],
+      reason: pick.reason,
+    };
 
   // Every neighbour tried: sample untried points so the search can leave a local optimum.
   const rand = rng(opts.seed);
   for (let n = 0; n < 5000; n++) {
     const params = normalise(
       variant,
-      Object.fromEntries(variant.params.map((p) => [p.name, p.values[Math.floor(rand() * p.values.length)] as ParamValue])),
+      Object.fromEntries(
+        variant.params.map((p) => [p.name, p.values[Math.floor(rand() * p.values.length)] as ParamValue]),
+      ),
     );
     if (!fresh(params)) continue;
     const moves = variant.params
       .filter((p) => params[p.name] !== center[p.name])
       .map((p) => ({ param: p.name, from: center[p.name] as ParamValue, to: params[p.name] as ParamValue }));
-    return { params, key: pointKey(variant, params), fromKey: centerKey, moves, reason: 'every point near the best has been tried, so sampling an untried point of the space' };
+    return {
+      params,
+      key: pointKey(variant, params),
+      fromKey: centerKey,
+      moves,
+      reason: 'every point near the best has been tried, so sampling an untried point of the space',
+    };
   }
   return null;
 }

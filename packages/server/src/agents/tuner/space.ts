@@ -8,7 +8,17 @@ export type ParamValue = number | string;
 export type Params = Record<string, ParamValue>;
 
 /** Words instructions are mapped onto (see steer.ts). */
-export type ParamTag = 'tile' | 'block' | 'unroll' | 'vector' | 'openmp' | 'threads' | 'schedule' | 'order' | 'flags' | 'store';
+export type ParamTag =
+  | 'tile'
+  | 'block'
+  | 'unroll'
+  | 'vector'
+  | 'openmp'
+  | 'threads'
+  | 'schedule'
+  | 'order'
+  | 'flags'
+  | 'store';
 
 export interface ParamSpec {
   name: string;
@@ -51,7 +61,9 @@ export function defaultProblemsDir(): string {
   }
 }
 
-type RawVariant = Omit<Variant, 'params' | 'templateFile'> & { params: (Omit<ParamSpec, 'tags'> & { tags?: ParamTag[] })[] };
+type RawVariant = Omit<Variant, 'params' | 'templateFile'> & {
+  params: (Omit<ParamSpec, 'tags'> & { tags?: ParamTag[] })[];
+};
 
 const cache = new Map<string, Space | null>();
 
@@ -82,7 +94,9 @@ function validate(space: Space): void {
   for (const v of space.variants) {
     for (const p of v.params) {
       if (!p.values.some((x) => x === p.start)) {
-        throw new Error(`${space.problem}/tuner/space.json: ${v.name}.${p.name} starts at ${p.start}, not one of its values`);
+        throw new Error(
+          `${space.problem}/tuner/space.json: ${v.name}.${p.name} starts at ${p.start}, not one of its values`,
+        );
       }
     }
   }

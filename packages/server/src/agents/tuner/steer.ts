@@ -44,7 +44,8 @@ function nearest(p: ParamSpec, want: number): ParamValue {
 // Order matters: the first rule that matches a phrase wins, so the negative forms come before the positive.
 const RULES: Rule[] = [
   {
-    pattern: /\b(?:use|with|on)?\s*(?:1|one|a single)\s+(?:thread|core)s?\b|\bsingle[- ]thread(?:ed)?\b|\bserial(?:ly)?\b|\bsequential(?:ly)?\b/i,
+    pattern:
+      /\b(?:use|with|on)?\s*(?:1|one|a single)\s+(?:thread|core)s?\b|\bsingle[- ]thread(?:ed)?\b|\bserial(?:ly)?\b|\bsequential(?:ly)?\b/i,
     apply: (_m, ps) => {
       const t = first(byTag(ps, 'threads'));
       if (t) return { pins: [{ param: t.name, value: nearest(t, 1), because: '' }] };
@@ -53,7 +54,8 @@ const RULES: Rule[] = [
     },
   },
   {
-    pattern: /\b(?:no|without|disable|drop|avoid|turn off)\s+(?:the\s+)?(?:openmp|omp|multi-?threading|threads|parallelism)\b/i,
+    pattern:
+      /\b(?:no|without|disable|drop|avoid|turn off)\s+(?:the\s+)?(?:openmp|omp|multi-?threading|threads|parallelism)\b/i,
     apply: (_m, ps) => {
       const o = first(byTag(ps, 'openmp'));
       return o ? { pins: [{ param: o.name, value: lowest(o), because: '' }] } : null;
@@ -71,18 +73,21 @@ const RULES: Rule[] = [
     },
   },
   {
-    pattern: /\b(?:use|enable|with|add)\s+(?:openmp|omp|all (?:the )?cores|multi-?threading)\b|\bparallel(?:ize|ise)\b/i,
+    pattern:
+      /\b(?:use|enable|with|add)\s+(?:openmp|omp|all (?:the )?cores|multi-?threading)\b|\bparallel(?:ize|ise)\b/i,
     apply: (_m, ps) => {
       const o = first(byTag(ps, 'openmp'));
       return o ? { pins: [{ param: o.name, value: highest(o), because: '' }] } : null;
     },
   },
   {
-    pattern: /\b(?:bigger|larger|increase|more|grow)\s+(?:the\s+)?(?:cache\s+|register\s+|thread\s+)?(?:tile|tiles|tiling|block|blocks|blocking|block sizes?|tile sizes?)\b/i,
+    pattern:
+      /\b(?:bigger|larger|increase|more|grow)\s+(?:the\s+)?(?:cache\s+|register\s+|thread\s+)?(?:tile|tiles|tiling|block|blocks|blocking|block sizes?|tile sizes?)\b/i,
     apply: (_m, ps) => pushIfAny(ps, ['tile', 'block'], 1),
   },
   {
-    pattern: /\b(?:smaller|decrease|reduce|shrink|fewer)\s+(?:the\s+)?(?:cache\s+|register\s+|thread\s+)?(?:tile|tiles|tiling|block|blocks|blocking|block sizes?|tile sizes?)\b/i,
+    pattern:
+      /\b(?:smaller|decrease|reduce|shrink|fewer)\s+(?:the\s+)?(?:cache\s+|register\s+|thread\s+)?(?:tile|tiles|tiling|block|blocks|blocking|block sizes?|tile sizes?)\b/i,
     apply: (_m, ps) => pushIfAny(ps, ['tile', 'block'], -1),
   },
   {

@@ -35,7 +35,11 @@ export class FakeLlm {
       for await (const chunk of req) raw += chunk;
       const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
       this.seen.push({ path: req.url ?? '', headers: req.headers, body });
-      const reply = this.script.shift() ?? { kind: 'status', status: 500, body: '{"error":{"message":"script exhausted"}}' };
+      const reply = this.script.shift() ?? {
+        kind: 'status',
+        status: 500,
+        body: '{"error":{"message":"script exhausted"}}',
+      };
       if (reply.kind === 'status') {
         res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
         return res.end(reply.body ?? '{"error":{"message":"boom"}}');
@@ -45,12 +49,16 @@ export class FakeLlm {
       const pieces = reply.text.match(/[\s\S]{1,7}/g) ?? [];
       const usage = reply.usage ?? { input: 11, output: 22 };
       if (req.url?.endsWith('/chat/completions')) {
-        for (const p of pieces) res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: p } }] })}\n\n`);
+        for (const p of pieces)
+          res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: p } }] })}\n\n`);
         res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`);
-        res.write(`data: ${JSON.stringify({ choices: [], usage: { prompt_tokens: usage.input, completion_tokens: usage.output } })}\n\n`);
+        res.write(
+          `data: ${JSON.stringify({ choices: [], usage: { prompt_tokens: usage.input, completion_tokens: usage.output } })}\n\n`,
+        );
         res.write('data: [DONE]\n\n');
       } else {
-        const ev = (type: string, data: unknown) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...(data as object) })}\n\n`);
+        const ev = (type: string, data: unknown) =>
+          res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...(data as object) })}\n\n`);
         ev('message_start', { message: { id: 'm1', usage: { input_tokens: usage.input, output_tokens: 1 } } });
         ev('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
         res.write('event: ping\ndata: {"type": "ping"}\n\n');
@@ -62,7 +70,7 @@ export class FakeLlm {
       res.end();
     });
     await new Promise<void>((r) => this.server?.listen(0, '127.0.0.1', r));
-    this.url = `http://127.0.0.1:${(this.server?.address() as AddressInfo).port}`;
+    this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
   }
 
   async stop(): Promise<void> {

@@ -75,20 +75,51 @@ export async function evaluateWithGcc(problem: string, source: string, n: number
     writeFileSync(join(dir, 'k.c'), source);
     writeFileSync(join(dir, 'main.c'), HARNESS[problem] ?? '');
     try {
-      await run('gcc', [...FLAGS, join(dir, 'k.c'), join(dir, 'main.c'), '-o', join(dir, 'k'), '-lm'], { timeout: 120_000 });
+      await run('gcc', [...FLAGS, join(dir, 'k.c'), join(dir, 'main.c'), '-o', join(dir, 'k'), '-lm'], {
+        timeout: 120_000,
+      });
     } catch (e) {
       const log = String((e as { stderr?: string }).stderr ?? e);
-      return { ...base, verdict: 'compile_error', message: 'compile error', compile: { ok: false, compiler: 'gcc', flags: FLAGS, log, duration_ms: 0 }, correctness: null };
+      return {
+        ...base,
+        verdict: 'compile_error',
+        message: 'compile error',
+        compile: { ok: false, compiler: 'gcc', flags: FLAGS, log, duration_ms: 0 },
+        correctness: null,
+      };
     }
     const compile = { ok: true, compiler: 'gcc', flags: FLAGS, log: '', duration_ms: 0 };
     try {
       const { stdout } = await run(join(dir, 'k'), [String(n), String(reps)], { timeout: 120_000 });
       const ms = Number(stdout.trim());
-      const bench = { optimized_time: ms, baseline_time: ms, speedup: 1, gbps: 0, gflops: 0, fraction_of_peak: 0, cases: [], flagged_for_review: false, review_reasons: [] };
-      return { ...base, verdict: 'accepted', message: `accepted: ${ms} ms`, compile, correctness: { passed: true, cases: [] }, benchmarking_result: bench };
+      const bench = {
+        optimized_time: ms,
+        baseline_time: ms,
+        speedup: 1,
+        gbps: 0,
+        gflops: 0,
+        fraction_of_peak: 0,
+        cases: [],
+        flagged_for_review: false,
+        review_reasons: [],
+      };
+      return {
+        ...base,
+        verdict: 'accepted',
+        message: `accepted: ${ms} ms`,
+        compile,
+        correctness: { passed: true, cases: [] },
+        benchmarking_result: bench,
+      };
     } catch (e) {
       const out = String((e as { stdout?: string }).stdout ?? '');
-      return { ...base, verdict: 'incorrect', message: out.trim() || 'failed', compile, correctness: { passed: false, cases: [] } };
+      return {
+        ...base,
+        verdict: 'incorrect',
+        message: out.trim() || 'failed',
+        compile,
+        correctness: { passed: false, cases: [] },
+      };
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

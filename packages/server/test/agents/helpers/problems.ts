@@ -39,7 +39,10 @@ export function problem(name: string, extra: Partial<Problem> = {}): Problem {
     description: json.description ?? `${name} test problem`,
     signature: json.signature ?? fb?.signature ?? [],
     prototype: json.prototype ?? fb?.prototype ?? 'void solution(void)',
-    cases: json.cases ?? { test: [{ name: 'small', sizes: { n: 17 } }], benchmark: [{ name: 'big', sizes: { n: 1024 } }] },
+    cases: json.cases ?? {
+      test: [{ name: 'small', sizes: { n: 17 } }],
+      benchmark: [{ name: 'big', sizes: { n: 1024 } }],
+    },
     distributions: ['uniform'],
     tolerance: json.tolerance ?? { atol: 1e-4, rtol: 1e-4 },
     cost: json.cost ?? fb?.cost ?? { flops: '0', bytes: '0' },

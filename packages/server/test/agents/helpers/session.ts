@@ -5,7 +5,12 @@ import { CPU, problem } from './problems.js';
 
 export function context(name: string, history: AgentAttemptView[], over: Partial<AgentContext> = {}): AgentContext {
   const ok = history.filter((h) => h.evaluation_state?.verdict === 'accepted');
-  const best = ok.sort((a, b) => (a.evaluation_state?.benchmarking_result?.optimized_time ?? 0) - (b.evaluation_state?.benchmarking_result?.optimized_time ?? 0))[0] ?? null;
+  const best =
+    ok.sort(
+      (a, b) =>
+        (a.evaluation_state?.benchmarking_result?.optimized_time ?? 0) -
+        (b.evaluation_state?.benchmarking_result?.optimized_time ?? 0),
+    )[0] ?? null;
   return {
     problem: problem(name),
     device: CPU,
