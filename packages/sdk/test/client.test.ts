@@ -99,7 +99,7 @@ describe('one method per call, against a protocol peer', () => {
 
   it('runs every product call on its method and path, encoding path parameters', async () => {
     const client = createClient({ baseUrl: `${peer.url}/`, token: 'kf_token' });
-    const calls: Array<[() => Promise<unknown>, string, string]> = [
+    const calls: Array<[() => PromiseLike<unknown>, string, string]> = [
       [() => client.settings.get(), 'GET', '/api/v1/settings'],
       [
         () => client.sessions.create({ problem_name: '19_ReLU', device: 'cpu-x86_64' }),
@@ -364,14 +364,15 @@ describe('cancellation', () => {
     const removed: string[] = [];
     const add = reused.signal.addEventListener.bind(reused.signal);
     const remove = reused.signal.removeEventListener.bind(reused.signal);
-    reused.signal.addEventListener = ((type: string, ...rest: never[]) => {
-      added.push(type);
-      return add(type, ...rest);
-    }) as typeof reused.signal.addEventListener;
-    reused.signal.removeEventListener = ((type: string, ...rest: never[]) => {
-      removed.push(type);
-      return remove(type, ...rest);
-    }) as typeof reused.signal.removeEventListener;
+    type Listen = Parameters<AbortSignal['addEventListener']>;
+    reused.signal.addEventListener = ((...args: Listen) => {
+      added.push(args[0]);
+      return add(...args);
+    }) as AbortSignal['addEventListener'];
+    reused.signal.removeEventListener = ((...args: Listen) => {
+      removed.push(args[0]);
+      return remove(...args);
+    }) as AbortSignal['removeEventListener'];
     for (let i = 0; i < 5; i++) await fastClient.settings.get({ signal: reused.signal });
     expect(added.length).toBe(5);
     expect(removed.length).toBe(5);
