@@ -4,7 +4,7 @@ import type { RetryOptions } from './core/retry.js';
 import { MemoryTokenStore, type TokenStore } from './core/token.js';
 import { AdminResource, TokensResource } from './resources/account.js';
 import { AuthResource } from './resources/auth.js';
-import { DevicesResource, ProblemsResource, SettingsResource } from './resources/catalogue.js';
+import { AgentsResource, DevicesResource, ProblemsResource, SettingsResource } from './resources/catalogue.js';
 import { LeaderboardsResource, SubmissionsResource } from './resources/leaderboards.js';
 import { InstructionsResource, SessionsResource } from './resources/sessions.js';
 
@@ -33,6 +33,7 @@ export interface KernelforgeClient {
   readonly instructions: InstructionsResource;
   readonly problems: ProblemsResource;
   readonly devices: DevicesResource;
+  readonly agents: AgentsResource;
   readonly leaderboards: LeaderboardsResource;
   readonly submissions: SubmissionsResource;
   readonly tokens: TokensResource;
@@ -59,6 +60,7 @@ export function createClient(options: ClientOptions): KernelforgeClient {
     instructions: new InstructionsResource(api),
     problems: new ProblemsResource(api),
     devices: new DevicesResource(api),
+    agents: new AgentsResource(api),
     leaderboards: new LeaderboardsResource(api),
     submissions: new SubmissionsResource(api),
     tokens: new TokensResource(api),

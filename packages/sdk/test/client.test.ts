@@ -25,6 +25,7 @@ const routes: Route[] = [
   { method: 'POST', path: '/auth/login/google', body: { access_token: 'jwt-google' } },
   { method: 'GET', path: '/auth/users/me', body: f.user },
   { method: 'GET', path: '/api/v1/settings', body: f.settings },
+  { method: 'GET', path: '/api/v1/agents', body: { data: f.settings.agents, count: 1 } },
   { method: 'POST', path: '/api/v1/agent-session', body: f.session },
   { method: 'GET', path: '/api/v1/agent-session', body: { data: [f.summary('s1')], count: 1 } },
   { method: 'POST', path: '/api/v1/agent-session/custom', body: f.session },
@@ -101,6 +102,7 @@ describe('one method per call, against a protocol peer', () => {
     const client = createClient({ baseUrl: `${peer.url}/`, token: 'kf_token' });
     const calls: Array<[() => PromiseLike<unknown>, string, string]> = [
       [() => client.settings.get(), 'GET', '/api/v1/settings'],
+      [() => client.agents.list(), 'GET', '/api/v1/agents'],
       [
         () => client.sessions.create({ problem_name: '19_ReLU', device: 'cpu-x86_64' }),
         'POST',

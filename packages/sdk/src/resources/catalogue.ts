@@ -3,10 +3,11 @@ import { type HttpClient, path, type RequestOptions } from '../core/http.js';
 import { listOf } from '../schemas/common.js';
 import { Device } from '../schemas/device.js';
 import { Problem } from '../schemas/problem.js';
-import { Settings } from '../schemas/user.js';
+import { AgentOffer, Settings } from '../schemas/user.js';
 
 const ProblemList = listOf(Problem);
 const DeviceList = listOf(Device);
+const AgentList = listOf(AgentOffer);
 
 export class SettingsResource {
   constructor(private readonly http: HttpClient) {}
@@ -37,5 +38,14 @@ export class DevicesResource {
   /** GET /api/v1/devices */
   list(options?: RequestOptions) {
     return this.http.request({ ...options, method: 'GET', path: '/devices', schema: DeviceList });
+  }
+}
+
+export class AgentsResource {
+  constructor(private readonly http: HttpClient) {}
+
+  /** GET /api/v1/agents: the agents and models a session may use. */
+  list(options?: RequestOptions) {
+    return this.http.request({ ...options, method: 'GET', path: '/agents', schema: AgentList });
   }
 }

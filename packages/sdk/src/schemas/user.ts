@@ -51,6 +51,14 @@ export type TokenLoginRequest = z.infer<typeof TokenLoginRequest>;
 export const GoogleLoginRequest = z.object({ id_token: z.string().min(1) });
 export type GoogleLoginRequest = z.infer<typeof GoogleLoginRequest>;
 
+/** An agent a user may pick for a session, with the models it offers. */
+export const AgentOffer = z.object({
+  provider: z.string(),
+  models: z.array(z.string()),
+  default_model: z.string().nullable(),
+});
+export type AgentOffer = z.infer<typeof AgentOffer>;
+
 export const Settings = z.object({
   posthog_key: z.string().nullable(),
   posthog_host: z.string().nullable(),
@@ -63,10 +71,8 @@ export const Settings = z.object({
     contact_us: z.string().nullable(),
   }),
   auth_server: z.object({ url: z.string(), application_name: z.string() }),
-  /** Agents and models this server offers (DESIGN section 7). */
-  agents: z
-    .array(z.object({ provider: z.string(), models: z.array(z.string()), default_model: z.string().nullable() }))
-    .default([]),
+  /** Agents and models this server offers (DESIGN section 7); also at GET /api/v1/agents. */
+  agents: z.array(AgentOffer).default([]),
 });
 export type Settings = z.infer<typeof Settings>;
 

@@ -1,7 +1,8 @@
-// Problems (public views of the catalogue, never ranked sizes) and devices (from the registered runners and this machine).
-import { Device, Problem, listOf } from '@kernelforge/sdk';
+// Agents, problems (public views of the catalogue, never ranked sizes) and devices (from the registered runners and this machine).
+import { AgentOffer, Device, Problem, listOf } from '@kernelforge/sdk';
 import type { Hono } from 'hono';
 import { z } from 'zod';
+import { agentsConfigFrom, listAgents } from '../agents/index.js';
 import type { AppContext } from '../context.js';
 import { type AppEnv, requireUser } from '../http/auth.js';
 import { registerRoute } from '../http/openapi.js';
@@ -10,6 +11,7 @@ import { productOf } from '../services/product.js';
 
 const ProblemList = listOf(Problem);
 const DeviceList = listOf(Device);
+const AgentList = listOf(AgentOffer);
 const NameParam = z.object({ name: z.string() });
 
 export function mountCatalogueRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
@@ -55,5 +57,18 @@ export function mountCatalogueRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   api.get('/devices', auth, async (c) => {
     const data = await p.devices.list();
     return c.json(DeviceList.parse({ data, count: data.length }));
+  });
+
+  registerRoute({
+    method: 'get',
+    path: '/api/v1/agents',
+    summary: 'Agents and models this server offers (the tuner always; LLM providers when configured)',
+    tags: ['agents'],
+    auth: 'user',
+    response: AgentList,
+  });
+  api.get('/agents', auth, (c) => {
+    const data = listAgents(agentsConfigFrom(ctx.config));
+    return c.json(AgentList.parse({ data, count: data.length }));
   });
 }

@@ -55,8 +55,14 @@ describe('problems and devices', () => {
     expect(cpu).toMatchObject({ kind: 'cpu', available: true, runners: 1 });
   });
 
+  test('the agents on offer: the tuner always, with no model to pick', async () => {
+    const { status, body } = await req('/agents');
+    expect(status).toBe(200);
+    expect(body.data).toContainEqual({ provider: 'tuner', models: [], default_model: null });
+  });
+
   test('anonymous callers get 401', async () => {
-    for (const path of ['/problems', '/devices', '/agent-session', '/leaderboard', '/submission']) {
+    for (const path of ['/problems', '/devices', '/agents', '/agent-session', '/leaderboard', '/submission']) {
       expect((await json(server.request(`/api/v1${path}`))).status).toBe(401);
     }
   });
