@@ -1,9 +1,10 @@
 // Runner figures for bench/README.md: queued-to-verdict latency (ReLU, matmul), agreement with an independent
-// timing loop of the same compiled kernel, spread of 5 ranked reruns, and a good ReLU's bandwidth vs the measured peak.
+// timing loop of the same compiled kernel (side by side, interleaved), spread of 5 ranked reruns, and a good
+// ReLU's bandwidth vs the measured peak. bench/runner-profile.mjs says where the seconds of one evaluation go.
 // Run: node_modules/.bin/tsx bench/runner-latency.mjs   (prints figures; never fails on timing)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { discoverDevices, evaluate, loadCatalogue } from '../packages/runner/src/index.ts';
 
@@ -14,6 +15,7 @@ const problems = loadCatalogue(join(root, 'problems'));
 const device = discoverDevices({ workDir })[0];
 const relu = readFileSync(join(root, 'packages/runner/test/candidates/relu_omp.c'), 'utf8');
 const matmul = readFileSync(join(root, 'packages/runner/test/candidates/matmul_omp.c'), 'utf8');
+const RELU_N = problems.get('19_ReLU').cases.benchmark[0].sizes.n;
 const job = (problem, source, extra = {}) => ({
   kind: 'attempt',
   target_id: 'bench',
@@ -24,10 +26,16 @@ const job = (problem, source, extra = {}) => ({
   source,
   ...extra,
 });
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const pct = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
+const load = () => loadavg()[0].toFixed(2);
 
 console.log(
-  `device ${device.id} (${device.name}, ${device.cores} cores): peaks ${device.peaks.bandwidth_gbps.toFixed(1)} GB/s, ${device.peaks.fp32_gflops.toFixed(0)} GFLOP/s (measured)`,
+  `device ${device.id} (${device.name}, ${device.cores} cores): peaks ${device.peaks.bandwidth_gbps.toFixed(1)} GB/s, ${device.peaks.fp32_gflops.toFixed(0)} GFLOP/s (measured); load ${load()}`,
 );
 
 // Warm the build cache once (a real runner builds each problem's harness once), then time attempts.
@@ -37,49 +45,90 @@ for (const [p, s] of [
 ])
   await evaluate(job(p, s), { problems, device, workDir, timing: 'quick' });
 
-for (const [p, s] of [
-  ['19_ReLU', relu],
-  ['1_Square_matrix_multiplication_', matmul],
+for (const [p, s, runs] of [
+  ['19_ReLU', relu, 5],
+  ['1_Square_matrix_multiplication_', matmul, 3],
 ]) {
   const walls = [];
   let last;
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
     last = await evaluate(job(p, s), { problems, device, workDir });
     walls.push((performance.now() - t0) / 1000);
   }
   const c = last.benchmarking_result?.cases[0];
   console.log(
-    `${p}: ${last.verdict === 'accepted' ? '' : `(${last.message}) `}queued-to-verdict median ${median(walls).toFixed(2)} s (runs: ${walls.map((w) => w.toFixed(2)).join(', ')}); verdict ${last.verdict}; median ${c?.optimized.median_ms.toFixed(3)} ms over ${c?.optimized.samples} samples; speedup ${last.benchmarking_result?.speedup.toFixed(2)}x; ${c?.gbps.toFixed(1)} GB/s, ${c?.gflops.toFixed(1)} GFLOP/s`,
+    `${p}: ${last.verdict === 'accepted' ? '' : `(${last.message}) `}queued-to-verdict median ${median(walls).toFixed(2)} s (runs: ${walls.map((w) => w.toFixed(2)).join(', ')}); verdict ${last.verdict}; last run: median ${c?.optimized.median_ms.toFixed(3)} ms over ${c?.optimized.samples} samples (baseline ${c?.baseline.samples}); speedup ${last.benchmarking_result?.speedup.toFixed(2)}x; ${c?.gbps.toFixed(1)} GB/s, ${c?.gflops.toFixed(1)} GFLOP/s; load ${load()}`,
   );
 }
 
-// Independent timing: the same source compiled with the same flags into a plain C loop (own inputs, cache flush, no harness).
+// Independent timing: the same source, compiled with the same flags, in a plain C loop in its own process
+// (no harness, no sandbox, its own clock around the call). Mode 0 gives each call what the harness gives a
+// timed sample at this size: fresh inputs, then NaN-filled outputs, both written with non-temporal stores (so
+// none of the data is cached when the call starts) and no separate flush. Mode 2 is the same with the inputs
+// written by a parent process and the call made in a child, as the harness and its worker do. Mode 1 is the
+// old harness's method: plain stores, then a buffer of twice the last-level cache written and read.
 const loopDir = join(workDir, 'independent');
 mkdirSync(loopDir, { recursive: true });
 writeFileSync(join(loopDir, 'kernel.c'), relu);
 writeFileSync(
   join(loopDir, 'loop.c'),
-  `#include <stdint.h>
+  `#define _GNU_SOURCE
+#include <immintrin.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 void solution(const float* x, float* y, int64_t n);
 static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec * 1e3 + t.tv_nsec * 1e-6; }
 static int cmp(const void* a, const void* b) { double x = *(const double*)a, y = *(const double*)b; return (x > y) - (x < y); }
-int main(void) {
-  const int64_t n = 16777216; const size_t fl = 64u << 20;
-  float *x = malloc(n * 4), *y = malloc(n * 4); char* f = malloc(fl);
-  double t[60];
-  for (int r = 0; r < 63; r++) {
-    for (int64_t i = 0; i < n; i++) x[i] = (float)((i * 2654435761u + r) % 2001) / 1000.0f - 1.0f;
-    memset(y, 0xff, n * 4); memset(f, r, fl);
-    double t0 = now(); solution(x, y, n); double t1 = now();
-    if (r >= 3) t[r - 3] = t1 - t0;
+static inline float val(uint32_t i, uint32_t s) { uint32_t h = (i ^ s) * 0x9e3779b1u + s; h ^= h >> 16; h *= 0x85ebca6bu; h ^= h >> 13; h *= 0xc2b2ae35u; h ^= h >> 16;
+  return (float)(int32_t)(h >> 8) * (2.0f / 16777216.0f) - 1.0f; }
+static int64_t n; static int mode; static size_t fl; static char* f;
+static void setup(float* x, float* y, int r) {
+  uint32_t s = (uint32_t)(r + 4) * 0x2545f491u;
+  if (mode != 1) { /* as the harness: non-temporal fresh inputs, then non-temporal NaN outputs, no flush */
+    float tile[1024] __attribute__((aligned(64)));
+    for (int64_t i = 0; i < n; i += 1024) {
+      for (int j = 0; j < 1024; j++) tile[j] = val((uint32_t)(i + j), s);
+      for (int j = 0; j < 1024; j += 16) _mm512_stream_ps(x + i + j, _mm512_load_ps(tile + j));
+    }
+    for (int64_t i = 0; i < n; i += 16) _mm512_stream_ps(y + i, _mm512_set1_ps(NAN));
+    _mm_sfence();
+  } else { /* the old harness: plain stores, then twice the LLC written and read */
+    for (int64_t i = 0; i < n; i++) x[i] = val((uint32_t)i, s);
+    for (int64_t i = 0; i < n; i++) y[i] = NAN;
+    memset(f, r, fl); volatile unsigned long sink = 0; for (size_t i = 0; i < fl; i += 64) sink += (unsigned char)f[i];
   }
-  qsort(t, 60, sizeof(double), cmp);
-  printf("%.4f\\n", t[30]);
+}
+int main(int argc, char** argv) {
+  n = atoll(argv[1]); const int calls = atoi(argv[2]); mode = atoi(argv[3]); fl = (size_t)atoll(argv[4]) * 2;
+  f = malloc(fl); memset(f, 1, fl);
+  int fd = memfd_create("data", 0); if (ftruncate(fd, n * 8)) return 1;
+  int go[2], done[2]; if (pipe(go) || pipe(done)) return 1;
+  double* t = malloc(sizeof(double) * calls);
+  /* mode 2: the inputs are written by this process and the call made in a child (fork before any OpenMP),
+     as the harness and its worker do, but with no harness, sandbox or outside clock: the child times itself. */
+  pid_t pid = mode == 2 ? fork() : 0;
+  char* b = mmap(NULL, n * 8, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  float *x = (float*)b, *y = (float*)(b + n * 4);
+  if (!(mode == 2 && pid == 0)) memset(b, 0, n * 8);
+  char c = 0;
+  for (int r = -3; r < calls; r++) {
+    if (mode == 2 && pid > 0) { setup(x, y, r); if (write(go[1], &c, 1) != 1 || read(done[0], &c, 1) != 1) return 1; continue; }
+    if (mode == 2) { if (read(go[0], &c, 1) != 1) return 1; } else setup(x, y, r);
+    double t0 = now(); solution(x, y, n); double t1 = now();
+    if (r >= 0) t[r] = t1 - t0;
+    if (mode == 2 && write(done[1], &c, 1) != 1) return 1;
+  }
+  if (mode == 2 && pid > 0) { waitpid(pid, NULL, 0); return 0; }
+  qsort(t, calls, sizeof(double), cmp);
+  printf("%.4f\\n", t[calls / 2]);
   return 0;
 }
 `,
@@ -92,21 +141,29 @@ execFileSync('cc', [
   join(loopDir, 'loop'),
   join(loopDir, 'loop.c'),
   join(loopDir, 'kernel.c'),
+  '-lm',
 ]);
-const pairs = [];
-for (let i = 0; i < 3; i++) {
-  const runner = (await evaluate(job('19_ReLU', relu), { problems, device, workDir })).benchmarking_result.cases[0]
-    .optimized.median_ms;
-  const independent = Number(
-    execFileSync(join(loopDir, 'loop'), {
+const llc =
+  Number(readFileSync('/sys/devices/system/cpu/cpu0/cache/index3/size', 'utf8').replace('K', '')) * 1024 || 32 << 20;
+const loop = (mode) =>
+  Number(
+    execFileSync(join(loopDir, 'loop'), [String(RELU_N), '100', String(mode), String(llc)], {
       encoding: 'utf8',
-      env: { ...process.env, OMP_WAIT_POLICY: 'passive' },
+      env: { PATH: '/usr/bin:/bin', OMP_WAIT_POLICY: 'passive' },
     }).trim(),
   );
-  pairs.push([runner, independent]);
+const rounds = [];
+for (let i = 0; i < 5; i++) {
+  const st = await evaluate(job('19_ReLU', relu), { problems, device, workDir });
+  rounds.push([st.benchmarking_result.cases[0].optimized.median_ms, loop(0), loop(2), loop(1)]);
 }
+const col = (k) => median(rounds.map((r) => r[k]));
+const ratio = (k, l) => median(rounds.map((r) => r[k] / r[l] - 1));
 console.log(
-  `19_ReLU runner vs independent loop (median ms, 3 pairs): ${pairs.map(([a, b]) => `${a.toFixed(3)} vs ${b.toFixed(3)} (${(((a - b) / b) * 100).toFixed(1)}%)`).join('; ')}`,
+  `19_ReLU runner vs independent loops (median ms; 5 interleaved rounds of runner / loop in one process / loop in two processes / loop the old way): ${rounds.map((r) => r.map((v) => v.toFixed(3)).join(' / ')).join('; ')}`,
+);
+console.log(
+  `  medians ${[0, 1, 2, 3].map((k) => col(k).toFixed(3)).join(' / ')} ms; median of per-round ratios: runner vs one-process loop ${pct(ratio(0, 1))}, vs two-process loop ${pct(ratio(0, 2))}; two-process vs one-process loop ${pct(ratio(2, 1))}; the old way vs one-process loop ${pct(ratio(3, 1))}; load ${load()}`,
 );
 
 for (const [p, s] of [
@@ -114,17 +171,20 @@ for (const [p, s] of [
   ['1_Square_matrix_multiplication_', matmul],
 ]) {
   const times = [];
+  const walls = [];
   for (let i = 0; i < 5; i++) {
+    const t0 = performance.now();
     const st = await evaluate(job(p, s, { mode: 'ranked', secret_seed: 'bench-secret' }), {
       problems,
       device,
       workDir,
     });
+    walls.push((performance.now() - t0) / 1000);
     times.push(st.benchmarking_result?.optimized_time ?? Number.NaN);
   }
   const spread = (Math.max(...times) - Math.min(...times)) / median(times);
   console.log(
-    `${p} ranked x5: ${times.map((t) => t.toFixed(3)).join(', ')} ms; spread (max-min)/median ${(spread * 100).toFixed(1)}%`,
+    `${p} ranked x5: ${times.map((t) => t.toFixed(3)).join(', ')} ms; spread (max-min)/median ${(spread * 100).toFixed(1)}%; wall median ${median(walls).toFixed(2)} s; load ${load()}`,
   );
 }
 

@@ -9,6 +9,7 @@
 enum { ET_F32, ET_F64, ET_I32, ET_I64 };
 enum { R_IN, R_OUT, R_INOUT, R_SIZE, R_SCALAR };
 enum { D_UNIFORM, D_NORMAL, D_POSITIVE, D_SMALL_INT };
+enum { FLUSH_AUTO, FLUSH_ALWAYS };
 
 #define KF_MAX_CASES 64
 #define KF_MAX_SEEDS 32
@@ -37,6 +38,7 @@ typedef struct {
   int ncases;
   case_desc cases[KF_MAX_CASES];
   uint64_t bench_seed;
+  int flush; /* FLUSH_AUTO: only cases whose data is under twice the last-level cache */
 } plan_t;
 
 int plan_read(const char *path, plan_t *p);
@@ -45,6 +47,7 @@ size_t elem_size(int etype);
 /* data.c */
 void gen_input(int etype, void *buf, size_t n, int dist, uint64_t seed);
 void fill_poison(int etype, void *buf, size_t n);
+void evict(const void *p, size_t bytes);
 typedef struct {
   double max_abs, sum_abs, max_rel, sum_rel;
   size_t count;
@@ -56,6 +59,8 @@ void compare_output(const char *name, int etype, const void *got, const void *wa
 int outputs_close_f32(const float *got, const float *want, size_t n, float atol, float rtol);
 double now_ms(void);
 void flush_caches(void);
+size_t llc_bytes(void);
+extern size_t llc_override; /* from the plan's `llc` line, when given */
 
 /* worker.c */
 typedef struct {
@@ -64,6 +69,10 @@ typedef struct {
   int dead;
   char error[256]; /* why it stopped: "timeout", or an exit status */
   int timed_out;
+  /* The sandbox's cpu time when a call was last seen to leave nothing running (worker_busy_after_return). */
+  int idle_known;
+  long long idle_cpu_ns;
+  double idle_at_ms;
 } worker_t;
 int worker_start(worker_t *w, const char *launch_file, int shm_fd, int out_fd, int err_fd, int drop_uid);
 /* 0 ok; -1 the worker died or timed out (see w->error). */
@@ -71,6 +80,10 @@ int worker_call(worker_t *w, int op, const kf_arg *args, int nargs, double timeo
 void worker_stop(worker_t *w);
 /* 1 when a thread of the worker's sandbox is still running after the call returned. */
 int worker_busy_after_return(worker_t *w);
+extern int busy_windows;
+/* 1 when the sandbox used cpu (more than 1 ms and 10% of the time) between the last call's return, once it
+   was seen idle, and now: work that went to sleep at return and woke up later. */
+int worker_used_cpu_between_calls(worker_t *w, double *used_ms); /* how many times it had to watch for 20 ms (profile) */
 
 /* glue generated per signature */
 void kf_call_reference(const kf_arg *a);

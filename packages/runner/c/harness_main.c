@@ -3,6 +3,7 @@
    JSON report on stdout; the runner turns it into an EvaluationState.
    usage: harness PLAN LAUNCH BASELINE_LAUNCH|- DROP_UID   (fds 3 and 4: the worker's stdout, stderr) */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,18 +74,39 @@ static int is_input(int i) { return P.args[i].is_ptr && (P.args[i].role == R_IN 
 static int is_output(int i) { return P.args[i].is_ptr && (P.args[i].role == R_OUT || P.args[i].role == R_INOUT); }
 static size_t bytes_of(const case_desc *c, int i) { return count_of(c, i) * elem_size(P.args[i].etype); }
 
-/* Fresh inputs in both copies, poisoned outputs in both. */
-static void setup(const case_desc *c, uint64_t seed, int dist) {
+/* Fresh inputs and poisoned outputs in the shared copy the candidate sees. */
+static void setup_shared(const case_desc *c, uint64_t seed, int dist) {
   for (int i = 0; i < P.nargs; i++) {
     if (!P.args[i].is_ptr) continue;
-    if (is_input(i)) {
-      gen_input(P.args[i].etype, priv + offs[i], count_of(c, i), dist, seed * 131 + (uint64_t)i);
-      memcpy(shm + offs[i], priv + offs[i], bytes_of(c, i));
-    } else {
-      fill_poison(P.args[i].etype, shm + offs[i], count_of(c, i));
-    }
+    if (is_input(i)) gen_input(P.args[i].etype, shm + offs[i], count_of(c, i), dist, seed * 131 + (uint64_t)i);
+    else fill_poison(P.args[i].etype, shm + offs[i], count_of(c, i));
   }
 }
+
+/* The same inputs in the harness's private copy, the reference's. Generated again from the seed rather
+   than copied from the shared copy, which the sandbox can write at any time. */
+static void setup_private(const case_desc *c, uint64_t seed, int dist, int poison_outputs) {
+  for (int i = 0; i < P.nargs; i++) {
+    if (!P.args[i].is_ptr) continue;
+    if (is_input(i)) gen_input(P.args[i].etype, priv + offs[i], count_of(c, i), dist, seed * 131 + (uint64_t)i);
+    else if (poison_outputs) fill_poison(P.args[i].etype, priv + offs[i], count_of(c, i));
+  }
+}
+
+/* Fresh inputs in both copies, poisoned outputs in the shared one. */
+static void setup(const case_desc *c, uint64_t seed, int dist) {
+  setup_private(c, seed, dist, 0);
+  setup_shared(c, seed, dist);
+}
+
+/* Where the time goes (ms), reported as "profile": bench/runner-profile.mjs prints it. */
+static struct {
+  double start, worker_start, calibrate, correctness, baseline_start, warmup, setup, setup_private, flush,
+      baseline_calls, calls, checks, busy, timing;
+  int samples, baseline_samples, checked, flushed;
+} prof;
+
+static void fail(const char *v, const char *msg);
 
 static void run_reference(const case_desc *c) {
   kf_arg a[KF_MAX_ARGS];
@@ -97,6 +119,14 @@ static int timed_call(worker_t *w, const case_desc *c, double *outside, double *
   kf_arg a[KF_MAX_ARGS];
   kf_reply rep;
   args_for(c, NULL, a, 1);
+  double used;
+  if (w == &W && worker_used_cpu_between_calls(w, &used)) {
+    char m[200];
+    snprintf(m, sizeof m, "work was still running after solution() returned (the sandbox used %.1f ms of cpu between calls)", used);
+    fail("rejected", m);
+    snprintf(w->error, sizeof w->error, "%s", m);
+    return -2;
+  }
   if (P.cuda && worker_call(w, KF_OP_PREPARE, NULL, 0, P.call_timeout_ms, &rep)) return -1;
   double t0 = now_ms();
   if (worker_call(w, KF_OP_RUN, a, P.nargs, P.call_timeout_ms, &rep)) return -1;
@@ -140,6 +170,7 @@ static void fail(const char *v, const char *msg) {
 }
 
 static void worker_failure(worker_t *w, const char *during) {
+  if (!strcmp(verdict, "rejected")) return; /* timed_call found work left running: that is the verdict */
   char m[512];
   snprintf(m, sizeof m, "%s: %s", during, w->error);
   fail(w->timed_out ? "timeout" : "runtime_error", m);
@@ -287,22 +318,34 @@ static int cmp_double(const void *x, const void *y) {
   return (a > b) - (a < b);
 }
 
-/* Standard error under target_rse of the mean, over the samples inside Tukey's far-out fence
-   (Q3 + 3 IQR): on a shared machine one preempted sample must not keep a stable kernel running 10 s. */
-static int converged(const series *s) {
-  if (s->n < (int)P.min_samples || s->sum < P.min_ms) return 0;
+/* Linear interpolation between order statistics; p in [0, 1]. */
+static double quantile(const double *sorted, int n, double p) {
+  double r = p * (n - 1);
+  if (r <= 0) return sorted[0];
+  if (r >= n - 1) return sorted[n - 1];
+  int k = (int)r;
+  return sorted[k] + (r - k) * (sorted[k + 1] - sorted[k]);
+}
+
+/* The reported statistic is the median, so the rule is on the median's standard error, estimated without
+   assuming a distribution: the rank of the sample median varies by about sqrt(n)/2 around n/2, so half the
+   distance between the order statistics at ranks n/2 -+ sqrt(n)/2 is one standard error. Outliers (a
+   preempted sample on a shared machine) move it only when they make up nearly half the samples, so one slow
+   sample cannot keep a stable kernel running for the whole budget. */
+static double median_rse(const series *s) {
+  if (s->n < 2) return INFINITY;
   double *v = malloc(sizeof(double) * (size_t)s->n);
   memcpy(v, s->v, sizeof(double) * (size_t)s->n);
   qsort(v, (size_t)s->n, sizeof(double), cmp_double);
-  double q1 = v[s->n / 4], q3 = v[(3 * s->n) / 4], fence = q3 + 3 * (q3 - q1);
-  double sum = 0, sumsq = 0;
-  int n = 0;
-  for (int i = 0; i < s->n; i++)
-    if (v[i] <= fence) sum += v[i], sumsq += v[i] * v[i], n++;
+  double h = 0.5 / sqrt((double)s->n);
+  double med = quantile(v, s->n, 0.5), se = (quantile(v, s->n, 0.5 + h) - quantile(v, s->n, 0.5 - h)) / 2;
   free(v);
-  if (n < 2) return 0;
-  double mean = sum / n, var = fmax(sumsq / n - mean * mean, 0) * n / (n - 1);
-  return sqrt(var / n) <= P.target_rse * mean;
+  return med > 0 ? se / med : INFINITY;
+}
+
+static int converged(const series *s) {
+  if (s->n < (int)P.min_samples || s->sum < P.min_ms) return 0;
+  return median_rse(s) <= P.target_rse;
 }
 
 static void print_series(const char *key, const series *s) {
@@ -320,20 +363,57 @@ static double uniform01(void) {
   return r / 4294967296.0;
 }
 
-static int time_baseline(const case_desc *c, double *ms) {
+/* Whether a sample needs its own cache flush. Every sample's inputs and poisoned outputs are written with
+   non-temporal stores (c/harness_data.c), which leave none of the case's data in any cache, and the
+   reference's dirty outputs are evicted after it runs, so each timed call starts with its own data cold and
+   nothing of the harness's to write back. A case whose data is at least twice the last-level cache needs
+   no more: its own traffic pushes out whatever else the cache holds in its first part. Smaller cases are
+   still flushed (a buffer of twice the last-level cache written and read) before every timed call. */
+static int needs_flush(const case_desc *c) {
+  if (P.cuda) return 0; /* the worker's PREPARE flushes the device's L2; the host's caches do not matter */
+  if (P.flush == FLUSH_ALWAYS) return 1;
+  size_t bytes = 0;
+  for (int i = 0; i < P.nargs; i++)
+    if (P.args[i].is_ptr) bytes += bytes_of(c, i);
+  return bytes < 2 * llc_bytes();
+}
+
+static double since(double t0) { return now_ms() - t0; }
+
+/* Drops the reference's (dirty) outputs from the cache: see needs_flush. */
+static void evict_private_outputs(const case_desc *c) {
+  for (int i = 0; i < P.nargs; i++)
+    if (is_output(i)) evict(priv + offs[i], bytes_of(c, i));
+}
+
+/* One baseline sample. cpu: the reference, in-process, on fresh private inputs set up exactly as the
+   candidate's are (the expected outputs of this seed come out of it); cuda: the baseline worker. */
+static int time_baseline(const case_desc *c, uint64_t seed, int flush, double *ms) {
   if (have_b) {
-    double in;
+    double in, t0 = now_ms();
     if (timed_call(&B, c, ms, &in)) {
       worker_failure(&B, "the baseline failed");
       verdict = "runtime_error";
       return -1;
     }
+    prof.baseline_calls += since(t0);
     return 0;
   }
-  flush_caches();
   double t0 = now_ms();
+  setup_private(c, seed, P.dists[0], 1);
+  prof.setup_private += since(t0);
+  if (flush) {
+    t0 = now_ms();
+    flush_caches();
+    prof.flush += since(t0);
+  }
+  t0 = now_ms();
   run_reference(c);
-  *ms = now_ms() - t0;
+  *ms = since(t0);
+  prof.baseline_calls += *ms;
+  t0 = now_ms();
+  evict_private_outputs(c);
+  prof.setup_private += since(t0);
   return 0;
 }
 
@@ -341,12 +421,14 @@ static int timing(void) {
   fputs(",\"bench\":[", J);
   int nbench = 0, printed = 0;
   for (int ci = 0; ci < P.ncases; ci++) nbench += P.cases[ci].bench;
-  double budget = P.max_ms / (nbench ? nbench : 1);
+  double budget = P.max_ms / (nbench ? nbench : 1), tstart = now_ms();
   for (int ci = 0; ci < P.ncases; ci++) {
     const case_desc *c = &P.cases[ci];
     if (!c->bench) continue;
     layout(c);
-    double o, in, b;
+    int flush = needs_flush(c);
+    prof.flushed += flush;
+    double o, in, b, t0 = now_ms();
     /* Warm-up on this case's sizes: page faults, OpenMP start-up, frequency ramp. */
     setup(c, P.bench_seed, P.dists[0]);
     double wstart = now_ms();
@@ -355,44 +437,66 @@ static int timing(void) {
         worker_failure(&W, "during warm-up");
         goto out;
       }
-    if (time_baseline(c, &b)) goto out;
+    if (time_baseline(c, P.bench_seed, flush, &b)) goto out;
+    prof.warmup += since(t0);
     series cand = {0}, base = {0}, inside = {0};
     int checked = 0;
     double start = now_ms();
     for (int k = 0;; k++) {
       uint64_t seed = P.bench_seed + (uint64_t)ci * 104729u + (uint64_t)k * 7919u + 1;
-      setup(c, seed, P.dists[0]);
       int expected = 0;
-      if (P.cuda) {
-        /* The cuda baseline runs in its own worker; the expected outputs still come from the cpu reference. */
-        if (!converged(&base)) {
-          if (time_baseline(c, &b)) goto out;
-          push(&base, b);
-          setup(c, seed, P.dists[0]);
-        }
-      } else if (!converged(&base)) {
-        if (time_baseline(c, &b)) goto out;
+      t0 = now_ms();
+      setup_shared(c, seed, P.dists[0]);
+      prof.setup += since(t0);
+      if (!converged(&base)) {
+        /* Interleaved until it has converged; on cpu it runs on its own copy of this seed's inputs. */
+        if (time_baseline(c, seed, flush, &b)) goto out;
         push(&base, b);
-        expected = 1;
+        prof.baseline_samples++;
+        expected = !P.cuda;
+        if (P.cuda) {
+          /* The cuda baseline ran in its own worker on the shared data: set it up again. */
+          t0 = now_ms();
+          setup_shared(c, seed, P.dists[0]);
+          prof.setup += since(t0);
+        }
       }
-      flush_caches();
+      if (flush) {
+        t0 = now_ms();
+        flush_caches();
+        prof.flush += since(t0);
+      }
+      t0 = now_ms();
       if (timed_call(&W, c, &o, &in)) {
         worker_failure(&W, "while timing");
         goto out;
       }
+      prof.calls += since(t0);
+      prof.samples++;
       push(&cand, o);
       push(&inside, in);
-      /* Which samples are checked is decided after the call, so a candidate cannot know. */
+      /* Which samples are checked is decided after the call, so a candidate cannot know. The reference
+         runs only for these, on inputs regenerated from the seed. */
       int check = expected || P.ranked || uniform01() < P.check_prob || k == 0;
+      t0 = now_ms();
       if (check) {
-        if (!expected) run_reference(c);
+        if (!expected) {
+          setup_private(c, seed, P.dists[0], 0);
+          run_reference(c);
+        }
         err_stats st;
         memset(&st, 0, sizeof st);
         if (check_call(c, &st, 0)) goto out;
+        if (!P.cuda) evict_private_outputs(c);
         checked++;
-      } else if (worker_busy_after_return(&W)) {
-        fail("rejected", "work was still running after solution() returned (threads or processes left busy)");
-        goto out;
+        prof.checked++;
+        prof.checks += since(t0);
+      } else {
+        if (worker_busy_after_return(&W)) {
+          fail("rejected", "work was still running after solution() returned (threads or processes left busy)");
+          goto out;
+        }
+        prof.busy += since(t0);
       }
       double elapsed = now_ms() - start;
       if ((converged(&cand) && converged(&base)) || elapsed > budget) break;
@@ -410,15 +514,29 @@ static int timing(void) {
     free(base.v);
     free(inside.v);
   }
+  prof.timing = since(tstart);
   fputs("]", J);
   return 0;
 out:
+  prof.timing = since(tstart);
   fputs("]", J);
   return -1;
 }
 
+static void print_profile(void) {
+  fprintf(J,
+          ",\"profile\":{\"total_ms\":%.3f,\"worker_start_ms\":%.3f,\"calibrate_ms\":%.3f,\"correctness_ms\":%.3f,"
+          "\"baseline_start_ms\":%.3f,\"timing_ms\":%.3f,\"warmup_ms\":%.3f,\"setup_ms\":%.3f,\"setup_private_ms\":%.3f,"
+          "\"flush_ms\":%.3f,\"baseline_calls_ms\":%.3f,\"calls_ms\":%.3f,\"checks_ms\":%.3f,\"busy_ms\":%.3f,"
+          "\"samples\":%d,\"baseline_samples\":%d,\"checked\":%d,\"flushed_cases\":%d,\"busy_windows\":%d}",
+          since(prof.start), prof.worker_start, prof.calibrate, prof.correctness, prof.baseline_start, prof.timing,
+          prof.warmup, prof.setup, prof.setup_private, prof.flush, prof.baseline_calls, prof.calls, prof.checks,
+          prof.busy, prof.samples, prof.baseline_samples, prof.checked, prof.flushed, busy_windows);
+}
+
 int main(int argc, char **argv) {
   J = stdout;
+  prof.start = now_ms();
   if (argc < 5) return 2;
   int rc = plan_read(argv[1], &P);
   if (rc) {
@@ -438,12 +556,16 @@ int main(int argc, char **argv) {
   if (shm == MAP_FAILED || !priv || !saved) return 3;
   int drop = atoi(argv[4]);
   fputs("{", J);
-  if (worker_start(&W, argv[2], shm_fd, 3, 4, drop)) {
+  double t0 = now_ms();
+  int started = worker_start(&W, argv[2], shm_fd, 3, 4, drop);
+  prof.worker_start = since(t0);
+  if (started) {
     worker_failure(&W, "the candidate's process did not start");
     fputs("\"correctness\":[]", J);
   } else {
     double rt[33];
     kf_reply rep;
+    t0 = now_ms();
     for (int i = 0; i < 33; i++) {
       double t0 = now_ms();
       if (worker_call(&W, KF_OP_NOP, NULL, 0, P.call_timeout_ms, &rep)) break;
@@ -456,10 +578,14 @@ int main(int argc, char **argv) {
         rt[j - 1] = t;
       }
     nop_ms = rt[16];
+    prof.calibrate = since(t0);
+    t0 = now_ms();
     if (W.dead) {
       worker_failure(&W, "the candidate's process died before its first call");
       fputs("\"correctness\":[]", J);
     } else if (correctness() == 0) {
+      prof.correctness = since(t0);
+      t0 = now_ms();
       if (strcmp(argv[3], "-") != 0) {
         int devnull = open("/dev/null", 1);
         if (worker_start(&B, argv[3], shm_fd, devnull, devnull, drop)) {
@@ -468,11 +594,13 @@ int main(int argc, char **argv) {
           have_b = 1;
         }
       }
+      prof.baseline_start = since(t0);
       if (!strcmp(verdict, "accepted")) timing();
       if (have_b) worker_stop(&B);
     }
     worker_stop(&W);
   }
+  print_profile();
   fputs(",\"nop_ms\":", J);
   json_num(nop_ms);
   fputs(",\"verdict\":", J);

@@ -60,6 +60,13 @@ int plan_read(const char *path, plan_t *p) {
     } else if (!strcmp(key, "seed")) {
       if (p->nseeds >= KF_MAX_SEEDS || fscanf(f, "%lu", &p->seeds[p->nseeds]) != 1) return -2;
       p->nseeds++;
+    } else if (!strcmp(key, "llc")) {
+      unsigned long v;
+      if (fscanf(f, "%lu", &v) != 1) return -2;
+      llc_override = v;
+    } else if (!strcmp(key, "flush")) {
+      if (fscanf(f, "%127s", a) != 1) return -2;
+      p->flush = !strcmp(a, "always") ? FLUSH_ALWAYS : FLUSH_AUTO;
     } else if (!strcmp(key, "bench_seed")) {
       if (fscanf(f, "%lu", &p->bench_seed) != 1) return -2;
     } else if (!strcmp(key, "case")) {

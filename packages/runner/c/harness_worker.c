@@ -170,8 +170,9 @@ void worker_stop(worker_t *w) {
   w->dead = 1;
 }
 
-/* Every process below the worker's sandbox (the candidate may fork as well as start threads). */
-static int descendants(pid_t root, pid_t *out, int cap) {
+/* Every process below the worker's sandbox (the candidate may fork as well as start threads), by a full
+   scan of /proc: the fallback when the kernel has no /proc/PID/task/TID/children. */
+static int descendants_scan(pid_t root, pid_t *out, int cap) {
   static pid_t pids[8192], ppids[8192];
   int n = 0;
   DIR *d = opendir("/proc");
@@ -179,7 +180,7 @@ static int descendants(pid_t root, pid_t *out, int cap) {
   struct dirent *e;
   while ((e = readdir(d)) && n < 8192) {
     if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
-    char path[64], buf[512];
+    char path[300], buf[512];
     snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
     int fd = open(path, O_RDONLY);
     if (fd < 0) continue;
@@ -204,6 +205,47 @@ static int descendants(pid_t root, pid_t *out, int cap) {
   return count;
 }
 
+/* The same set by walking down from the worker through each thread's children list: it reads a few files
+   of the sandbox's own processes instead of every process on the machine (a full scan of /proc cost
+   several ms per call on a busy machine, paid on every timed sample). Orphans of the candidate are
+   re-parented to the sandbox's init, which is below the worker too. */
+static int descendants(pid_t root, pid_t *out, int cap) {
+  static int have_children = -1;
+  if (have_children < 0) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)getpid(), (int)getpid());
+    have_children = access(path, R_OK) == 0;
+  }
+  if (!have_children) return descendants_scan(root, out, cap);
+  int count = 0;
+  out[count++] = root;
+  for (int head = 0; head < count; head++) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task", (int)out[head]);
+    DIR *d = opendir(path);
+    if (!d) continue;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+      if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+      char cp[300], buf[4096];
+      snprintf(cp, sizeof cp, "/proc/%d/task/%s/children", (int)out[head], e->d_name);
+      int fd = open(cp, O_RDONLY);
+      if (fd < 0) continue;
+      ssize_t r = read(fd, buf, sizeof buf - 1);
+      close(fd);
+      if (r <= 0) continue;
+      buf[r] = 0;
+      for (char *p = buf, *end; *p && count < cap; p = end) {
+        long v = strtol(p, &end, 10);
+        if (end == p) break;
+        out[count++] = (pid_t)v;
+      }
+    }
+    closedir(d);
+  }
+  return count;
+}
+
 /* Counts threads of the sandbox in state R or D, and adds up their cpu time (ns, from schedstat). */
 static int scan_threads(pid_t root, long long *cpu_ns, pid_t *running_tids, int cap) {
   pid_t procs[256];
@@ -217,7 +259,7 @@ static int scan_threads(pid_t root, long long *cpu_ns, pid_t *running_tids, int 
     struct dirent *e;
     while ((e = readdir(d))) {
       if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
-      char sp[96], buf[512];
+      char sp[300], buf[512];
       snprintf(sp, sizeof sp, "/proc/%d/task/%s/stat", procs[k], e->d_name);
       int fd = open(sp, O_RDONLY);
       if (fd < 0) continue;
@@ -245,24 +287,66 @@ static int scan_threads(pid_t root, long long *cpu_ns, pid_t *running_tids, int 
   return running;
 }
 
-int worker_busy_after_return(worker_t *w) {
-  /* Nothing runnable: nothing left running (the common case, no waiting). Otherwise watch for 20 ms:
-     a thread that was running at return and has exited since was finishing work after return; a thread
-     merely waiting for a core on a loaded machine, or parking after the call, uses next to no cpu, while
-     work left running uses most of it. OpenMP runs with OMP_WAIT_POLICY=passive so idle team threads
-     sleep instead of spinning. */
-  long long before, after;
-  pid_t tids[64], later[64];
-  int n = scan_threads(w->pid, &before, tids, 64);
-  if (n == 0) return 0;
-  struct timespec ts = {0, 20000000};
-  nanosleep(&ts, NULL);
-  int m = scan_threads(w->pid, &after, later, 64);
+int busy_windows;
+
+static int vanished(const pid_t *tids, int n) {
   for (int i = 0; i < n && i < 64; i++) {
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/stat", tids[i]);
-    if (access(path, F_OK) != 0) return 1; /* it was running at return and is gone now */
+    if (access(path, F_OK) != 0) return 1;
   }
-  if (m == 0 && after - before < 1000000) return 0;
-  return after - before > 2000000; /* more than 2 ms of cpu in 20 ms */
+  return 0;
+}
+
+static int idle(worker_t *w, long long cpu_ns) {
+  w->idle_cpu_ns = cpu_ns;
+  w->idle_at_ms = now_ms();
+  w->idle_known = 1;
+  return 0;
+}
+
+int worker_busy_after_return(worker_t *w) {
+  /* Nothing runnable: nothing left running (the common case, no waiting). Something runnable is most often
+     the worker's own thread on its way from writing the reply back to reading the next command, or an
+     OpenMP team thread parking (OMP_WAIT_POLICY=passive: idle team threads sleep instead of spinning), so
+     look again a few times over 1 ms: all asleep by then, none of the threads seen running gone, and under
+     1 ms of cpu used is idle. Otherwise watch for 20 ms from return: a thread that was running at return
+     and has exited since was finishing work after return; a thread merely waiting for a core on a loaded
+     machine uses next to no cpu, while work left running uses most of it. Work that starts again later
+     is caught before the next call (worker_used_cpu_between_calls). */
+  long long before, now, after;
+  pid_t tids[64], later[64];
+  double t0 = now_ms();
+  int n = scan_threads(w->pid, &before, tids, 64);
+  if (n == 0) return idle(w, before);
+  for (int k = 0; k < 4; k++) {
+    struct timespec ts = {0, 250000};
+    nanosleep(&ts, NULL);
+    int m = scan_threads(w->pid, &now, later, 64);
+    if (vanished(tids, n)) return 1; /* it was running at return and is gone now */
+    if (m == 0 && now - before < 1000000) return idle(w, now);
+  }
+  busy_windows++;
+  double left = 20.0 - (now_ms() - t0);
+  if (left > 0) {
+    struct timespec ts = {0, (long)(left * 1e6)};
+    nanosleep(&ts, NULL);
+  }
+  int m = scan_threads(w->pid, &after, later, 64);
+  if (vanished(tids, n)) return 1;
+  if ((m == 0 && after - before < 1000000) || after - before <= 2000000) return idle(w, after);
+  return 1; /* more than 2 ms of cpu in 20 ms */
+}
+
+int worker_used_cpu_between_calls(worker_t *w, double *used_ms) {
+  *used_ms = 0;
+  if (!w->idle_known) return 0;
+  w->idle_known = 0;
+  long long cpu;
+  pid_t tids[64];
+  scan_threads(w->pid, &cpu, tids, 64);
+  double gap = now_ms() - w->idle_at_ms, used = (double)(cpu - w->idle_cpu_ns) * 1e-6;
+  *used_ms = used;
+  /* Idle team threads use microseconds; work left running uses most of a core. */
+  return used > 1.0 && used > 0.1 * gap;
 }

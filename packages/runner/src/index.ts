@@ -12,7 +12,7 @@ export { customProblemDefinition } from './problems/custom.js';
 export { prototypeOf } from './problems/prototype.js';
 export type { Catalogue, ProblemDefinition } from './problems/schema.js';
 export { discoverDevices } from './devices/discover.js';
-export { evaluate, EvaluationSetupError, type EvaluateOptions } from './evaluate/evaluate.js';
+export { evaluate, EvaluationSetupError, type EvaluateOptions, type EvaluationProfile } from './evaluate/evaluate.js';
 export type { TimingRules } from './harness/plan.js';
 export { sandboxAvailable } from './sandbox/bwrap.js';
 export { startRunnerLoop, type RunnerLoopOptions, type RunnerLoopHandle } from './loop/runner-loop.js';

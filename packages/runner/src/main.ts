@@ -33,17 +33,23 @@ async function main(): Promise<number> {
     },
   });
   if (values.help) {
-    process.stdout.write('usage: kforge-runner --server URL --token T [--work-dir D] [--devices cpu-x86_64,...] [--problems DIR] [--name N]\n');
+    process.stdout.write(
+      'usage: kforge-runner --server URL --token T [--work-dir D] [--devices cpu-x86_64,...] [--problems DIR] [--name N]\n',
+    );
     return 0;
   }
   const serverUrl = values.server ?? process.env.KFORGE_SERVER_URL;
   const token = values.token ?? process.env.KFORGE_RUNNER_TOKEN;
   if (!serverUrl || !token) {
-    process.stderr.write('kforge-runner: --server and --token (or KFORGE_SERVER_URL and KFORGE_RUNNER_TOKEN) are required\n');
+    process.stderr.write(
+      'kforge-runner: --server and --token (or KFORGE_SERVER_URL and KFORGE_RUNNER_TOKEN) are required\n',
+    );
     return 2;
   }
   if (!sandboxAvailable() && process.env.KFORGE_ALLOW_UNSANDBOXED !== '1') {
-    process.stderr.write('kforge-runner: bubblewrap (bwrap) is not usable here; install it, or set KFORGE_ALLOW_UNSANDBOXED=1 to run candidates unsandboxed (unsafe)\n');
+    process.stderr.write(
+      'kforge-runner: bubblewrap (bwrap) is not usable here; install it, or set KFORGE_ALLOW_UNSANDBOXED=1 to run candidates unsandboxed (unsafe)\n',
+    );
     return 2;
   }
   const workDir = resolve(values['work-dir'] ?? join(homedir(), '.kforge-runner'));
@@ -57,8 +63,17 @@ async function main(): Promise<number> {
       return 2;
     }
   }
-  process.stderr.write(`kforge-runner: ${problems.size} problems; devices ${devices.map((d) => `${d.id} (${d.peaks.bandwidth_gbps.toFixed(1)} GB/s, ${d.peaks.fp32_gflops.toFixed(0)} GFLOP/s)`).join(', ')}\n`);
-  const loop = startRunnerLoop({ serverUrl, token, devices, problems, workDir, ...(values.name ? { name: values.name } : {}) });
+  process.stderr.write(
+    `kforge-runner: ${problems.size} problems; devices ${devices.map((d) => `${d.id} (${d.peaks.bandwidth_gbps.toFixed(1)} GB/s, ${d.peaks.fp32_gflops.toFixed(0)} GFLOP/s)`).join(', ')}\n`,
+  );
+  const loop = startRunnerLoop({
+    serverUrl,
+    token,
+    devices,
+    problems,
+    workDir,
+    ...(values.name ? { name: values.name } : {}),
+  });
   await new Promise<void>((r) => {
     process.once('SIGINT', r);
     process.once('SIGTERM', r);

@@ -5,7 +5,9 @@ import { catalogue } from './helpers.js';
 describe('the problem catalogue', () => {
   it('holds at least 12 valid problems with the DESIGN prototypes', () => {
     expect(catalogue.size).toBeGreaterThanOrEqual(12);
-    expect(toPublicProblem(catalogue.get('19_ReLU')!).prototype).toBe('void solution(const float* x, float* y, int64_t n)');
+    expect(toPublicProblem(catalogue.get('19_ReLU')!).prototype).toBe(
+      'void solution(const float* x, float* y, int64_t n)',
+    );
     expect(toPublicProblem(catalogue.get('1_Square_matrix_multiplication_')!).prototype).toBe(
       'void solution(const float* A, const float* B, float* C, int64_t n)',
     );
@@ -35,13 +37,19 @@ describe('the problem catalogue', () => {
         { name: 'y', type: 'f32*' as const, role: 'out' as const, shape: ['n'] },
         { name: 'n', type: 'i64' as const, role: 'size' as const },
       ],
-      reference_source: 'void solution(const float* x, float* y, long n) { for (long i = 0; i < n; i++) y[i] = 2 * x[i]; }',
+      reference_source:
+        'void solution(const float* x, float* y, long n) { for (long i = 0; i < n; i++) y[i] = 2 * x[i]; }',
       language: 'c' as const,
       cases: { test: [{ name: 't', sizes: { n: 7 } }], benchmark: [{ name: 'b', sizes: { n: 1000 } }] },
     };
     const def = customProblemDefinition('double it', input);
     expect(def.custom).toBe(true);
     expect(toPublicProblem(def).custom).toBe(true);
-    expect(() => customProblemDefinition('bad', { ...input, signature: [{ ...input.signature[0]!, shape: ['m'] }, input.signature[1]!, input.signature[2]!] })).toThrow(/unknown size/);
+    expect(() =>
+      customProblemDefinition('bad', {
+        ...input,
+        signature: [{ ...input.signature[0]!, shape: ['m'] }, input.signature[1]!, input.signature[2]!],
+      }),
+    ).toThrow(/unknown size/);
   });
 });

@@ -43,12 +43,14 @@ function ourSandboxes(): string[] {
 describe('cheats get their verdicts', () => {
   const cases: Array<[string, string[], RegExp?]> = [
     ['no_output.c', ['incorrect'], /NaN|nan/],
-    ['test_sizes_only.c', ['incorrect'], /n16M/],
+    ['test_sizes_only.c', ['incorrect'], /n8M/],
     ['cache_by_pointer.c', ['incorrect']],
     ['cache_by_size.c', ['incorrect']],
+    ['cache_by_pointer_timed.c', ['incorrect'], /n8M/],
     ['mutate_inputs.c', ['incorrect'], /input x was modified/],
     ['detached_thread.c', ['rejected', 'incorrect', 'nondeterministic']],
     ['fake_clock.c', ['rejected'], /clock/],
+    ['sleep_then_work.c', ['rejected'], /still running after solution\(\) returned/],
     ['memory_hog.c', ['runtime_error']],
     ['include_secret.c', ['compile_error']],
   ];
@@ -66,6 +68,18 @@ describe('cheats get their verdicts', () => {
     expect(state.verdict, state.message).toBe('accepted');
     expect(state.stdout).toContain('big-call hits=0');
     expect(state.stdout).not.toMatch(/big-call hits=[1-9]/);
+  }, 120_000);
+
+  it('a full copy of the last timed input never matches: every element changes between timed samples', async () => {
+    const state = await run('19_ReLU', withDefines('cache_by_full_content.c'));
+    expect(state.verdict, state.message).toBe('accepted');
+    const last = [...(state.stdout ?? '').matchAll(/big-call calls=(\d+) hits=(\d+) max_same=(\d+) of (\d+)/g)].at(-1);
+    expect(last, state.stdout).toBeDefined();
+    const [calls, hits, maxSame, n] = last!.slice(1).map(Number) as [number, number, number, number];
+    expect(calls).toBeGreaterThanOrEqual(6); // one warm-up call, then at least five timed samples
+    expect(hits).toBe(0);
+    // Two independent draws of a 24-bit float agree with probability 2^-24: about 0.5 of 8M elements.
+    expect(maxSame).toBeLessThan(n / 100_000);
   }, 120_000);
 
   it('reading the data dir, the secret, another candidate or host files fails', async () => {

@@ -19,15 +19,27 @@ const hasNvcc = (() => {
 })();
 
 const h100: Device = {
-  id: 'cuda-H100', kind: 'cuda', name: 'NVIDIA H100 80GB HBM3', peaks: { bandwidth_gbps: 3350, fp32_gflops: 67_000, source: 'table' },
-  available: true, runners: 1, languages: ['cuda'],
+  id: 'cuda-H100',
+  kind: 'cuda',
+  name: 'NVIDIA H100 80GB HBM3',
+  peaks: { bandwidth_gbps: 3350, fp32_gflops: 67_000, source: 'table' },
+  available: true,
+  runners: 1,
+  languages: ['cuda'],
 };
 
 describe.skipIf(!hasNvcc)('cuda backend (compile only here)', () => {
   it('a good cuda ReLU compiles with nvcc for the device architecture', async () => {
-    const state = await evaluate(payload('19_ReLU', fixture('./candidates/relu_good.cu'), { language: 'cuda', device: 'cuda-H100' }), {
-      problems: catalogue, device: h100, workDir, timing: 'quick', computeCapability: '9.0',
-    });
+    const state = await evaluate(
+      payload('19_ReLU', fixture('./candidates/relu_good.cu'), { language: 'cuda', device: 'cuda-H100' }),
+      {
+        problems: catalogue,
+        device: h100,
+        workDir,
+        timing: 'quick',
+        computeCapability: '9.0',
+      },
+    );
     expect(state.compile?.ok, state.compile?.log).toBe(true);
     expect(state.compile?.compiler).toMatch(/^nvcc/);
     expect(state.compile?.flags).toContain('-arch=sm_90');
@@ -36,10 +48,16 @@ describe.skipIf(!hasNvcc)('cuda backend (compile only here)', () => {
     else expect(state.verdict, state.message).toBe('accepted');
   }, 180_000);
 
-  it('a broken cuda source is a compile_error with nvcc\'s log', async () => {
-    const state = await evaluate(payload('19_ReLU', fixture('./candidates/relu_broken.cu'), { language: 'cuda', device: 'cuda-H100' }), {
-      problems: catalogue, device: h100, workDir, timing: 'quick',
-    });
+  it("a broken cuda source is a compile_error with nvcc's log", async () => {
+    const state = await evaluate(
+      payload('19_ReLU', fixture('./candidates/relu_broken.cu'), { language: 'cuda', device: 'cuda-H100' }),
+      {
+        problems: catalogue,
+        device: h100,
+        workDir,
+        timing: 'quick',
+      },
+    );
     expect(state.verdict).toBe('compile_error');
     expect(state.compile?.log).toContain('undefined_symbol');
   }, 180_000);
@@ -59,14 +77,20 @@ describe.skipIf(!hasNvcc)('cuda backend (compile only here)', () => {
 
   it('cuda sources on a cpu device are refused as compile_error', async () => {
     const { cpuDevice } = await import('./helpers.js');
-    const state = await evaluate(payload('19_ReLU', fixture('./candidates/relu_good.cu'), { language: 'cuda' }), { problems: catalogue, device: cpuDevice(), workDir });
+    const state = await evaluate(payload('19_ReLU', fixture('./candidates/relu_good.cu'), { language: 'cuda' }), {
+      problems: catalogue,
+      device: cpuDevice(),
+      workDir,
+    });
     expect(state.verdict).toBe('compile_error');
   });
 });
 
 describe('gpu discovery', () => {
   it('reads nvidia-smi lines into devices with table peaks', () => {
-    const devs = parseNvidiaSmi('NVIDIA H100 80GB HBM3, 81559, 1980\nNVIDIA H100 80GB HBM3, 81559, 1980\nNVIDIA L4, 23034, 2040\n');
+    const devs = parseNvidiaSmi(
+      'NVIDIA H100 80GB HBM3, 81559, 1980\nNVIDIA H100 80GB HBM3, 81559, 1980\nNVIDIA L4, 23034, 2040\n',
+    );
     expect(devs.map((d) => d.id)).toEqual(['cuda-H100', 'cuda-L4']);
     expect(devs[0]!.peaks.source).toBe('table');
     expect(devs[0]!.memory_mb).toBe(81559);

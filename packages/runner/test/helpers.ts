@@ -19,11 +19,29 @@ export function cpuDevice(): Device {
 
 export const fixture = (path: string) => readFileSync(fileURLToPath(new URL(path, import.meta.url)), 'utf8');
 
-export function payload(problem: string, source: string, extra: Partial<EvaluationJobPayload> = {}): EvaluationJobPayload {
-  return { kind: 'attempt', target_id: 't1', mode: 'benchmark', problem_name: problem, device: 'cpu-x86_64', language: 'c' as Language, source, ...extra };
+export function payload(
+  problem: string,
+  source: string,
+  extra: Partial<EvaluationJobPayload> = {},
+): EvaluationJobPayload {
+  return {
+    kind: 'attempt',
+    target_id: 't1',
+    mode: 'benchmark',
+    problem_name: problem,
+    device: 'cpu-x86_64',
+    language: 'c' as Language,
+    source,
+    ...extra,
+  };
 }
 
-export function run(problem: string, source: string, extra: Partial<EvaluationJobPayload> = {}, timing: 'quick' | 'default' | TimingRules = 'quick'): Promise<EvaluationState> {
+export function run(
+  problem: string,
+  source: string,
+  extra: Partial<EvaluationJobPayload> = {},
+  timing: 'quick' | 'default' | TimingRules = 'quick',
+): Promise<EvaluationState> {
   return evaluate(payload(problem, source, extra), { problems: catalogue, device: cpuDevice(), workDir, timing });
 }
 

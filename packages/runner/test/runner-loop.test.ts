@@ -17,8 +17,16 @@ interface Fake {
 const TOKEN = 'runner-secret-token';
 
 function fakeServer(port: number, jobs: Fake['jobs'], results: Fake['results']): Promise<Fake> {
-  const fake: Fake = { server: undefined as unknown as Server, jobs, results, heartbeats: 0, registrations: 0, runners: new Set() };
+  const fake: Fake = {
+    server: undefined as unknown as Server,
+    jobs,
+    results,
+    heartbeats: 0,
+    registrations: 0,
+    runners: new Set(),
+  };
   const body = (req: IncomingMessage) =>
+    // biome-ignore lint/suspicious/noExplicitAny: the fake server reads loosely shaped JSON bodies
     new Promise<any>((resolve) => {
       let s = '';
       req.on('data', (c) => (s += c));
@@ -45,7 +53,15 @@ function fakeServer(port: number, jobs: Fake['jobs'], results: Fake['results']):
         await new Promise((r) => setTimeout(r, Math.min(b.wait_ms ?? 0, 300)));
         return send(res, 200, { job: null });
       }
-      return send(res, 200, { job: { job_id: job.id, lease_token: `lease-${job.id}`, lease_expires_at: new Date(Date.now() + 30_000).toISOString(), attempt: 1, payload: job.payload } });
+      return send(res, 200, {
+        job: {
+          job_id: job.id,
+          lease_token: `lease-${job.id}`,
+          lease_expires_at: new Date(Date.now() + 30_000).toISOString(),
+          attempt: 1,
+          payload: job.payload,
+        },
+      });
     }
     const hb = /^\/api\/v1\/runner\/jobs\/([^/]+)\/heartbeat$/.exec(url);
     if (hb) {
@@ -80,8 +96,16 @@ describe('kforge-runner loop', () => {
     let fake = await fakeServer(0, jobs, results);
     const port = (fake.server.address() as { port: number }).port;
     const loop = startRunnerLoop({
-      serverUrl: `http://127.0.0.1:${port}`, token: TOKEN, devices: [cpuDevice()], problems: catalogue, workDir,
-      claimWaitMs: 200, minBackoffMs: 100, maxBackoffMs: 400, timing: 'quick', log: () => {},
+      serverUrl: `http://127.0.0.1:${port}`,
+      token: TOKEN,
+      devices: [cpuDevice()],
+      problems: catalogue,
+      workDir,
+      claimWaitMs: 200,
+      minBackoffMs: 100,
+      maxBackoffMs: 400,
+      timing: 'quick',
+      log: () => {},
     });
     stops.push(() => loop.stop());
     expect(await until(() => results.has('job-1'), 60_000)).toBe(true);
@@ -110,7 +134,15 @@ describe('kforge-runner loop', () => {
     const results = new Map<string, RunnerResultRequest>();
     const fake = await fakeServer(0, [{ id: 'job-x', payload: payload('no_such_problem', 'x') }], results);
     const port = (fake.server.address() as { port: number }).port;
-    const loop = startRunnerLoop({ serverUrl: `http://127.0.0.1:${port}`, token: TOKEN, devices: [cpuDevice()], problems: catalogue, workDir, claimWaitMs: 100, log: () => {} });
+    const loop = startRunnerLoop({
+      serverUrl: `http://127.0.0.1:${port}`,
+      token: TOKEN,
+      devices: [cpuDevice()],
+      problems: catalogue,
+      workDir,
+      claimWaitMs: 100,
+      log: () => {},
+    });
     expect(await until(() => results.has('job-x'), 20_000)).toBe(true);
     expect(results.get('job-x')!.error).toMatch(/unknown problem/);
     await loop.stop();

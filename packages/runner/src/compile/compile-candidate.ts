@@ -31,7 +31,20 @@ export async function compileCandidate(opts: {
   const tc = opts.toolchain;
   const argv = [tc.binary, ...tc.flags, '-o', 'worker', file, ...opts.workerObjects, ...tc.linkFlags];
   const r = await runCommand(
-    sandboxArgv({ workDir: opts.jobDir, writable: true, limits: { cpuSeconds: 180, processes: 128, fileSize: 512 << 20, openFiles: 256, ...(opts.language === 'cuda' ? {} : { addressSpace: 4 * 2 ** 30 }) } }, argv),
+    sandboxArgv(
+      {
+        workDir: opts.jobDir,
+        writable: true,
+        limits: {
+          cpuSeconds: 180,
+          processes: 128,
+          fileSize: 512 << 20,
+          openFiles: 256,
+          ...(opts.language === 'cuda' ? {} : { addressSpace: 4 * 2 ** 30 }),
+        },
+      },
+      argv,
+    ),
     {
       cwd: opts.jobDir,
       timeoutMs: COMPILE_TIMEOUT_MS,

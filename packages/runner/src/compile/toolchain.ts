@@ -51,12 +51,24 @@ export function toolchainFor(language: Language, computeCapability?: string): To
   if (language === 'cuda') {
     const binary = which('nvcc');
     if (!binary) throw new Error('nvcc is not installed on this runner');
-    tc = { compiler: 'nvcc', binary, version: versionOf(binary), flags: ['-O3', cudaArchFlag(computeCapability)], linkFlags: [] };
+    tc = {
+      compiler: 'nvcc',
+      binary,
+      version: versionOf(binary),
+      flags: ['-O3', cudaArchFlag(computeCapability)],
+      linkFlags: [],
+    };
   } else {
     const name = language === 'cpp' ? 'c++' : 'cc';
     const binary = which(name);
     if (!binary) throw new Error(`${name} is not installed on this runner`);
-    tc = { compiler: name, binary, version: versionOf(binary), flags: ['-O3', '-march=native', '-fopenmp'], linkFlags: ['-lm'] };
+    tc = {
+      compiler: name,
+      binary,
+      version: versionOf(binary),
+      flags: ['-O3', '-march=native', '-fopenmp'],
+      linkFlags: ['-lm'],
+    };
   }
   cache.set(key, tc);
   return tc;

@@ -45,7 +45,9 @@ export function parseNvidiaSmi(csv: string): CudaDevice[] {
       kind: 'cuda',
       name,
       ...(Number.isFinite(mem) ? { memory_mb: mem } : {}),
-      peaks: facts ? { bandwidth_gbps: facts.bandwidth_gbps, fp32_gflops: facts.fp32_gflops, source: 'table' } : { bandwidth_gbps: 0, fp32_gflops: 0, source: 'unknown' },
+      peaks: facts
+        ? { bandwidth_gbps: facts.bandwidth_gbps, fp32_gflops: facts.fp32_gflops, source: 'table' }
+        : { bandwidth_gbps: 0, fp32_gflops: 0, source: 'unknown' },
       available: true,
       runners: 1,
       languages: ['cuda'],
@@ -58,7 +60,11 @@ export function parseNvidiaSmi(csv: string): CudaDevice[] {
 
 export function cudaDevices(): CudaDevice[] {
   try {
-    const out = execFileSync('nvidia-smi', ['--query-gpu=name,memory.total,clocks.max.sm', '--format=csv,noheader,nounits'], { encoding: 'utf8', timeout: 15_000 });
+    const out = execFileSync(
+      'nvidia-smi',
+      ['--query-gpu=name,memory.total,clocks.max.sm', '--format=csv,noheader,nounits'],
+      { encoding: 'utf8', timeout: 15_000 },
+    );
     return parseNvidiaSmi(out);
   } catch {
     return [];

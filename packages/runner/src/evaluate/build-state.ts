@@ -1,5 +1,13 @@
 // Turns the harness's report into the sdk EvaluationState: verdict, clock check, statistics, plausibility.
-import type { BenchmarkCase, CompileReport, Device, EvaluationEnvironment, EvaluationMode, EvaluationState, Verdict } from '@kernelforge/sdk';
+import type {
+  BenchmarkCase,
+  CompileReport,
+  Device,
+  EvaluationEnvironment,
+  EvaluationMode,
+  EvaluationState,
+  Verdict,
+} from '@kernelforge/sdk';
 import type { HarnessRun } from '../harness/run-harness.js';
 import type { ProblemDefinition } from '../problems/schema.js';
 import { benchCase, implausibleReason, reviewReasons } from './plausibility.js';
@@ -35,26 +43,55 @@ export function stateFromReport(a: {
 }): EvaluationState {
   const { run, ranked } = a;
   const output = ranked ? {} : { stdout: run.stdout, stderr: run.stderr };
-  const common = { ...a.base, compile: a.compile, environment: a.environment, runner_seconds: a.runnerSeconds, ...output };
+  const common = {
+    ...a.base,
+    compile: a.compile,
+    environment: a.environment,
+    runner_seconds: a.runnerSeconds,
+    ...output,
+  };
   const r = run.report;
   if (!r) {
-    return { ...common, verdict: run.timedOut ? 'timeout' : 'runtime_error', message: `${run.timedOut ? 'timeout' : 'runtime_error'}: ${run.failure ?? 'no report'}`, correctness: null };
+    return {
+      ...common,
+      verdict: run.timedOut ? 'timeout' : 'runtime_error',
+      message: `${run.timedOut ? 'timeout' : 'runtime_error'}: ${run.failure ?? 'no report'}`,
+      correctness: null,
+    };
   }
   const correctness = {
-    passed: r.correctness.length > 0 && r.correctness.every((c) => c.passed) && r.verdict !== 'incorrect' && r.verdict !== 'nondeterministic',
+    passed:
+      r.correctness.length > 0 &&
+      r.correctness.every((c) => c.passed) &&
+      r.verdict !== 'incorrect' &&
+      r.verdict !== 'nondeterministic',
     cases: r.correctness.map((c) => ({ ...c, ...(c.message === undefined ? {} : { message: c.message }) })),
   };
   if (r.verdict !== 'accepted') {
     return { ...common, verdict: r.verdict, message: `${r.verdict}: ${r.message}`, correctness };
   }
   const cases: BenchmarkCase[] = r.bench.map((b) =>
-    benchCase(a.problem, a.device, b.name, b.sizes, timingStats(b.optimized), timingStats(b.baseline), b.inside.length ? median(b.inside) : undefined),
+    benchCase(
+      a.problem,
+      a.device,
+      b.name,
+      b.sizes,
+      timingStats(b.optimized),
+      timingStats(b.baseline),
+      b.inside.length ? median(b.inside) : undefined,
+    ),
   );
   const optimized = cases.reduce((s, c) => s + c.optimized.median_ms, 0);
   const baseline = cases.reduce((s, c) => s + c.baseline.median_ms, 0);
   const speedup = optimized > 0 ? baseline / optimized : 0;
   const seconds = optimized / 1000;
-  const totals = cases.reduce((t, c) => ({ gb: t.gb + c.gbps * (c.optimized.median_ms / 1000), gf: t.gf + c.gflops * (c.optimized.median_ms / 1000) }), { gb: 0, gf: 0 });
+  const totals = cases.reduce(
+    (t, c) => ({
+      gb: t.gb + c.gbps * (c.optimized.median_ms / 1000),
+      gf: t.gf + c.gflops * (c.optimized.median_ms / 1000),
+    }),
+    { gb: 0, gf: 0 },
+  );
   const result = {
     optimized_time: optimized,
     baseline_time: baseline,
@@ -94,6 +131,8 @@ export function stateFromReport(a: {
     verdict,
     message,
     correctness,
-    ...(verdict === 'accepted' || verdict === 'implausible' ? { benchmarking_result: result } : { benchmarking_result: null }),
+    ...(verdict === 'accepted' || verdict === 'implausible'
+      ? { benchmarking_result: result }
+      : { benchmarking_result: null }),
   };
 }

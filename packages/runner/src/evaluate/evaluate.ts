@@ -13,6 +13,7 @@ import { customProblemDefinition } from '../problems/custom.js';
 import type { Catalogue, ProblemDefinition } from '../problems/schema.js';
 import { elementCount } from '../problems/validate.js';
 import { sandboxAvailable, sandboxName, unsandboxedAllowed } from '../sandbox/bwrap.js';
+import { llcBytes } from '../devices/cpu.js';
 import { refreshCpuPeaks } from '../devices/remeasure.js';
 import { stateFromReport } from './build-state.js';
 import { seedsFor } from './seeds.js';
@@ -29,6 +30,17 @@ export interface EvaluateOptions {
   keepJobDir?: boolean;
   /** cuda: the device's compute capability, e.g. "9.0". */
   computeCapability?: string;
+  /** Called once the harness has run, with where the time went (bench/runner-profile.mjs). */
+  onProfile?: (profile: EvaluationProfile) => void;
+}
+
+/** Milliseconds per phase of one evaluation; `harness` is the harness's own breakdown (see c/harness_main.c). */
+export interface EvaluationProfile {
+  build_ms: number;
+  compile_ms: number;
+  harness_ms: number;
+  total_ms: number;
+  harness: Record<string, number>;
 }
 
 /** Thrown when no evaluation can be made at all (no sandbox, unknown problem); the job is retried or failed. */
@@ -50,7 +62,9 @@ function timingRules(opts: EvaluateOptions, ranked: boolean): TimingRules {
 export async function evaluate(payload: EvaluationJobPayload, opts: EvaluateOptions): Promise<EvaluationState> {
   const started = performance.now();
   if (!sandboxAvailable() && !unsandboxedAllowed())
-    throw new EvaluationSetupError('bubblewrap (bwrap) is not available: refusing to run untrusted code. Install bubblewrap, or set KFORGE_ALLOW_UNSANDBOXED=1 for unsafe local runs.');
+    throw new EvaluationSetupError(
+      'bubblewrap (bwrap) is not available: refusing to run untrusted code. Install bubblewrap, or set KFORGE_ALLOW_UNSANDBOXED=1 for unsafe local runs.',
+    );
   const problem = resolveProblem(payload, opts.problems);
   const device = opts.device;
   const backend = device.kind;
@@ -66,7 +80,13 @@ export async function evaluate(payload: EvaluationJobPayload, opts: EvaluateOpti
       ...base,
       verdict: 'compile_error',
       message: `compile_error: ${payload.language} sources cannot run on ${device.id}${problem.backends.includes(backend) ? '' : ` (${problem.name} supports ${problem.backends.join(', ')})`}`,
-      compile: { ok: false, compiler: 'none', flags: [], log: `language ${payload.language} is not supported on a ${backend} device`, duration_ms: 0 },
+      compile: {
+        ok: false,
+        compiler: 'none',
+        flags: [],
+        log: `language ${payload.language} is not supported on a ${backend} device`,
+        duration_ms: 0,
+      },
       correctness: null,
       runner_seconds: elapsed(),
     };
@@ -81,7 +101,9 @@ export async function evaluate(payload: EvaluationJobPayload, opts: EvaluateOpti
     sandbox: sandboxName(),
     runner: hostname(),
   };
+  const tBuild = performance.now();
   const built = await buildHarness(problem, opts.workDir, backend, opts.computeCapability);
+  const buildMs = performance.now() - tBuild;
   const jobDir = join(opts.workDir, 'jobs', randomUUID());
   mkdirSync(jobDir, { recursive: true });
   makeShared(jobDir);
@@ -113,13 +135,30 @@ export async function evaluate(payload: EvaluationJobPayload, opts: EvaluateOpti
     const timing = timingRules(opts, ranked);
     const dataBytes = Math.max(
       ...[...problem.cases.test, ...benchCases].map((c) =>
-        problem.signature.reduce((s, a) => s + (a.shape ? elementCount(a.shape, c.sizes) * (a.type.startsWith('f64') || a.type.startsWith('i64') ? 8 : 4) : 0), 0),
+        problem.signature.reduce(
+          (s, a) =>
+            s +
+            (a.shape
+              ? elementCount(a.shape, c.sizes) * (a.type.startsWith('f64') || a.type.startsWith('i64') ? 8 : 4)
+              : 0),
+          0,
+        ),
       ),
     );
     const run = await runHarness({
       built,
       jobDir,
-      plan: planText({ problem, ranked, cuda: backend === 'cuda', testCases: problem.cases.test, benchCases, seeds, benchSeed, timing }),
+      plan: planText({
+        problem,
+        ranked,
+        cuda: backend === 'cuda',
+        testCases: problem.cases.test,
+        benchCases,
+        seeds,
+        benchSeed,
+        timing,
+        llcBytes: backend === 'cpu' ? llcBytes() : 0,
+      }),
       dataBytes,
       maxTimingMs: timing.maxMs,
       cuda: backend === 'cuda',
@@ -127,7 +166,24 @@ export async function evaluate(payload: EvaluationJobPayload, opts: EvaluateOpti
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
     if (opts.signal?.aborted) throw new EvaluationSetupError('the evaluation was aborted');
-    const make = () => stateFromReport({ problem, device, ranked, run, compile: compiled.report, environment, base, runnerSeconds: elapsed() });
+    opts.onProfile?.({
+      build_ms: buildMs,
+      compile_ms: compiled.report.duration_ms,
+      harness_ms: run.wallMs,
+      total_ms: performance.now() - started,
+      harness: run.report?.profile ?? {},
+    });
+    const make = () =>
+      stateFromReport({
+        problem,
+        device,
+        ranked,
+        run,
+        compile: compiled.report,
+        environment,
+        base,
+        runnerSeconds: elapsed(),
+      });
     const state = make();
     // Above a cpu peak measured at start-up? Measure again before calling it impossible (the machine may have been busy then).
     if (state.verdict === 'implausible' && refreshCpuPeaks(device)) return make();

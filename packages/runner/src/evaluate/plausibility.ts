@@ -62,6 +62,7 @@ export function reviewReasons(cases: readonly BenchmarkCase[], speedup: number):
   const reasons: string[] = [];
   if (speedup > FLAG_SPEEDUP) reasons.push(`speedup ${speedup.toFixed(1)}x is over ${FLAG_SPEEDUP}x`);
   for (const c of cases)
-    if (c.fraction_of_peak > FLAG_FRACTION) reasons.push(`case ${c.name} reaches ${(c.fraction_of_peak * 100).toFixed(0)}% of peak`);
+    if (c.fraction_of_peak > FLAG_FRACTION)
+      reasons.push(`case ${c.name} reaches ${(c.fraction_of_peak * 100).toFixed(0)}% of peak`);
   return reasons;
 }

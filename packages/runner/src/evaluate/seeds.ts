@@ -9,7 +9,8 @@ function seedFrom(secret: string, label: string): bigint {
 }
 
 export function seedsFor(mode: 'benchmark' | 'ranked', secret?: string): { seeds: bigint[]; benchSeed: bigint } {
-  if (mode === 'benchmark') return { seeds: BENCHMARK_SEEDS, benchSeed: 1000n + BigInt(randomBytes(2).readUInt16LE(0)) };
+  if (mode === 'benchmark')
+    return { seeds: BENCHMARK_SEEDS, benchSeed: 1000n + BigInt(randomBytes(2).readUInt16LE(0)) };
   // Without a secret a ranked run still must not be predictable: fall back to fresh randomness.
   const s = secret ?? randomBytes(16).toString('hex');
   return { seeds: Array.from({ length: 6 }, (_, i) => seedFrom(s, `seed${i}`)), benchSeed: seedFrom(s, 'bench') };

@@ -1,5 +1,15 @@
 // Builds, once per content hash, the trusted harness for a problem and the worker stub objects a candidate links with.
-import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { contentHash } from '../internal/hash.js';
 import { cSourceDir } from '../internal/paths.js';
@@ -32,18 +42,33 @@ export function makeShared(dir: string): void {
 
 async function compileIn(dir: string, tc: Toolchain, argv: string[], what: string): Promise<void> {
   const r = await runCommand(
-    sandboxArgv({ workDir: dir, writable: true, limits: { cpuSeconds: 300, processes: 256, fileSize: 1 << 30, openFiles: 256 } }, [tc.binary, ...argv]),
-    { cwd: dir, timeoutMs: 120_000, dropRoot: true, env: { PATH: '/usr/local/cuda/bin:/usr/bin:/bin', HOME: '/tmp', LC_ALL: 'C', TMPDIR: '/tmp' } },
+    sandboxArgv(
+      { workDir: dir, writable: true, limits: { cpuSeconds: 300, processes: 256, fileSize: 1 << 30, openFiles: 256 } },
+      [tc.binary, ...argv],
+    ),
+    {
+      cwd: dir,
+      timeoutMs: 120_000,
+      dropRoot: true,
+      env: { PATH: '/usr/local/cuda/bin:/usr/bin:/bin', HOME: '/tmp', LC_ALL: 'C', TMPDIR: '/tmp' },
+    },
   );
-  if (r.code !== 0) throw new Error(`building ${what} failed (${r.timedOut ? 'timeout' : `exit ${r.code}`}):\n${r.stderr}${r.stdout}`);
+  if (r.code !== 0)
+    throw new Error(`building ${what} failed (${r.timedOut ? 'timeout' : `exit ${r.code}`}):\n${r.stderr}${r.stdout}`);
 }
 
-export function buildHarness(p: ProblemDefinition, workDir: string, backend: 'cpu' | 'cuda', computeCapability?: string): Promise<BuiltHarness> {
+export function buildHarness(
+  p: ProblemDefinition,
+  workDir: string,
+  backend: 'cpu' | 'cuda',
+  computeCapability?: string,
+): Promise<BuiltHarness> {
   const cc = toolchainFor('c');
   const nv = backend === 'cuda' ? toolchainFor('cuda', computeCapability) : undefined;
   const src = cSourceDir();
   const files: Record<string, string> = {};
-  for (const f of [...HARNESS_SOURCES, ...HEADERS, 'worker_cpu.c', 'worker_cuda.cu']) files[f] = readFileSync(join(src, f), 'utf8');
+  for (const f of [...HARNESS_SOURCES, ...HEADERS, 'worker_cpu.c', 'worker_cuda.cu'])
+    files[f] = readFileSync(join(src, f), 'utf8');
   files['glue_reference.c'] = glueSource(p.signature, 'reference', 'kf_call_reference');
   files['glue_solution.c'] = glueSource(p.signature, 'solution', 'kf_call_solution');
   files['reference.c'] = p.reference_c;
@@ -60,7 +85,9 @@ export function buildHarness(p: ProblemDefinition, workDir: string, backend: 'cp
     const built: BuiltHarness = {
       dir,
       harness: join(dir, 'harness'),
-      workerObjects: nv ? [join(dir, 'kf_stub_cuda.o'), join(dir, 'kf_glue_cuda.o')] : [join(dir, 'kf_stub.o'), join(dir, 'kf_glue.o')],
+      workerObjects: nv
+        ? [join(dir, 'kf_stub_cuda.o'), join(dir, 'kf_glue_cuda.o')]
+        : [join(dir, 'kf_stub.o'), join(dir, 'kf_glue.o')],
       ...(nv ? { baselineWorker: join(dir, 'baseline_worker') } : {}),
     };
     if (existsSync(join(dir, 'done'))) return built;
@@ -73,13 +100,24 @@ export function buildHarness(p: ProblemDefinition, workDir: string, backend: 'cp
       // A custom reference may name its entry `solution`; it is always called as `reference`.
       const refDefine = p.custom ? ['-Dsolution=reference'] : [];
       await compileIn(tmp, cc, [...opt, ...refDefine, '-c', 'reference.c', '-o', 'reference.o'], 'the reference');
-      await compileIn(tmp, cc, [...opt, '-o', 'harness', ...HARNESS_SOURCES, 'glue_reference.c', 'reference.o', '-lm'], 'the harness');
+      await compileIn(
+        tmp,
+        cc,
+        [...opt, '-o', 'harness', ...HARNESS_SOURCES, 'glue_reference.c', 'reference.o', '-lm'],
+        'the harness',
+      );
       if (nv) {
         await compileIn(tmp, nv, [...nv.flags, '-c', 'worker_cuda.cu', '-o', 'kf_stub_cuda.o'], 'the cuda worker stub');
         await compileIn(tmp, nv, [...nv.flags, '-c', 'glue_solution.cu', '-o', 'kf_glue_cuda.o'], 'the cuda glue');
         if (p.reference_cu) {
-          const cublas = p.reference_cu.includes('cublas') && existsSync('/usr/local/cuda/include/cublas_v2.h') ? ['-lcublas'] : [];
-          await compileIn(tmp, nv, [...nv.flags, '-o', 'baseline_worker', 'reference.cu', 'glue_baseline.cu', 'kf_stub_cuda.o', ...cublas], 'the cuda baseline');
+          const cublas =
+            p.reference_cu.includes('cublas') && existsSync('/usr/local/cuda/include/cublas_v2.h') ? ['-lcublas'] : [];
+          await compileIn(
+            tmp,
+            nv,
+            [...nv.flags, '-o', 'baseline_worker', 'reference.cu', 'glue_baseline.cu', 'kf_stub_cuda.o', ...cublas],
+            'the cuda baseline',
+          );
         }
       } else {
         await compileIn(tmp, cc, [...opt, '-c', 'worker_cpu.c', '-o', 'kf_stub.o'], 'the worker stub');

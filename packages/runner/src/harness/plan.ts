@@ -15,15 +15,32 @@ export interface TimingRules {
   /** Benchmark mode: the chance that a sample without an interleaved baseline is checked (decided after the call). */
   checkProbability: number;
   callTimeoutMs: number;
+  /** `auto` (default): flush the caches before a sample only when the case's data is under twice the
+      last-level cache (writing fresh data evicts the rest); `always`: before every sample. */
+  flush?: 'auto' | 'always';
 }
 
 export const DEFAULT_TIMING: TimingRules = {
-  warmupCalls: 3, warmupMs: 25, minSamples: 10, minMs: 100, maxMs: 10_000, targetRse: 0.01, checkProbability: 0.25, callTimeoutMs: 10_000,
+  warmupCalls: 3,
+  warmupMs: 25,
+  minSamples: 10,
+  minMs: 100,
+  maxMs: 10_000,
+  targetRse: 0.01,
+  checkProbability: 0.25,
+  callTimeoutMs: 10_000,
 };
 export const RANKED_TIMING: TimingRules = { ...DEFAULT_TIMING, maxMs: 30_000 };
 /** For tests only: enough to exercise every path, not to give stable numbers. */
 export const QUICK_TIMING: TimingRules = {
-  warmupCalls: 1, warmupMs: 0, minSamples: 5, minMs: 0, maxMs: 3_000, targetRse: 1, checkProbability: 0.5, callTimeoutMs: 5_000,
+  warmupCalls: 1,
+  warmupMs: 0,
+  minSamples: 5,
+  minMs: 0,
+  maxMs: 3_000,
+  targetRse: 1,
+  checkProbability: 0.5,
+  callTimeoutMs: 5_000,
 };
 
 export interface PlanInput {
@@ -35,6 +52,8 @@ export interface PlanInput {
   seeds: readonly bigint[];
   benchSeed: bigint;
   timing: TimingRules;
+  /** Bytes of the last-level cache (cpu; 0: let the harness find out). */
+  llcBytes?: number;
 }
 
 function caseLine(kind: 'test' | 'bench', c: CaseDef, p: ProblemDefinition): string {
@@ -54,6 +73,8 @@ export function planText(input: PlanInput): string {
     ...p.distributions.map((d) => `dist ${d}`),
     ...input.seeds.map((s) => `seed ${s}`),
     `bench_seed ${input.benchSeed}`,
+    `flush ${t.flush ?? 'auto'}`,
+    ...(input.llcBytes ? [`llc ${input.llcBytes}`] : []),
     ...input.testCases.map((c) => caseLine('test', c, p)),
     ...input.benchCases.map((c) => caseLine('bench', c, p)),
   ];

@@ -33,5 +33,7 @@ export const HarnessReportSchema = z.object({
       }),
     )
     .default([]),
+  /** Where the harness's time went (ms, and sample counts). */
+  profile: z.record(z.string(), z.number()).optional(),
 });
 export type HarnessReport = z.infer<typeof HarnessReportSchema>;

@@ -55,7 +55,11 @@ export async function runHarness(opts: {
     copyFileSync(opts.built.harness, join(jobDir, 'harness'));
     chmodSync(join(jobDir, 'harness'), 0o755);
     argv = sandboxArgv(
-      { workDir: jobDir, writable: false, limits: { ...limits, processes: limits.processes + 16, addressSpace: 8 * 2 ** 30 + 6 * opts.dataBytes } },
+      {
+        workDir: jobDir,
+        writable: false,
+        limits: { ...limits, processes: limits.processes + 16, addressSpace: 8 * 2 ** 30 + 6 * opts.dataBytes },
+      },
       ['./harness', 'plan.txt', 'launch.args', baseline, '0'],
     );
   }
@@ -71,7 +75,12 @@ export async function runHarness(opts: {
     env: { PATH: '/usr/bin:/bin', HOME: '/tmp', LC_ALL: 'C', OMP_WAIT_POLICY: 'passive' },
     ...(opts.signal ? { signal: opts.signal } : {}),
   });
-  const run: HarnessRun = { timedOut: r.timedOut, stdout: r.extra[0] ?? '', stderr: r.extra[1] ?? '', wallMs: r.durationMs };
+  const run: HarnessRun = {
+    timedOut: r.timedOut,
+    stdout: r.extra[0] ?? '',
+    stderr: r.extra[1] ?? '',
+    wallMs: r.durationMs,
+  };
   if (r.timedOut) return { ...run, failure: `the evaluation ran past its ${Math.round(timeoutMs / 1000)} s limit` };
   if (r.aborted) return { ...run, failure: 'the evaluation was aborted' };
   try {
@@ -79,6 +88,9 @@ export async function runHarness(opts: {
     if (parsed.success) return { ...run, report: parsed.data };
     return { ...run, failure: `the harness's report did not parse: ${parsed.error.message.slice(0, 500)}` };
   } catch {
-    return { ...run, failure: `the harness exited (${r.code ?? r.signal}) without a report: ${r.stderr.slice(0, 2000)}` };
+    return {
+      ...run,
+      failure: `the harness exited (${r.code ?? r.signal}) without a report: ${r.stderr.slice(0, 2000)}`,
+    };
   }
 }

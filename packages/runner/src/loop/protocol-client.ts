@@ -8,13 +8,19 @@ import type {
 } from '@kernelforge/sdk';
 
 export class RunnerHttpError extends Error {
-  constructor(readonly status: number, readonly body: string) {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+  ) {
     super(`runner API answered ${status}: ${body.slice(0, 200)}`);
   }
 }
 
 export class RunnerApiClient {
-  constructor(private readonly serverUrl: string, private readonly token: string) {}
+  constructor(
+    private readonly serverUrl: string,
+    private readonly token: string,
+  ) {}
 
   private async post<T>(path: string, body: unknown, timeoutMs: number, signal?: AbortSignal): Promise<T> {
     const timeout = AbortSignal.timeout(timeoutMs);
@@ -38,7 +44,11 @@ export class RunnerApiClient {
   }
 
   heartbeat(jobId: string, runnerId: string, leaseToken: string): Promise<RunnerHeartbeatResponse> {
-    return this.post(`/jobs/${encodeURIComponent(jobId)}/heartbeat`, { runner_id: runnerId, lease_token: leaseToken }, 15_000);
+    return this.post(
+      `/jobs/${encodeURIComponent(jobId)}/heartbeat`,
+      { runner_id: runnerId, lease_token: leaseToken },
+      15_000,
+    );
   }
 
   result(jobId: string, req: RunnerResultRequest): Promise<unknown> {

@@ -32,7 +32,14 @@ export interface RunnerLoopHandle {
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        resolve();
+      },
+      { once: true },
+    );
   });
 
 export function startRunnerLoop(opts: RunnerLoopOptions): RunnerLoopHandle {
@@ -84,7 +91,12 @@ export function startRunnerLoop(opts: RunnerLoopOptions): RunnerLoopHandle {
     // The result is the expensive part: retry posting it until the server takes it or the lease is gone.
     for (let tries = 0; tries < 20 && !stopping.signal.aborted; tries++) {
       try {
-        await api.result(job.job_id, { runner_id: id, lease_token: job.lease_token, ...(state ? { evaluation_state: state } : {}), ...(error !== undefined ? { error } : {}) });
+        await api.result(job.job_id, {
+          runner_id: id,
+          lease_token: job.lease_token,
+          ...(state ? { evaluation_state: state } : {}),
+          ...(error !== undefined ? { error } : {}),
+        });
         opts.onResult?.(job.job_id, state);
         log(`job ${job.job_id}: ${state ? state.verdict : `error: ${error}`}`);
         return;
@@ -103,7 +115,12 @@ export function startRunnerLoop(opts: RunnerLoopOptions): RunnerLoopHandle {
       try {
         if (!runnerId) await register();
         const id = runnerId as string;
-        const claim = await api.claim(id, opts.devices.map((d) => d.id), opts.claimWaitMs ?? 20_000, stopping.signal);
+        const claim = await api.claim(
+          id,
+          opts.devices.map((d) => d.id),
+          opts.claimWaitMs ?? 20_000,
+          stopping.signal,
+        );
         backoff = minBackoff;
         if (claim.job) await runJob(claim.job, id);
       } catch (e) {

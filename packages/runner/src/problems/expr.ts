@@ -6,8 +6,11 @@ const TOKEN = /\s*(\d+(?:\.\d+)?(?:e[+-]?\d+)?|[A-Za-z_][A-Za-z0-9_]*|[-+*/()^,]
 export function evalExpr(expr: string, vars: Vars): number {
   const tokens: string[] = [];
   TOKEN.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while (TOKEN.lastIndex < expr.length && (m = TOKEN.exec(expr))) tokens.push(m[1] ?? '');
+  while (TOKEN.lastIndex < expr.length) {
+    const m = TOKEN.exec(expr);
+    if (!m) break;
+    tokens.push(m[1] ?? '');
+  }
   if (TOKEN.lastIndex < expr.trimEnd().length) throw new Error(`cannot read expression "${expr}"`);
   let pos = 0;
   const peek = () => tokens[pos];

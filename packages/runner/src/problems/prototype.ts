@@ -2,8 +2,14 @@
 import type { SignatureArgDef } from './schema.js';
 
 const C_TYPES: Record<string, string> = {
-  'f32*': 'float*', 'f64*': 'double*', 'i32*': 'int32_t*', 'i64*': 'int64_t*',
-  f32: 'float', f64: 'double', i32: 'int32_t', i64: 'int64_t',
+  'f32*': 'float*',
+  'f64*': 'double*',
+  'i32*': 'int32_t*',
+  'i64*': 'int64_t*',
+  f32: 'float',
+  f64: 'double',
+  i32: 'int32_t',
+  i64: 'int64_t',
 };
 
 export function cParam(a: SignatureArgDef): string {

@@ -9,7 +9,12 @@ export function toPublicProblem(def: ProblemDefinition): Problem {
     title: def.title,
     level: def.level,
     description: def.description,
-    signature: def.signature.map((a) => ({ name: a.name, type: a.type, role: a.role, ...(a.shape ? { shape: [...a.shape] } : {}) })),
+    signature: def.signature.map((a) => ({
+      name: a.name,
+      type: a.type,
+      role: a.role,
+      ...(a.shape ? { shape: [...a.shape] } : {}),
+    })),
     prototype: prototypeOf(def.signature),
     cases: {
       test: def.cases.test.map((c) => ({ name: c.name, sizes: { ...c.sizes } })),

@@ -11,7 +11,10 @@ export const SignatureArgSchema = z.object({
   shape: z.array(z.string()).optional(),
 });
 
-export const CaseSchema = z.object({ name: z.string().regex(/^[A-Za-z0-9_.-]+$/), sizes: z.record(z.string(), z.number()) });
+export const CaseSchema = z.object({
+  name: z.string().regex(/^[A-Za-z0-9_.-]+$/),
+  sizes: z.record(z.string(), z.number()),
+});
 
 export const ProblemDefinitionSchema = z.object({
   name: z.string().regex(/^[A-Za-z0-9_]+$/),
@@ -24,8 +27,13 @@ export const ProblemDefinitionSchema = z.object({
     benchmark: z.array(CaseSchema).min(1),
     ranked: z.array(CaseSchema).default([]),
   }),
-  distributions: z.array(z.enum(['uniform', 'normal', 'positive', 'small_int'])).min(1).default(['uniform', 'normal']),
-  tolerance: z.object({ atol: z.number().nonnegative(), rtol: z.number().nonnegative() }).default({ atol: 1e-4, rtol: 1e-4 }),
+  distributions: z
+    .array(z.enum(['uniform', 'normal', 'positive', 'small_int']))
+    .min(1)
+    .default(['uniform', 'normal']),
+  tolerance: z
+    .object({ atol: z.number().nonnegative(), rtol: z.number().nonnegative() })
+    .default({ atol: 1e-4, rtol: 1e-4 }),
   cost: z.object({ flops: z.string(), bytes: z.string() }),
   backends: z.array(z.enum(['cpu', 'cuda'])).default(['cpu', 'cuda']),
   languages: z.array(z.enum(['c', 'cpp', 'cuda'])).default(['c', 'cpp', 'cuda']),

@@ -9,8 +9,10 @@ export function validateProblem(p: Pick<ProblemJson, 'signature' | 'cases' | 'co
   };
   for (const a of p.signature) {
     const isPtr = a.type.endsWith('*');
-    if (isPtr && (a.role === 'size' || a.role === 'scalar')) fail(`argument ${a.name} is a pointer but has role ${a.role}`);
-    if (!isPtr && a.role !== 'size' && a.role !== 'scalar') fail(`argument ${a.name} is a value but has role ${a.role}`);
+    if (isPtr && (a.role === 'size' || a.role === 'scalar'))
+      fail(`argument ${a.name} is a pointer but has role ${a.role}`);
+    if (!isPtr && a.role !== 'size' && a.role !== 'scalar')
+      fail(`argument ${a.name} is a value but has role ${a.role}`);
     if (isPtr && (!a.shape || a.shape.length === 0)) fail(`pointer argument ${a.name} needs a shape`);
     for (const dim of a.shape ?? [])
       for (const n of namesIn(dim)) if (!sizeNames.includes(n)) fail(`shape of ${a.name} uses unknown size "${n}"`);
@@ -18,7 +20,11 @@ export function validateProblem(p: Pick<ProblemJson, 'signature' | 'cases' | 'co
   if (!p.signature.some((a) => a.role === 'out' || a.role === 'inout')) fail('the signature has no output');
   for (const f of [p.cost.flops, p.cost.bytes])
     for (const n of namesIn(f)) if (!sizeNames.includes(n)) fail(`cost formula "${f}" uses unknown size "${n}"`);
-  const all: CaseDef[] = [...p.cases.test, ...p.cases.benchmark, ...('ranked' in p.cases ? (p.cases.ranked as CaseDef[]) : [])];
+  const all: CaseDef[] = [
+    ...p.cases.test,
+    ...p.cases.benchmark,
+    ...('ranked' in p.cases ? (p.cases.ranked as CaseDef[]) : []),
+  ];
   for (const c of all) {
     for (const n of sizeNames) if (c.sizes[n] === undefined) fail(`case ${c.name} does not give "${n}"`);
     for (const a of p.signature) {

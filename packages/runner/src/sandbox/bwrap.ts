@@ -27,7 +27,8 @@ export interface SandboxSpec {
 
 /** Absolute paths: the harness starts workers with execve, which does not search PATH. */
 function binaryPath(name: string): string {
-  for (const dir of ['/usr/bin', '/bin', '/usr/local/bin', '/usr/sbin']) if (existsSync(`${dir}/${name}`)) return `${dir}/${name}`;
+  for (const dir of ['/usr/bin', '/bin', '/usr/local/bin', '/usr/sbin'])
+    if (existsSync(`${dir}/${name}`)) return `${dir}/${name}`;
   return name;
 }
 
@@ -37,7 +38,27 @@ let bwrapChecked: boolean | undefined;
 export function sandboxAvailable(): boolean {
   if (bwrapChecked !== undefined) return bwrapChecked;
   try {
-    execFileSync('bwrap', ['--unshare-all', '--die-with-parent', '--ro-bind', '/usr', '/usr', '--symlink', 'usr/bin', '/bin', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64', '/usr/bin/true'], { stdio: 'ignore', timeout: 10_000 });
+    execFileSync(
+      'bwrap',
+      [
+        '--unshare-all',
+        '--die-with-parent',
+        '--ro-bind',
+        '/usr',
+        '/usr',
+        '--symlink',
+        'usr/bin',
+        '/bin',
+        '--symlink',
+        'usr/lib',
+        '/lib',
+        '--symlink',
+        'usr/lib64',
+        '/lib64',
+        '/usr/bin/true',
+      ],
+      { stdio: 'ignore', timeout: 10_000 },
+    );
     bwrapChecked = true;
   } catch {
     bwrapChecked = false;
@@ -51,12 +72,16 @@ export function unsandboxedAllowed(): boolean {
 
 /** A one-word description for the report. */
 export function sandboxName(): string {
-  return sandboxAvailable() ? 'bubblewrap (no network, read-only /usr, private /tmp, rlimits)' : 'none (KFORGE_ALLOW_UNSANDBOXED=1)';
+  return sandboxAvailable()
+    ? 'bubblewrap (no network, read-only /usr, private /tmp, rlimits)'
+    : 'none (KFORGE_ALLOW_UNSANDBOXED=1)';
 }
 
 function gpuDevices(): string[] {
   try {
-    return readdirSync('/dev').filter((d) => /^nvidia/.test(d)).map((d) => `/dev/${d}`);
+    return readdirSync('/dev')
+      .filter((d) => /^nvidia/.test(d))
+      .map((d) => `/dev/${d}`);
   } catch {
     return [];
   }
@@ -81,22 +106,40 @@ export function sandboxArgv(spec: SandboxSpec, command: readonly string[]): stri
     '--unshare-all',
     '--die-with-parent',
     '--new-session',
-    '--cap-drop', 'ALL',
-    '--ro-bind', '/usr', '/usr',
-    '--symlink', 'usr/bin', '/bin',
-    '--symlink', 'usr/lib', '/lib',
-    '--symlink', 'usr/lib64', '/lib64',
-    '--symlink', 'usr/sbin', '/sbin',
-    '--proc', '/proc',
-    '--dev', '/dev',
-    '--size', String(spec.tmpBytes ?? 64 << 20),
-    '--tmpfs', '/tmp',
+    '--cap-drop',
+    'ALL',
+    '--ro-bind',
+    '/usr',
+    '/usr',
+    '--symlink',
+    'usr/bin',
+    '/bin',
+    '--symlink',
+    'usr/lib',
+    '/lib',
+    '--symlink',
+    'usr/lib64',
+    '/lib64',
+    '--symlink',
+    'usr/sbin',
+    '/sbin',
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--size',
+    String(spec.tmpBytes ?? 64 << 20),
+    '--tmpfs',
+    '/tmp',
     // The few files of /etc a compiler or libc may read; never the whole of it.
     ...['/etc/alternatives', '/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d', '/etc/nsswitch.conf']
       .filter((p) => existsSync(p))
       .flatMap((p) => ['--ro-bind', p, p]),
-    spec.writable ? '--bind' : '--ro-bind', spec.workDir, '/w',
-    '--chdir', '/w',
+    spec.writable ? '--bind' : '--ro-bind',
+    spec.workDir,
+    '/w',
+    '--chdir',
+    '/w',
     ...(spec.gpu ? gpuDevices().flatMap((d) => ['--dev-bind', d, d]) : []),
   ];
   return [...prlimit, ...args, ...command];

@@ -63,7 +63,11 @@ export function runCommand(argv: readonly string[], opts: SpawnOptions): Promise
       stdio: ['ignore', 'pipe', 'pipe', ...Array.from({ length: extra }, () => 'pipe' as const)],
       ...(asNobody ? { uid: 65534, gid: 65534 } : {}),
     });
-    const outs = [new Capped(opts.stdoutCapBytes ?? cap), new Capped(cap), ...Array.from({ length: extra }, () => new Capped(cap))];
+    const outs = [
+      new Capped(opts.stdoutCapBytes ?? cap),
+      new Capped(cap),
+      ...Array.from({ length: extra }, () => new Capped(cap)),
+    ];
     child.stdio.forEach((s, i) => {
       if (i === 0 || !s) return;
       (s as NodeJS.ReadableStream).on('data', (b: Buffer) => outs[i - 1]?.push(b));
