@@ -40,6 +40,11 @@ function vitest(name, report, args, env) {
   if (!ok && r.numFailedTests === 0 && brokenFiles.length === 0) failed++;
 }
 
+// Tests that spawn real processes (a server killed with kill -9, replicas, the CLI) run the packages'
+// built output, so build first: a stale dist would test yesterday's code.
+if (step('build', 'pnpm', ['-r', '--workspace-concurrency=1', 'build'])) passed++;
+else failed++;
+
 if (filters.length === 0) {
   if (step('type-check', 'pnpm', ['-r', 'typecheck'])) passed++;
   else failed++;

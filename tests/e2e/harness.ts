@@ -97,6 +97,8 @@ export async function shoot(page: Page, name: string): Promise<void> {
       document.documentElement.classList.toggle('dark', t === 'dark');
       document.documentElement.style.colorScheme = t;
     }, theme);
+    // Let colour transitions (transition-colors, 150 ms) finish, or the shot shows a half-switched theme.
+    await page.waitForTimeout(250);
     await page.screenshot({ path: join(SCREENSHOTS, `${name}-${theme}.png`), fullPage: true });
   }
   await page.evaluate(() => {

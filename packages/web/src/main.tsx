@@ -2,11 +2,11 @@
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { dropUnusableToken } from './lib/client';
-import { applyTheme, readTheme } from './lib/theme';
+import { applyTheme, initTheme } from './lib/theme';
 import './index.css';
 
 dropUnusableToken();
-applyTheme(readTheme());
+applyTheme(initTheme());
 
 const root = document.getElementById('root');
 if (root) createRoot(root).render(<App />);

@@ -1,10 +1,12 @@
-import type { AgentSession } from '@kernelforge/sdk';
+import { type AgentSession, ApiError, ConnectionError, ResponseValidationError } from '@kernelforge/sdk';
 import { describe, expect, it } from 'vitest';
 import { diffLines } from '../src/lib/diff';
 import { tokenize } from '../src/lib/highlight';
 import { applySessionEvent } from '../src/lib/sessionEvents';
+import { authErrorMessage, lacksAccessToken } from '../src/lib/authErrors';
 import { loginPath, safeRedirect } from '../src/lib/authPaths';
 import { resolveAuthBase } from '../src/lib/client';
+import { initTheme } from '../src/lib/theme';
 
 describe('small rules', () => {
   it('builds the login redirect with login=1 and redirect=<path>', () => {
@@ -60,5 +62,33 @@ describe('small rules', () => {
     s = applySessionEvent(s, { type: 'session.status', session_id: 's1', status: 'stopped' });
     expect(s.status).toBe('stopped');
     expect(applySessionEvent(s, { type: 'session.status', session_id: 'other', status: 'idle' })).toBe(s);
+  });
+
+  it("shows the server's detail on an auth error, else the fallback", () => {
+    expect(authErrorMessage(new ApiError(400, 'Bad Request', { detail: 'Inactive user' }), 'Login failed')).toBe(
+      'Inactive user',
+    );
+    expect(authErrorMessage(new ApiError(400, 'Bad Request', {}), 'Login failed')).toBe('Login failed');
+    expect(authErrorMessage(new ApiError(502, 'Bad Gateway', '<html>down</html>'), 'Login failed')).toBe(
+      'Login failed',
+    );
+    expect(authErrorMessage(new ConnectionError(), 'Failed to send magic link')).toBe('Failed to send magic link');
+    expect(lacksAccessToken(new ResponseValidationError('POST /users/register', [], {}))).toBe(true);
+    expect(
+      lacksAccessToken(new ResponseValidationError('POST /users/register', [], { token: { access_token: 'x' } })),
+    ).toBe(false);
+  });
+
+  it("writes the default theme 'light' under `theme` and keeps a stored choice", () => {
+    const store = new Map<string, string>();
+    const storage = {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+    };
+    expect(initTheme(storage)).toBe('light');
+    expect(store.get('theme')).toBe('light');
+    store.set('theme', 'dark');
+    expect(initTheme(storage)).toBe('dark');
+    expect(store.get('theme')).toBe('dark');
   });
 });

@@ -22,3 +22,14 @@ export function storeTheme(theme: Theme, storage: Pick<Storage, 'setItem'> = loc
     // Private mode: the theme still applies for this page.
   }
 }
+
+/** Spec section 3: the theme is kept under `theme`, default light; a first visit writes the default. */
+export function initTheme(storage: Pick<Storage, 'getItem' | 'setItem'> = localStorage): Theme {
+  const theme = readTheme(storage);
+  try {
+    if (storage.getItem(THEME_KEY) !== theme) storage.setItem(THEME_KEY, theme);
+  } catch {
+    // Private mode: the theme still applies for this page.
+  }
+  return theme;
+}

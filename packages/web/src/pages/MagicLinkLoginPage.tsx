@@ -1,5 +1,5 @@
 // `/magic-link-login?token=`: log in with the link's token; a sign-up event when the account is new.
-import { errorMessage } from '@kernelforge/sdk';
+import { authErrorMessage } from '../lib/authErrors';
 import { useCallback } from 'react';
 import { TokenLanding } from '../components/auth/TokenLanding';
 import { useAuthActions } from '../hooks/useAuthActions';
@@ -13,7 +13,7 @@ export default function MagicLinkLoginPage() {
         await api().auth.loginWithMagicLink({ token });
         await completeLogin({ signUp: 'magic_link' });
       } catch (err) {
-        throw new Error(errorMessage(err, 'Login failed'));
+        throw new Error(authErrorMessage(err, 'Login failed'));
       }
     },
     [completeLogin],

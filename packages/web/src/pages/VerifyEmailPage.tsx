@@ -1,8 +1,8 @@
 // `/verify-email?token=`: verify, register, store the token, record the sign-up, go on.
-import { errorMessage } from '@kernelforge/sdk';
 import { useCallback } from 'react';
 import { TokenLanding } from '../components/auth/TokenLanding';
 import { useAuthActions } from '../hooks/useAuthActions';
+import { authErrorMessage, lacksAccessToken, UNKNOWN_ERROR } from '../lib/authErrors';
 import { api } from '../lib/client';
 
 export default function VerifyEmailPage() {
@@ -14,13 +14,15 @@ export default function VerifyEmailPage() {
         const response = await api().auth.register({ email_verification_token: token });
         accessToken = response.token.access_token;
       } catch (err) {
-        throw new Error(errorMessage(err, 'Registration failed'));
+        // An answer without `token.access_token` (even without `token` at all) is 'Unknown error' (spec section 5).
+        if (lacksAccessToken(err)) throw new Error(UNKNOWN_ERROR);
+        throw new Error(authErrorMessage(err, 'Registration failed'));
       }
-      if (!accessToken) throw new Error('Unknown error');
+      if (!accessToken) throw new Error(UNKNOWN_ERROR);
       try {
         await completeLogin({ signUp: 'registration' });
       } catch (err) {
-        throw new Error(errorMessage(err, 'Registration failed'));
+        throw new Error(authErrorMessage(err, 'Registration failed'));
       }
     },
     [completeLogin],

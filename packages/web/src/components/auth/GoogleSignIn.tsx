@@ -1,5 +1,5 @@
 // "Sign in with Google" through Google Identity Services, shown only when the settings give a client id.
-import { errorMessage } from '@kernelforge/sdk';
+import { authErrorMessage } from '../../lib/authErrors';
 import { useEffect, useRef, useState } from 'react';
 import { useAuthActions } from '../../hooks/useAuthActions';
 import { api } from '../../lib/client';
@@ -60,7 +60,7 @@ export function GoogleSignIn({
             api()
               .auth.loginWithGoogle({ id_token: credential })
               .then(() => completeLogin({ redirect }))
-              .catch((err: unknown) => setError(errorMessage(err, 'Login with Google failed')));
+              .catch((err: unknown) => setError(authErrorMessage(err, 'Login with Google failed')));
           },
         });
         google.accounts.id.renderButton(container.current, {

@@ -1,12 +1,17 @@
 // Asks for a sign-in link by email.
-import { errorMessage } from '@kernelforge/sdk';
+import { authErrorMessage } from '../../lib/authErrors';
 import { type FormEvent, useState } from 'react';
+import { useSettings } from '../../hooks/useSettings';
 import { api } from '../../lib/client';
 import { Button } from '../Button';
 import { TextField } from '../fields';
 import { FormMessage } from '../FormMessage';
 
 export function MagicLinkForm() {
+  // Spec section 7: {email, application}, the application named by the settings' auth server.
+  const { data: settings } = useSettings();
+  const applicationName = settings?.auth_server.application_name;
+  const application = applicationName ? { application: applicationName } : {};
   const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -18,10 +23,10 @@ export function MagicLinkForm() {
     setError(null);
     setSent(null);
     try {
-      const response = await api().auth.requestMagicLink({ email });
+      const response = await api().auth.requestMagicLink({ email, ...application });
       setSent(response.message || `We sent a sign-in link to ${email}.`);
     } catch (err) {
-      setError(errorMessage(err, 'Failed to send magic link'));
+      setError(authErrorMessage(err, 'Failed to send magic link'));
     } finally {
       setBusy(false);
     }

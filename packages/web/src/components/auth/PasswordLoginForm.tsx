@@ -1,5 +1,5 @@
 // Login with email and password (form data; empty values are omitted by the sdk).
-import { errorMessage } from '@kernelforge/sdk';
+import { authErrorMessage } from '../../lib/authErrors';
 import { type FormEvent, useState } from 'react';
 import { useAuthActions } from '../../hooks/useAuthActions';
 import { api } from '../../lib/client';
@@ -24,7 +24,7 @@ export function PasswordLoginForm({ redirect }: { redirect: string | undefined }
       });
       await completeLogin({ redirect });
     } catch (err) {
-      setError(errorMessage(err, 'Login failed'));
+      setError(authErrorMessage(err, 'Login failed'));
       setBusy(false);
     }
   }

@@ -1,12 +1,17 @@
 // Registration, step one: a verification mail whose link finishes the sign-up at /verify-email.
-import { errorMessage } from '@kernelforge/sdk';
+import { authErrorMessage } from '../../lib/authErrors';
 import { type FormEvent, useState } from 'react';
+import { useSettings } from '../../hooks/useSettings';
 import { api } from '../../lib/client';
 import { Button } from '../Button';
 import { TextField } from '../fields';
 import { FormMessage } from '../FormMessage';
 
 export function SignUpForm() {
+  // Spec section 7: {email, application}, the application named by the settings' auth server.
+  const { data: settings } = useSettings();
+  const applicationName = settings?.auth_server.application_name;
+  const application = applicationName ? { application: applicationName } : {};
   const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -23,12 +28,13 @@ export function SignUpForm() {
     try {
       await api().auth.requestEmailVerification({
         email,
+        ...application,
         ...(fullName ? { full_name: fullName } : {}),
         ...(password ? { password } : {}),
       });
       setSent(`We sent a verification link to ${email}. Open it to finish signing up.`);
     } catch (err) {
-      setError(errorMessage(err, 'Failed to send verification email'));
+      setError(authErrorMessage(err, 'Failed to send verification email'));
     } finally {
       setBusy(false);
     }
