@@ -118,11 +118,13 @@ async function fixedRate(url, headers, rate, seconds) {
     const due = start + (i * 1000) / rate;
     const wait = due - performance.now();
     if (wait > 1) await sleep(wait);
+    // Sent late: count from when it was due; sent a little early (timer granularity): from when it was sent.
+    const from = Math.min(due, performance.now());
     pending.push(
       get(url, headers).then(
         (r) => {
           if (r.status !== 200) errors += 1;
-          latencies.push(performance.now() - due);
+          latencies.push(performance.now() - from);
         },
         () => {
           errors += 1;
@@ -301,21 +303,6 @@ async function apiBench() {
   );
   const base = `http://127.0.0.1:${server.match[1]}`;
 
-  const bareFile = join(dataDir, 'bare-hono.mjs');
-  writeFileSync(
-    bareFile,
-    `import { createRequire } from 'node:module';
-const require = createRequire(${JSON.stringify(join(root, 'packages/server/package.json'))});
-const { Hono } = require('hono');
-const { serve } = require('@hono/node-server');
-const app = new Hono();
-app.get('/bare', (c) => c.json({ status: 'ok' }));
-const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => console.log('listening on 127.0.0.1:' + info.port));
-`,
-  );
-  const bare = await startProcess([bareFile], {}, /listening on [^:\s]+:(\d+)/);
-  const bareUrl = `http://127.0.0.1:${bare.match[1]}/bare`;
-
   const login = await fetch(`${base}/auth/login/access-token`, {
     method: 'POST',
     body: new URLSearchParams({ username: admin.email, password: admin.password }),
@@ -330,6 +317,27 @@ const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => 
   if (first.generation_attempts?.length !== 20)
     throw new Error(`seeded session reads back wrong: ${JSON.stringify(first).slice(0, 300)}`);
   console.log(`session ${sessionId}: 20 attempts, ${(size / 1024).toFixed(1)} KB of JSON`);
+  const bodyFile = join(dataDir, 'session.json');
+  writeFileSync(bodyFile, JSON.stringify(first));
+  const bareFile = join(dataDir, 'bare-hono.mjs');
+  writeFileSync(
+    bareFile,
+    `import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+const require = createRequire(${JSON.stringify(join(root, 'packages/server/package.json'))});
+const { Hono } = require('hono');
+const { serve } = require('@hono/node-server');
+const app = new Hono();
+app.get('/bare', (c) => c.json({ status: 'ok' }));
+// The ceiling for any GET of this session on this stack: the same bytes, already serialised, no database.
+const same = readFileSync(${JSON.stringify(bodyFile)}, 'utf8');
+app.get('/same-body', (c) => c.body(same, 200, { 'Content-Type': 'application/json' }));
+const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => console.log('listening on 127.0.0.1:' + info.port));
+`,
+  );
+  const bare = await startProcess([bareFile], {}, /listening on [^:\s]+:(\d+)/);
+  const bareUrl = `http://127.0.0.1:${bare.match[1]}/bare`;
+  const sameUrl = `http://127.0.0.1:${bare.match[1]}/same-body`;
 
   // Warm both (JIT, pool connections), then measure side by side.
   for (let i = 0; i < 300; i++) await Promise.all([get(sessionUrl, auth), get(bareUrl, {})]);
@@ -349,34 +357,79 @@ const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => 
   const wrk = hasWrk();
   const full = wrk ? maxThroughput : nodeClosedLoop;
   const maxBare = await full(bareUrl, {}, 8);
+  const maxSame = await full(sameUrl, {}, 8);
   const maxSession = await full(sessionUrl, auth, 8);
   console.log(`full speed (${wrk ? 'wrk -t1 -c16, 8 s' : 'node closed loop, 16 connections, 8 s'}):`);
   console.log(`  bare Hono route            ${maxBare.rps.toFixed(0)} req/s (p50 ${maxBare.p50}, p99 ${maxBare.p99})`);
   console.log(
+    `  bare route, same 84 KB body ${maxSame.rps.toFixed(0)} req/s (p50 ${maxSame.p50}, p99 ${maxSame.p99}): ${(maxSame.rps / maxBare.rps).toFixed(2)}x bare`,
+  );
+  console.log(
     `  GET session (20 attempts)  ${maxSession.rps.toFixed(0)} req/s (p50 ${maxSession.p50}, p99 ${maxSession.p99}), errors ${maxSession.errors}`,
   );
-  console.log(`  ratio session / bare       ${(maxSession.rps / maxBare.rps).toFixed(2)}x`);
+  console.log(`  ratio session / bare       ${(maxSession.rps / maxBare.rps).toFixed(3)}x`);
+  console.log(`  ratio session / same body  ${(maxSession.rps / maxSame.rps).toFixed(2)}x`);
   console.log(`load after: ${load()}`);
   await stopProcess(bare.child);
   await stopProcess(server.child);
 }
 
-async function memoryBench() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'kforge-bench-mem-'));
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const token = randomBytes(16).toString('hex');
-  // Defaults, as a fresh install runs: PGlite in the data dir, the in-process runner on.
+/**
+ * The server as an installed `kforge-server` runs it: one bundled file (workspace packages from their sources, npm
+ * dependencies from node_modules), built here with esbuild into node_modules/.cache, since a package dist/ may lag its sources.
+ */
+function bundleServer() {
+  const out = join(root, 'packages/server/node_modules/.cache/kforge-bench-dist/main.js');
+  execFileSync(
+    join(root, 'node_modules/.bin/esbuild'),
+    [
+      'packages/server/src/main.ts',
+      '--bundle',
+      '--platform=node',
+      '--format=esm',
+      `--outfile=${out}`,
+      '--packages=external',
+      '--alias:@kernelforge/sdk=./packages/sdk/src/index.ts',
+      '--alias:@kernelforge/runner=./packages/runner/src/index.ts',
+      '--log-level=warning',
+    ],
+    { cwd: root, stdio: 'inherit' },
+  );
+  return out;
+}
+
+async function idleServer(label, argv, env, settleMs = 15_000) {
   const server = await startProcess(
-    ['--import', 'tsx', 'packages/server/src/main.ts'],
-    { KFORGE_DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', KFORGE_RUNNER_TOKEN: token, KFORGE_LOG_LEVEL: 'info' },
+    argv,
+    { HOST: '127.0.0.1', PORT: '0', KFORGE_LOG_LEVEL: 'info', ...env },
     /listening on [^:\s]+:(\d+)/,
   );
   const base = `http://127.0.0.1:${server.match[1]}`;
   await fetch(`${base}/healthz`);
-  await sleep(15_000);
-  const s = rssOf(server.child.pid);
+  await sleep(settleMs);
+  const m = rssOf(server.child.pid);
   console.log(
-    `\nserver idle on PGlite (tsx, in-process runner on), 15 s after start: RSS ${s.rss.toFixed(0)} MB (peak ${s.peak.toFixed(0)} MB)`,
+    `server idle on PGlite, ${label}, ${settleMs / 1000} s after start: RSS ${m.rss.toFixed(0)} MB (peak ${m.peak.toFixed(0)} MB)`,
+  );
+  return { server, base };
+}
+
+async function memoryBench() {
+  const token = randomBytes(16).toString('hex');
+  const bundle = bundleServer();
+  console.log('');
+  // Defaults, as a fresh install runs: PGlite in the data dir, the in-process runner on.
+  const dataDir = mkdtempSync(join(tmpdir(), 'kforge-bench-mem-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const env = { KFORGE_DATA_DIR: dataDir, KFORGE_RUNNER_TOKEN: token };
+  const first = await idleServer('bundled, first start (new data dir)', [bundle], env);
+  await stopProcess(first.server.child);
+  const again = await idleServer('bundled, restart on the same data', [bundle], env);
+  await stopProcess(again.server.child);
+  const { server, base } = await idleServer(
+    'from source via tsx (adds the loader)',
+    ['--import', 'tsx', 'packages/server/src/main.ts'],
+    env,
   );
 
   const workDir = mkdtempSync(join(tmpdir(), 'kforge-bench-runner-'));

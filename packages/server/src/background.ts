@@ -18,7 +18,7 @@ const PRUNE_EVERY_MS = 3_600_000;
 export async function startBackground(ctx: AppContext): Promise<Background> {
   const p = productOf(ctx);
   const name = `${hostname()}:${process.pid}`;
-  const workers = startGenerateWorkers(p, p.settings.generateWorkers, name);
+  const workers = startGenerateWorkers(p, p.config.jobs.generateWorkers, name);
   const reaper = startReaper(p);
   const runner = ctx.config.localRunner ? await startInProcessRunner(p) : null;
   return {
@@ -52,7 +52,7 @@ function startReaper(p: Product): { stop(): void } {
       busy = false;
     }
   };
-  const timer = setInterval(() => void tick(), p.settings.reaperIntervalMs);
+  const timer = setInterval(() => void tick(), p.config.jobs.reaperIntervalMs);
   void tick();
   return { stop: () => clearInterval(timer) };
 }

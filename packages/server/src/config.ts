@@ -1,6 +1,7 @@
 // Configuration: every environment variable parsed once by one zod schema, then passed around as `Config`.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -23,6 +24,12 @@ const int = (fallback: number) =>
   z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
     z.coerce.number().int().min(0).default(fallback),
+  );
+// Durations and budgets: positive, fractions allowed (tests use sub-second leases).
+const pos = (fallback: number) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.coerce.number().positive().default(fallback),
   );
 const bool = (fallback: boolean) =>
   z.preprocess((v) => {
@@ -67,6 +74,19 @@ const EnvSchema = z.object({
   KFORGE_DAILY_SUBMISSIONS: int(200),
   KFORGE_LOG_LEVEL: opt,
   KFORGE_TRUST_PROXY: bool(false),
+  KFORGE_JOB_LEASE_SECONDS: pos(60),
+  KFORGE_JOB_MAX_TRIES: pos(3),
+  KFORGE_REAPER_INTERVAL_MS: pos(2000),
+  KFORGE_GENERATE_WORKERS: pos(2),
+  KFORGE_SESSION_MAX_ATTEMPTS: pos(200),
+  KFORGE_SESSION_MAX_RUNNER_SECONDS: pos(3600),
+  KFORGE_RUNNER_STALE_SECONDS: pos(90),
+  KFORGE_RUNNER_TIMING: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.enum(['default', 'quick']).default('default'),
+  ),
+  KFORGE_RUNNER_WORK_DIR: opt,
+  KFORGE_SSE_KEEPALIVE_MS: pos(15_000),
 });
 
 export interface Config {
@@ -101,6 +121,30 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Take the client address from X-Forwarded-For (only behind a proxy that sets it), for rate limits. */
   trustProxy: boolean;
+  /** The leased job queue and the workers that drain it. */
+  jobs: {
+    /** How long a claimed job stays leased without a heartbeat. */
+    leaseSeconds: number;
+    /** Tries per job before it is dead-lettered. */
+    maxTries: number;
+    /** How often the reaper looks for expired leases. */
+    reaperIntervalMs: number;
+    /** Generate workers (agent loops) per server process. */
+    generateWorkers: number;
+  };
+  /** Budgets per session (DESIGN 7) unless the session sets its own: attempts in all, evaluation seconds in all. */
+  sessions: { maxAttempts: number; maxRunnerSeconds: number; sseKeepAliveMs: number };
+  runner: {
+    /** A runner not seen for this long no longer counts as serving its devices. */
+    staleSeconds: number;
+    /** The in-process runner's timing rules: `quick` is for tests (few samples, unstable numbers). */
+    timing: 'default' | 'quick';
+    /**
+     * The in-process runner's own folder (build cache, job folders). Deliberately outside the data directory:
+     * sandboxed candidates must not reach the database or the secret (DESIGN 6.1), and bwrap needs a path it can enter.
+     */
+    workDir: string;
+  };
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -155,6 +199,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       submissions: e.KFORGE_DAILY_SUBMISSIONS,
     },
     trustProxy: e.KFORGE_TRUST_PROXY,
+    jobs: {
+      leaseSeconds: e.KFORGE_JOB_LEASE_SECONDS,
+      maxTries: Math.max(1, Math.round(e.KFORGE_JOB_MAX_TRIES)),
+      reaperIntervalMs: e.KFORGE_REAPER_INTERVAL_MS,
+      generateWorkers: Math.max(1, Math.round(e.KFORGE_GENERATE_WORKERS)),
+    },
+    sessions: {
+      maxAttempts: Math.max(1, Math.round(e.KFORGE_SESSION_MAX_ATTEMPTS)),
+      maxRunnerSeconds: e.KFORGE_SESSION_MAX_RUNNER_SECONDS,
+      sseKeepAliveMs: e.KFORGE_SSE_KEEPALIVE_MS,
+    },
+    runner: {
+      staleSeconds: e.KFORGE_RUNNER_STALE_SECONDS,
+      timing: e.KFORGE_RUNNER_TIMING,
+      workDir: resolve(e.KFORGE_RUNNER_WORK_DIR ?? join(tmpdir(), 'kforge-runner')),
+    },
     logLevel: ['debug', 'info', 'warn', 'error', 'silent'].includes(level) ? level : 'info',
   };
 }

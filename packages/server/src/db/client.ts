@@ -1,12 +1,14 @@
 // One database handle over either the embedded PGlite (default) or a real Postgres (DATABASE_URL), same SQL for both.
-import { mkdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
-import type { Config } from '../config.js';
+import { type Config, serverPackageRoot } from '../config.js';
 
 /** Drizzle over either driver; use the query builder, `db.execute(sql\`...\`)` or `db.transaction`. */
 export type Drizzle = PgDatabase<PgQueryResultHKT, Record<string, never>>;
@@ -42,15 +44,38 @@ export interface Database extends Queryable {
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Database> {
   const url = config.databaseUrl;
   if (url?.startsWith('postgres://') || url?.startsWith('postgresql://')) return openPostgres(url);
-  if (url === 'memory://') return openPglite(await PGlite.create());
+  if (url === 'memory://') return openPglite(await PGlite.create(PGLITE_OPTIONS));
   if (url)
     throw new Error(
       `DATABASE_URL must start with postgres:// or postgresql:// (or be memory://), got ${url.split(':')[0]}:`,
     );
   const dir = join(config.dataDir, 'pgdata');
   mkdirSync(dir, { recursive: true });
-  return openPglite(await PGlite.create(dir));
+  if (!existsSync(join(dir, 'PG_VERSION'))) await initPgliteDir(dir);
+  return openPglite(await PGlite.create(dir, PGLITE_OPTIONS));
 }
+
+/**
+ * Runs initdb for a new data dir in a short-lived child process. Done in this process, initdb's WebAssembly memory
+ * (~450 MB) would stay with the server until some later garbage collection, if ever: an idle server must stay small.
+ */
+async function initPgliteDir(dir: string): Promise<void> {
+  const script = `import { PGlite } from '@electric-sql/pglite';
+const db = await PGlite.create(process.argv[1], JSON.parse(process.argv[2]));
+await db.close();`;
+  // cwd: bare imports in an eval'd module resolve from there, and the server's own node_modules has PGlite.
+  await promisify(execFile)(
+    process.execPath,
+    ['--input-type=module', '-e', script, dir, JSON.stringify(PGLITE_OPTIONS)],
+    { cwd: serverPackageRoot() },
+  );
+}
+
+/**
+ * An embedded database for one process and a modest amount of data: 16 MB of shared buffers instead of
+ * Postgres's 128 MB default roughly halves an idle server's memory (DESIGN 10: <= 300 MB resident).
+ */
+const PGLITE_OPTIONS = { postgresqlconf: ['shared_buffers=16MB'] };
 
 function openPglite(pglite: PGlite): Database {
   const query: Queryable['query'] = async (sql, params) => {

@@ -10,8 +10,8 @@ const JOB_COLUMNS =
 /** Inserts a queued job; returns its id, or null when the dedupe key already exists. */
 export async function enqueueJob(sql: Sql, opts: EnqueueOptions): Promise<string | null> {
   const rows = await sql.query<{ id: string }>(
-    `INSERT INTO jobs (kind, payload, device, session_id, max_attempts, dedupe_key, run_after)
-     VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7))
+    `INSERT INTO jobs (kind, payload, device, session_id, max_attempts, dedupe_key, run_after, priority)
+     VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7), $8)
      ON CONFLICT (dedupe_key) DO NOTHING
      RETURNING id`,
     [
@@ -22,6 +22,7 @@ export async function enqueueJob(sql: Sql, opts: EnqueueOptions): Promise<string
       opts.maxAttempts ?? 3,
       opts.dedupeKey ?? null,
       (opts.delayMs ?? 0) / 1000,
+      opts.priority ?? 0,
     ],
   );
   const id = rows[0]?.id ?? null;
@@ -30,7 +31,7 @@ export async function enqueueJob(sql: Sql, opts: EnqueueOptions): Promise<string
 }
 
 /**
- * Leases the oldest ready job of the given kinds (and devices). SKIP LOCKED lets many claimers race
+ * Leases the ready job of the given kinds (and devices) with the highest priority, oldest first. SKIP LOCKED lets many claimers race
  * without blocking one another; the lease token makes a stale holder's later writes no-ops.
  */
 export async function claimJob(sql: Sql, opts: ClaimOptions): Promise<Job | null> {
@@ -46,7 +47,7 @@ export async function claimJob(sql: Sql, opts: ClaimOptions): Promise<Job | null
      WHERE id = (
        SELECT id FROM jobs
        WHERE status = 'queued' AND kind = ANY($1::text[]) AND run_after <= now() ${deviceFilter}
-       ORDER BY run_after, created_at
+       ORDER BY priority DESC, run_after, created_at
        LIMIT 1
        FOR UPDATE SKIP LOCKED)
      RETURNING ${JOB_COLUMNS}`,

@@ -27,7 +27,15 @@ export interface EnqueueOptions {
   /** A second enqueue with the same key is a no-op while the first row exists. */
   dedupeKey?: string;
   delayMs?: number;
+  /** Higher runs first among ready jobs (see JOB_PRIORITY); equal priorities run oldest first. */
+  priority?: number;
 }
+
+/**
+ * Claim order: a submission (someone waiting on a verdict) before the first attempt of an instruction
+ * (someone just asked for something) before the later attempts of a running session.
+ */
+export const JOB_PRIORITY = { submission: 20, firstAttempt: 10, laterAttempt: 0 } as const;
 
 export interface ClaimOptions {
   kinds: JobKind[];

@@ -12,7 +12,6 @@ import { ownSession } from '../sessions/queries.js';
 import type { StoredEvent } from '../events/bus.js';
 
 const IdParam = z.object({ id: z.string() });
-export const KEEP_ALIVE_MS = 15_000;
 
 export function mountEventRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   const p = productOf(ctx);
@@ -48,13 +47,13 @@ export function mountEventRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       };
       await stream.write(': connected\n\n');
       const unsubscribe = await p.bus.subscribe(id, after, send);
-      // Proxies drop idle connections; a comment line every 15 s keeps this one open.
+      // Proxies drop idle connections; a comment line now and then (15 s by default) keeps this one open.
       const keepAlive = setInterval(() => {
         chain = chain
           .then(() => stream.write(': keep-alive\n\n'))
           .then(() => undefined)
           .catch(() => {});
-      }, KEEP_ALIVE_MS);
+      }, ctx.config.sessions.sseKeepAliveMs);
       await new Promise<void>((resolve) => {
         stream.onAbort(() => resolve());
         c.req.raw.signal.addEventListener('abort', () => resolve(), { once: true });

@@ -2,6 +2,8 @@
 import type { Hono } from 'hono';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/auth.js';
+import { registerQueueGauges } from '../jobs/metrics.js';
+import { productOf } from '../services/product.js';
 import { mountCatalogueRoutes } from './catalogue.js';
 import { mountEventRoutes } from './events.js';
 import { mountInstructionRoutes } from './instructions.js';
@@ -9,7 +11,7 @@ import { mountRunnerRoutes } from './runner.js';
 import { mountSessionRoutes } from './sessions.js';
 import { mountSubmissionRoutes } from './submissions.js';
 
-/** Mounts the product API on the /api/v1 sub-app (paths relative to /api/v1). */
+/** Mounts the product API on the /api/v1 sub-app (paths relative to /api/v1), and its /metrics gauges. */
 export function mountProductRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   mountCatalogueRoutes(api, ctx);
   mountInstructionRoutes(api, ctx);
@@ -17,4 +19,5 @@ export function mountProductRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   mountSessionRoutes(api, ctx);
   mountSubmissionRoutes(api, ctx);
   mountRunnerRoutes(api, ctx);
+  registerQueueGauges(ctx.metrics, productOf(ctx));
 }

@@ -69,7 +69,7 @@ async function claimWithWait(p: Product, c: Context, req: RunnerClaimRequest): P
       kinds: ['evaluate'],
       devices: req.devices,
       runnerId: req.runner_id,
-      leaseSeconds: p.settings.leaseSeconds,
+      leaseSeconds: p.config.jobs.leaseSeconds,
     });
     const left = deadline - Date.now();
     if (job || left <= 0 || gone.aborted || p.signals.closed) return job;
@@ -97,7 +97,7 @@ export function mountRunnerRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       'INSERT INTO runners (name, devices, version) VALUES ($1, $2, $3) RETURNING id',
       [body.name, JSON.stringify(body.devices), body.version ?? null],
     );
-    const lease = p.settings.leaseSeconds;
+    const lease = p.config.jobs.leaseSeconds;
     return c.json(
       RunnerRegisterResponse.parse({
         runner_id: rows[0]?.id,
@@ -138,7 +138,7 @@ export function mountRunnerRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     const { id } = parseParams(c, JobParam);
     const body = await parseJson(c, RunnerHeartbeatRequest);
     await touchRunner(p, body.runner_id);
-    const until = isUuid(id) ? await heartbeatJob(p.sql, id, body.lease_token, p.settings.leaseSeconds) : null;
+    const until = isUuid(id) ? await heartbeatJob(p.sql, id, body.lease_token, p.config.jobs.leaseSeconds) : null;
     if (!until) throw new HttpError(409, 'Lease lost: the job was requeued, cancelled or finished');
     return c.json(RunnerHeartbeatResponse.parse({ lease_expires_at: until.toISOString() }));
   });

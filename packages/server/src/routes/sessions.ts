@@ -20,12 +20,12 @@ import { type AppEnv, currentUser, requireSuperuser, requireUser } from '../http
 import { registerRoute } from '../http/openapi.js';
 import { parseJson, parseParams, parseQuery } from '../http/validate.js';
 import { productOf } from '../services/product.js';
+import { SessionJsonCache, sessionJson } from '../sessions/session-json.js';
 import {
   bestAttemptOf,
   createCustomSession,
   createSession,
   deleteSession,
-  getSession,
   listSessions,
   newAttempts,
   restoreSession,
@@ -39,6 +39,8 @@ export const SESSION_PAGE_SIZE = 50;
 
 export function mountSessionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   const p = productOf(ctx);
+  // Per process: each replica checks the rows' versions in the shared database before reusing a rendering.
+  const sessionBodies = new SessionJsonCache();
   const auth = requireUser(ctx);
   const tags = ['agent-session'];
 
@@ -119,7 +121,10 @@ export function mountSessionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   });
   api.get('/agent-session/:id', auth, async (c) => {
     const { id } = parseParams(c, IdParam);
-    return c.json(AgentSession.parse(await getSession(p, currentUser(c), id)));
+    // The most-read route (the web polls it, the CLI watches it): assembled by Postgres, not parsed and re-serialised
+    // here. test/product/session-read.test.ts holds it to AgentSession and to getSession's shape.
+    const body = await sessionJson(p.sql, sessionBodies, currentUser(c), id);
+    return c.body(body, 200, { 'Content-Type': 'application/json' });
   });
 
   registerRoute({

@@ -5,7 +5,7 @@ import type { Device, EvaluationJobPayload } from '@kernelforge/sdk';
 import { claimJob, heartbeatJob } from '../jobs/queue.js';
 import type { Job } from '../jobs/types.js';
 import { recordEvaluation } from '../services/evaluation-results.js';
-import { type Product, runnerWorkDir } from '../services/product.js';
+import type { Product } from '../services/product.js';
 
 const IDLE_POLL_MS = 1000;
 const SEEN_EVERY_MS = 15_000;
@@ -49,7 +49,7 @@ async function runLoop(p: Product, runnerId: string, devices: Device[], halt: Ab
         kinds: ['evaluate'],
         devices: devices.map((d) => d.id),
         runnerId,
-        leaseSeconds: p.settings.leaseSeconds,
+        leaseSeconds: p.config.jobs.leaseSeconds,
       });
       if (!job) {
         await p.signals.wait(IDLE_POLL_MS, halt);
@@ -71,13 +71,13 @@ async function runEvaluateJob(p: Product, job: Job, devices: Device[], halt: Abo
   const lease = new AbortController();
   const beat = setInterval(
     () => {
-      heartbeatJob(p.sql, job.id, token, p.settings.leaseSeconds)
+      heartbeatJob(p.sql, job.id, token, p.config.jobs.leaseSeconds)
         .then((until) => {
           if (!until) lease.abort();
         })
         .catch(() => {});
     },
-    Math.max(200, (p.settings.leaseSeconds * 1000) / 3),
+    Math.max(200, (p.config.jobs.leaseSeconds * 1000) / 3),
   );
   let report: Parameters<typeof recordEvaluation>[3];
   try {
@@ -85,9 +85,9 @@ async function runEvaluateJob(p: Product, job: Job, devices: Device[], halt: Abo
     const state = await evaluate(payload, {
       problems: await p.catalogue.definitions(),
       device,
-      workDir: runnerWorkDir(),
+      workDir: p.config.runner.workDir,
       signal: AbortSignal.any([lease.signal, halt]),
-      timing: p.settings.runnerTiming,
+      timing: p.config.runner.timing,
     });
     report = { state };
   } catch (err) {

@@ -2,7 +2,6 @@
 import { discoverDevices } from '@kernelforge/runner';
 import type { Device } from '@kernelforge/sdk';
 import type { Config } from '../config.js';
-import type { ProductSettings } from './product-settings.js';
 import type { Sql } from './sql.js';
 
 interface RunnerRow {
@@ -16,9 +15,7 @@ export class DeviceRegistry {
 
   constructor(
     private readonly sql: Sql,
-    private readonly config: Pick<Config, 'localRunner'>,
-    private readonly settings: Pick<ProductSettings, 'runnerStaleSeconds'>,
-    private readonly workDir: string,
+    private readonly config: Pick<Config, 'localRunner' | 'runner'>,
   ) {}
 
   /** What this machine can evaluate on, discovered once (the cpu peaks are measured on first use). */
@@ -26,7 +23,7 @@ export class DeviceRegistry {
     if (!this.config.localRunner) return Promise.resolve([]);
     // discoverDevices measures the cpu's peaks once (a few hundred ms), so it runs on first need only.
     this.local ??= Promise.resolve()
-      .then(() => discoverDevices({ workDir: this.workDir }))
+      .then(() => discoverDevices({ workDir: this.config.runner.workDir }))
       .catch(() => []);
     return this.local;
   }
@@ -40,7 +37,7 @@ export class DeviceRegistry {
     const rows = await this.sql.query<RunnerRow>(
       `SELECT id, devices, last_seen_at > now() - make_interval(secs => $1) AS fresh FROM runners
        WHERE last_seen_at > now() - interval '7 days' ORDER BY created_at`,
-      [this.settings.runnerStaleSeconds],
+      [this.config.runner.staleSeconds],
     );
     const byId = new Map<string, Device>();
     for (const d of local) byId.set(d.id, { ...d, available: true, runners: 0 });

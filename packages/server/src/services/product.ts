@@ -1,6 +1,4 @@
 // The product's shared state for one server process: SQL access, the event bus, the catalogue, the device registry.
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { EventBus } from '../events/bus.js';
@@ -8,7 +6,6 @@ import { JobSignals } from '../jobs/signals.js';
 import type { Logger } from '../log.js';
 import { Catalogue } from './catalogue.js';
 import { DeviceRegistry } from './devices.js';
-import { loadProductSettings, type ProductSettings } from './product-settings.js';
 import { type Sql, sqlFrom } from './sql.js';
 
 /** What the product needs of the platform's AppContext. */
@@ -25,7 +22,6 @@ export interface Product {
   sql: Sql;
   bus: EventBus;
   signals: JobSignals;
-  settings: ProductSettings;
   catalogue: Catalogue;
   devices: DeviceRegistry;
 }
@@ -37,7 +33,6 @@ export function productOf(ctx: ProductHost): Product {
   let p = products.get(ctx);
   if (!p) {
     const sql = sqlFrom(ctx.db);
-    const settings = loadProductSettings();
     p = {
       config: ctx.config,
       log: ctx.log,
@@ -45,19 +40,10 @@ export function productOf(ctx: ProductHost): Product {
       sql,
       bus: new EventBus(sql, ctx.db),
       signals: new JobSignals(ctx.db),
-      settings,
       catalogue: new Catalogue(ctx.config.problemsDir),
-      devices: new DeviceRegistry(sql, ctx.config, settings, runnerWorkDir()),
+      devices: new DeviceRegistry(sql, ctx.config),
     };
     products.set(ctx, p);
   }
   return p;
-}
-
-/**
- * The in-process runner's own folder (build cache, job folders). Deliberately outside the data directory:
- * sandboxed candidates must not reach the database or the secret (DESIGN 6.1), and bwrap needs a path it can enter.
- */
-export function runnerWorkDir(): string {
-  return process.env.KFORGE_RUNNER_WORK_DIR || join(tmpdir(), 'kforge-runner');
 }

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { CreateSubmissionRequest, EvaluationJobPayload, SubmissionDetail, Submission } from '@kernelforge/sdk';
 import { HttpError, ValidationError } from '../http/errors.js';
 import { enqueueJob } from '../jobs/queue.js';
+import { JOB_PRIORITY } from '../jobs/types.js';
 import { findAttempt, findSession, isUuid } from '../sessions/queries.js';
 import type { Product } from './product.js';
 import type { Caller } from './sessions.js';
@@ -116,8 +117,9 @@ export async function createSubmission(p: Product, user: Caller, body: CreateSub
       kind: 'evaluate',
       payload,
       device: device.id,
-      maxAttempts: p.settings.maxTries,
+      maxAttempts: p.config.jobs.maxTries,
       dedupeKey: `evaluate:submission:${submissionId}`,
+      priority: JOB_PRIORITY.submission,
     });
     return submissionId;
   });

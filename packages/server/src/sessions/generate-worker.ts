@@ -32,7 +32,11 @@ async function workerLoop(p: Product, workerId: string, halt: AbortSignal): Prom
   while (!halt.aborted) {
     let job: Job | null = null;
     try {
-      job = await claimJob(p.sql, { kinds: ['generate'], runnerId: workerId, leaseSeconds: p.settings.leaseSeconds });
+      job = await claimJob(p.sql, {
+        kinds: ['generate'],
+        runnerId: workerId,
+        leaseSeconds: p.config.jobs.leaseSeconds,
+      });
       if (!job) {
         await p.signals.wait(IDLE_POLL_MS, halt);
         continue;
@@ -76,13 +80,13 @@ export async function runGenerateJob(p: Product, job: Job, halt: AbortSignal): P
   });
   const heartbeat = setInterval(
     () => {
-      heartbeatJob(p.sql, job.id, token, p.settings.leaseSeconds)
+      heartbeatJob(p.sql, job.id, token, p.config.jobs.leaseSeconds)
         .then((at) => {
           if (!at) abort.abort(new Error('lease lost'));
         })
         .catch(() => {});
     },
-    Math.max(200, (p.settings.leaseSeconds * 1000) / 3),
+    Math.max(200, (p.config.jobs.leaseSeconds * 1000) / 3),
   );
   let pending = '';
   const flush = async () => {

@@ -1,6 +1,7 @@
 // The session loop's transactional steps (DESIGN 7): queue an attempt, continue or finish an instruction, settle the session.
 import type { EvaluationJobPayload, Language, SessionEvent } from '@kernelforge/sdk';
 import { enqueueJob } from '../jobs/queue.js';
+import { JOB_PRIORITY } from '../jobs/types.js';
 import type { Product } from '../services/product.js';
 import { ATTEMPT_COLUMNS, type AttemptRow, type SessionRow, toAttempt, toInstruction } from '../services/rows.js';
 import type { Sql } from '../services/sql.js';
@@ -38,8 +39,9 @@ export async function queueAttempt(p: Product, tx: Sql, sessionId: string, instr
     kind: 'generate',
     payload: { attempt_id: attempt.id },
     sessionId,
-    maxAttempts: p.settings.maxTries,
+    maxAttempts: p.config.jobs.maxTries,
     dedupeKey: `generate:${attempt.id}`,
+    priority: await attemptPriority(tx, attempt),
   });
   await tx.query(
     `UPDATE agent_sessions SET status = 'active', updated_at = now() WHERE id = $1 AND status <> 'stopped'`,
@@ -70,9 +72,20 @@ export async function queueEvaluation(p: Product, tx: Sql, session: SessionRow, 
     payload,
     device: session.device,
     sessionId: session.id,
-    maxAttempts: p.settings.maxTries,
+    maxAttempts: p.config.jobs.maxTries,
     dedupeKey: `evaluate:attempt:${attempt.id}`,
+    priority: await attemptPriority(tx, attempt),
   });
+}
+
+/** The first attempt of an instruction answers a user who just asked; later ones are the session grinding on. */
+async function attemptPriority(tx: Sql, attempt: AttemptRow): Promise<number> {
+  if (!attempt.instruction_id) return JOB_PRIORITY.laterAttempt;
+  const [row] = await tx.query<{ first: boolean }>(
+    `SELECT NOT EXISTS (SELECT 1 FROM generation_attempts WHERE instruction_id = $1 AND attempt_number < $2) AS first`,
+    [attempt.instruction_id, attempt.attempt_number],
+  );
+  return row?.first ? JOB_PRIORITY.firstAttempt : JOB_PRIORITY.laterAttempt;
 }
 
 /** Why the session cannot take another attempt now (budgets and the owner's daily quota), or null. */
@@ -83,8 +96,8 @@ async function budgetExhausted(p: Product, tx: Sql, session: SessionRow): Promis
               WHERE s.owner_id = $2 AND a.created_at > now() - interval '1 day') AS user_today`,
     [session.id, session.owner_id],
   );
-  const maxAttempts = session.max_total_attempts ?? p.settings.sessionMaxAttempts;
-  const maxSeconds = session.max_runner_seconds ?? p.settings.sessionMaxRunnerSeconds;
+  const maxAttempts = session.max_total_attempts ?? p.config.sessions.maxAttempts;
+  const maxSeconds = session.max_runner_seconds ?? p.config.sessions.maxRunnerSeconds;
   if ((counts?.session_attempts ?? 0) >= maxAttempts) return `the session's budget of ${maxAttempts} attempts is spent`;
   if (Number(session.runner_seconds) >= maxSeconds)
     return `the session's budget of ${maxSeconds} runner seconds is spent`;

@@ -16,14 +16,12 @@ export const CPU: Device = {
   languages: ['c', 'cpp'],
 };
 
-// The product's queue knobs are read from process.env (src/services/product-settings.ts), not from Config,
-// so a test's values for them go there too; each test file runs in its own process.
-const PRODUCT_KEYS = /^KFORGE_(JOB_|REAPER_|GENERATE_|SESSION_|RUNNER_TIMING|RUNNER_STALE)/;
-
-export async function startProductServer(opts: TestServerOptions = {}): Promise<TestServer> {
-  const env = { KFORGE_RUNNER_TOKEN: RUNNER_TOKEN, KFORGE_RUNNER_TIMING: 'quick', ...opts.env };
-  for (const [k, v] of Object.entries(env)) if (PRODUCT_KEYS.test(k)) process.env[k] = v;
-  return startTestServer({ ...opts, env });
+/** A server with a runner token and quick timings; queue knobs (KFORGE_JOB_..., KFORGE_SESSION_...) go in `env`. */
+export function startProductServer(opts: TestServerOptions = {}): Promise<TestServer> {
+  return startTestServer({
+    ...opts,
+    env: { KFORGE_RUNNER_TOKEN: RUNNER_TOKEN, KFORGE_RUNNER_TIMING: 'quick', ...opts.env },
+  });
 }
 
 export async function registerRunner(

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { AgentSession } from '@kernelforge/sdk';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { SOURCES_TSCONFIG } from '../helpers/process.js';
 import { waitFor } from './helpers.js';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -49,6 +50,7 @@ async function startServerProcess(): Promise<{ url: string; child: ChildProcess 
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',
+      TSX_TSCONFIG_PATH: SOURCES_TSCONFIG,
       KFORGE_DATA_DIR: dataDir,
       HOST: '127.0.0.1',
       PORT: '0',

@@ -41,7 +41,7 @@ export function startPoint(variant: Variant): Params {
 }
 
 export function indexOf(p: ParamSpec, v: ParamValue | undefined): number {
-  return p.values.indexOf(v);
+  return v === undefined ? -1 : p.values.indexOf(v);
 }
 
 const validators = new WeakMap<Variant, (params: Params) => boolean>();

@@ -1,0 +1,55 @@
+// Gauges of the job queue and the runners for /metrics, read from the database at scrape time (so every replica agrees).
+import type { Metrics } from '../http/metrics.js';
+import type { Product } from '../services/product.js';
+import { countJobs } from './queue.js';
+
+const KINDS = ['generate', 'evaluate'] as const;
+// Always reported, as 0 when empty, so a dashboard's queue-depth series never disappears.
+const LIVE_STATUSES = ['queued', 'leased'] as const;
+
+export function registerQueueGauges(metrics: Metrics, p: Product): void {
+  metrics.registerGauge('kforge_jobs', 'Jobs by kind and status (queued = queue depth).', async () => {
+    const counts = await countJobs(p.sql);
+    const seen = new Set(counts.map((c) => `${c.kind}/${c.status}`));
+    const zeros = KINDS.flatMap((kind) =>
+      LIVE_STATUSES.filter((status) => !seen.has(`${kind}/${status}`)).map((status) => ({ kind, status, count: 0 })),
+    );
+    return [...counts, ...zeros].map((c) => ({ labels: { kind: c.kind, status: c.status }, value: c.count }));
+  });
+
+  metrics.registerGauge(
+    'kforge_jobs_ready',
+    'Queued jobs whose backoff has passed, by kind and device (what runners could claim now).',
+    async () => {
+      const rows = await p.sql.query<{ kind: string; device: string | null; n: number }>(
+        `SELECT kind, device, count(*)::int AS n FROM jobs WHERE status = 'queued' AND run_after <= now()
+         GROUP BY kind, device ORDER BY kind, device`,
+      );
+      return rows.map((r) => ({ labels: { kind: r.kind, device: r.device ?? '' }, value: r.n }));
+    },
+  );
+
+  metrics.registerGauge(
+    'kforge_runners',
+    'Registered runners by freshness (seen within KFORGE_RUNNER_STALE_SECONDS) and kind (in-process or standalone).',
+    async () => {
+      const rows = await p.sql.query<{ fresh: boolean; local: boolean; n: number }>(
+        `SELECT last_seen_at > now() - make_interval(secs => $1) AS fresh, local, count(*)::int AS n
+         FROM runners WHERE last_seen_at > now() - interval '7 days' GROUP BY 1, 2`,
+        [p.config.runner.staleSeconds],
+      );
+      const out = [];
+      for (const state of ['fresh', 'stale'] as const) {
+        for (const kind of ['in-process', 'standalone'] as const) {
+          const row = rows.find((r) => r.fresh === (state === 'fresh') && r.local === (kind === 'in-process'));
+          out.push({ labels: { state, kind }, value: row?.n ?? 0 });
+        }
+      }
+      return out;
+    },
+  );
+
+  metrics.registerGauge('kforge_device_runners', 'Runners serving each known device now.', async () =>
+    (await p.devices.list()).map((d) => ({ labels: { device: d.id }, value: d.runners })),
+  );
+}

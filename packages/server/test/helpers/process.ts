@@ -1,0 +1,86 @@
+// Runs `kforge-server` from source as a real child process (node --import tsx src/main.ts), for multi-process tests.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+const MAIN = 'packages/server/src/main.ts';
+
+/** tsx resolves workspace packages to their sources through this (as vitest.config.ts does), not to a stale dist/. */
+export const SOURCES_TSCONFIG = fileURLToPath(new URL('./tsconfig.sources.json', import.meta.url));
+
+/** Only what a server needs: the test runner's own environment (KFORGE_TEST_..., DATABASE_URL) never leaks in. */
+function baseEnv(env: Record<string, string>): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '/tmp',
+    TSX_TSCONFIG_PATH: SOURCES_TSCONFIG,
+    ...env,
+  };
+}
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  /** Everything it printed so far (stdout and stderr). */
+  log(): string;
+  /** SIGTERM, then SIGKILL after 10 s; resolves once it exited. */
+  stop(): Promise<void>;
+}
+
+/** Starts `kforge-server` and resolves once it logs the port it listens on. */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    cwd: repoRoot,
+    env: baseEnv({ HOST: '127.0.0.1', PORT: '0', KFORGE_LOG_LEVEL: 'info', ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      log += chunk.toString();
+      const m = /listening on [^:\s]+:(\d+)/.exec(log);
+      if (m) resolve(`http://127.0.0.1:${m[1]}`);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${log}`)));
+    setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 60_000);
+  });
+  return {
+    url,
+    child,
+    log: () => log,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Runs `kforge-server <args>` to completion; resolves with its exit code and output. */
+export function runServerCommand(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+    cwd: repoRoot,
+    env: baseEnv({ KFORGE_LOG_LEVEL: 'warn', ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (c: Buffer) => {
+    stdout += c.toString();
+  });
+  child.stderr?.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}

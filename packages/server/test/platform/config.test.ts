@@ -1,0 +1,46 @@
+// Configuration is parsed once into Config: the queue, session and runner knobs included, with defaults and errors.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'kforge-config-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+it('has defaults for the job, session and runner knobs, and counts empty values as unset', () => {
+  const c = loadConfig({ KFORGE_DATA_DIR: dataDir, KFORGE_JOB_LEASE_SECONDS: '', KFORGE_RUNNER_TIMING: ' ' });
+  expect(c.jobs).toEqual({ leaseSeconds: 60, maxTries: 3, reaperIntervalMs: 2000, generateWorkers: 2 });
+  expect(c.sessions).toEqual({ maxAttempts: 200, maxRunnerSeconds: 3600, sseKeepAliveMs: 15_000 });
+  expect(c.runner).toEqual({ staleSeconds: 90, timing: 'default', workDir: join(tmpdir(), 'kforge-runner') });
+});
+
+it('reads every knob from the environment it is given, not from process.env', () => {
+  process.env.KFORGE_JOB_MAX_TRIES = '9';
+  try {
+    const c = loadConfig({
+      KFORGE_DATA_DIR: dataDir,
+      KFORGE_JOB_LEASE_SECONDS: '1.5',
+      KFORGE_REAPER_INTERVAL_MS: '150',
+      KFORGE_GENERATE_WORKERS: '4',
+      KFORGE_SESSION_MAX_ATTEMPTS: '7',
+      KFORGE_SESSION_MAX_RUNNER_SECONDS: '30',
+      KFORGE_SSE_KEEPALIVE_MS: '100',
+      KFORGE_RUNNER_STALE_SECONDS: '5',
+      KFORGE_RUNNER_TIMING: 'quick',
+      KFORGE_RUNNER_WORK_DIR: join(dataDir, 'work'),
+    });
+    expect(c.jobs).toEqual({ leaseSeconds: 1.5, maxTries: 3, reaperIntervalMs: 150, generateWorkers: 4 });
+    expect(c.sessions).toEqual({ maxAttempts: 7, maxRunnerSeconds: 30, sseKeepAliveMs: 100 });
+    expect(c.runner).toEqual({ staleSeconds: 5, timing: 'quick', workDir: join(dataDir, 'work') });
+  } finally {
+    delete process.env.KFORGE_JOB_MAX_TRIES;
+  }
+});
+
+it('refuses a bad value with a message naming the variable', () => {
+  expect(() => loadConfig({ KFORGE_DATA_DIR: dataDir, KFORGE_JOB_LEASE_SECONDS: '0' })).toThrow(
+    /KFORGE_JOB_LEASE_SECONDS/,
+  );
+  expect(() => loadConfig({ KFORGE_DATA_DIR: dataDir, KFORGE_RUNNER_TIMING: 'fast' })).toThrow(/KFORGE_RUNNER_TIMING/);
+});

@@ -1,0 +1,61 @@
+// An LLM provider that answers 500 forever: the attempt fails with a readable reason and the session stops trying.
+import type { AgentSession } from '@kernelforge/sdk';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { FakeLlm } from '../agents/helpers/fake-llm.js';
+import type { TestServer } from '../helpers/server.js';
+import { CPU, getSession, json, registerRunner, startProductServer, waitFor } from './helpers.js';
+
+const llm = new FakeLlm();
+let server: TestServer;
+
+beforeAll(async () => {
+  await llm.start();
+  // With nothing scripted the stand-in answers every request with 500.
+  server = await startProductServer({
+    env: {
+      KFORGE_LLM_PROVIDER: 'openai',
+      KFORGE_LLM_BASE_URL: `${llm.url}/v1`,
+      KFORGE_LLM_MODEL: 'local-model',
+      KFORGE_JOB_MAX_TRIES: '2',
+    },
+  });
+  await registerRunner(server, [CPU]);
+});
+afterAll(async () => {
+  await server?.stop();
+  await llm.stop();
+});
+
+test('a provider failing with 500 on every try fails the attempt with its reason, and the session goes idle', async () => {
+  const user = await server.createUser();
+  const created = await json<AgentSession>(
+    server.request('/api/v1/agent-session', {
+      method: 'POST',
+      token: user.token,
+      json: { problem_name: '19_ReLU', device: CPU.id, agent: { provider: 'openai' }, max_attempts: 5 },
+    }),
+  );
+  expect(created.status).toBe(201);
+  const idle = await waitFor(
+    async () => {
+      const s = await getSession(server, user.token, created.body.id);
+      return s.status === 'idle' ? s : undefined;
+    },
+    { timeoutMs: 50_000, intervalMs: 200, what: 'the session to give up' },
+  );
+  // One attempt, failed, saying what the provider answered; no second attempt is burnt on a dead provider.
+  expect(idle.generation_attempts).toHaveLength(1);
+  const [attempt] = idle.generation_attempts;
+  expect(attempt?.status).toBe('failed');
+  expect(attempt?.error).toMatch(/^Generation failed: .*answered 500: script exhausted/);
+  expect(attempt?.error).toContain('gave up after');
+  expect(idle.user_instructions[0]?.status).toBe('completed');
+
+  // Bounded: the provider's tries per job times the job's tries, and nothing more afterwards.
+  const seen = llm.seen.length;
+  expect(seen).toBeGreaterThanOrEqual(2);
+  expect(seen).toBeLessThanOrEqual(3 * 2);
+  await new Promise((r) => setTimeout(r, 1500));
+  expect(llm.seen.length).toBe(seen);
+  expect((await getSession(server, user.token, created.body.id)).generation_attempts).toHaveLength(1);
+});
