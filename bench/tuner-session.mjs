@@ -9,9 +9,7 @@ import { join } from 'node:path';
 import { createClient } from '../packages/sdk/dist/index.js';
 
 const attempts = Number(process.argv[2] ?? 8);
-const problems = process.argv.slice(3).length
-  ? process.argv.slice(3)
-  : ['19_ReLU', '1_Square_matrix_multiplication_'];
+const problems = process.argv.slice(3).length ? process.argv.slice(3) : ['19_ReLU', '1_Square_matrix_multiplication_'];
 const root = new URL('..', import.meta.url).pathname;
 const dataDir = mkdtempSync(join(tmpdir(), 'kforge-bench-'));
 const port = 18000 + Math.floor(Math.random() * 1000);
@@ -31,14 +29,25 @@ const server = spawn(process.execPath, [join(root, 'packages/server/dist/main.js
 const baseUrl = `http://127.0.0.1:${port}`;
 try {
   for (let i = 0; i < 120; i++) {
-    if (await fetch(`${baseUrl}/readyz`).then((r) => r.ok).catch(() => false)) break;
+    if (
+      await fetch(`${baseUrl}/readyz`)
+        .then((r) => r.ok)
+        .catch(() => false)
+    )
+      break;
     await new Promise((r) => setTimeout(r, 500));
   }
   const client = createClient({ baseUrl });
   await client.auth.loginWithPassword({ username: admin.email, password: admin.password });
   const { data: devices } = await client.devices.list();
   const cpu = devices.find((d) => d.kind === 'cpu');
-  console.log(`machine load ${loadavg().map((l) => l.toFixed(2)).join(' ')}; device ${cpu.id} (${cpu.name}), measured peaks ${cpu.peaks.bandwidth_gbps.toFixed(1)} GB/s, ${cpu.peaks.fp32_gflops.toFixed(0)} GFLOP/s`);
+  console.log(
+    `machine load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(
+        ' ',
+      )}; device ${cpu.id} (${cpu.name}), measured peaks ${cpu.peaks.bandwidth_gbps.toFixed(1)} GB/s, ${cpu.peaks.fp32_gflops.toFixed(0)} GFLOP/s`,
+  );
   for (const problem of problems) {
     const started = Date.now();
     const created = await client.sessions.create({ problem_name: problem, device: cpu.id, max_attempts: attempts });
@@ -49,12 +58,16 @@ try {
     }
     const best = session.best_attempt;
     const result = best?.evaluation_state?.benchmarking_result;
-    console.log(`\n${problem}: ${session.generation_attempts.length} attempts in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `\n${problem}: ${session.generation_attempts.length} attempts in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
     for (const a of session.generation_attempts) {
       const r = a.evaluation_state?.benchmarking_result;
       console.log(
         `  #${a.attempt_number} ${a.evaluation_state?.verdict ?? a.status}` +
-          (r ? ` ${r.optimized_time.toFixed(3)} ms, ${r.speedup.toFixed(2)}x, ${r.gbps.toFixed(1)} GB/s, ${r.gflops.toFixed(1)} GFLOP/s, ${(100 * r.fraction_of_peak).toFixed(0)}% of peak` : ''),
+          (r
+            ? ` ${r.optimized_time.toFixed(3)} ms, ${r.speedup.toFixed(2)}x, ${r.gbps.toFixed(1)} GB/s, ${r.gflops.toFixed(1)} GFLOP/s, ${(100 * r.fraction_of_peak).toFixed(0)}% of peak`
+            : ''),
       );
     }
     if (result) {
