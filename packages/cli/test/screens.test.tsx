@@ -1,6 +1,18 @@
 // The Ink screens of `sessions watch` and `submit --wait`, rendered with scripted events.
+import { vi } from 'vitest';
+
+// Ink decides once, when it is first imported, whether it runs under CI (is-in-ci reads CI and
+// CONTINUOUS_INTEGRATION). Under CI it keeps every frame back until unmount, so these screens would
+// render nothing to assert on. The CLI itself never mounts Ink under CI (it prints plain lines), so the
+// screens are tested as a terminal sees them, whatever the machine running the suite has set.
+const ciEnv = vi.hoisted(() => {
+  const saved = { CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION };
+  process.env.CI = 'false';
+  process.env.CONTINUOUS_INTEGRATION = 'false';
+  return saved;
+});
 import { render } from 'ink-testing-library';
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { SessionWatch, type WatchResult } from '../src/ui/SessionWatch.js';
 import { SubmissionProgress, type SubmissionResult } from '../src/ui/SubmissionProgress.js';
 import { initialWatchState, type WatchEvent } from '../src/watch/session-state.js';
@@ -15,6 +27,13 @@ import {
   submission,
 } from './helpers/fixtures.js';
 import type { SubmissionDetail } from '@kernelforge/sdk';
+
+afterAll(() => {
+  for (const [key, value] of Object.entries(ciEnv)) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+});
 
 let cleanup: (() => void) | undefined;
 afterEach(() => {
