@@ -73,16 +73,35 @@ typedef struct {
   int idle_known;
   long long idle_cpu_ns;
   double idle_at_ms;
+  /* The current RUN: the sandbox's cpu time just before it was sent, its round trip as the harness saw it,
+     and whether (and with what result) it has been looked at after return. */
+  int cuda; /* a cuda worker: its runtime's own threads use cpu, so only the coarse rules apply */
+  long long after_reply_allowance_ns;
+  int call_cpu_known;
+  long long call_cpu_ns;
+  int call_nthreads; /* and each thread's, to hold every thread to the call's round trip */
+  pid_t call_tids[256];
+  long long call_tcpu[256];
+  double call_ms;
+  int after_done, after_result;
+  char why[200]; /* why worker_busy_after_return said busy */
+  /* Profile: the most cpu seen after a reply (ns), and the largest share of its allowance a whole call used. */
+  long long max_after_reply_ns;
+  double max_call_cpu_share;
 } worker_t;
 int worker_start(worker_t *w, const char *launch_file, int shm_fd, int out_fd, int err_fd, int drop_uid);
 /* 0 ok; -1 the worker died or timed out (see w->error). */
 int worker_call(worker_t *w, int op, const kf_arg *args, int nargs, double timeout_ms, kf_reply *rep);
 void worker_stop(worker_t *w);
-/* 1 when a thread of the worker's sandbox is still running after the call returned. */
+/* 1 when the call's work did not all happen between sending RUN and its reply: a thread of the worker's
+   sandbox still running after the call returned, more cpu used after the reply than a thread going back to
+   sleep needs, or more cpu used over the call than its round trip leaves room for (a forged early reply).
+   w->why says which. Looked at once per RUN; later calls return the same answer. */
 int worker_busy_after_return(worker_t *w);
 extern int busy_windows;
-/* 1 when the sandbox used cpu (more than 1 ms and 10% of the time) between the last call's return, once it
-   was seen idle, and now: work that went to sleep at return and woke up later. */
+/* 1 when the sandbox used cpu (more than KF_IDLE_CPU_NS) between the last call's return, once it was seen
+   idle, and now: work that went to sleep at return and woke up later. Its reading is also where the next
+   call's cpu accounting starts, so it is called right before every RUN. */
 int worker_used_cpu_between_calls(worker_t *w, double *used_ms); /* how many times it had to watch for 20 ms (profile) */
 
 /* glue generated per signature */

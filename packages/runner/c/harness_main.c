@@ -131,6 +131,12 @@ static int timed_call(worker_t *w, const case_desc *c, double *outside, double *
   double t0 = now_ms();
   if (worker_call(w, KF_OP_RUN, a, P.nargs, P.call_timeout_ms, &rep)) return -1;
   double t1 = now_ms();
+  /* Straight after the reply, before the harness does anything else: cpu used from here on was not timed. */
+  if (w == &W && !P.cuda && worker_busy_after_return(w)) {
+    fail("rejected", w->why);
+    snprintf(w->error, sizeof w->error, "%s", w->why);
+    return -2;
+  }
   if (P.cuda && worker_call(w, KF_OP_FETCH, NULL, 0, P.call_timeout_ms, &rep)) return -1;
   if (rep.status != 0) {
     snprintf(w->error, sizeof w->error, "the worker reported error %d (a cuda call failed)", rep.status);
@@ -179,7 +185,7 @@ static void worker_failure(worker_t *w, const char *during) {
 /* Checks one returned call: work left running, inputs untouched, outputs against the reference. */
 static int check_call(const case_desc *c, err_stats *st, int check_inputs) {
   if (worker_busy_after_return(&W)) {
-    fail("rejected", "work was still running after solution() returned (threads or processes left busy)");
+    fail("rejected", W.why);
     snprintf(st->message, sizeof st->message, "work still running after return");
     st->failed = 1;
     return -1;
@@ -493,7 +499,7 @@ static int timing(void) {
         prof.checks += since(t0);
       } else {
         if (worker_busy_after_return(&W)) {
-          fail("rejected", "work was still running after solution() returned (threads or processes left busy)");
+          fail("rejected", W.why);
           goto out;
         }
         prof.busy += since(t0);
@@ -528,10 +534,12 @@ static void print_profile(void) {
           ",\"profile\":{\"total_ms\":%.3f,\"worker_start_ms\":%.3f,\"calibrate_ms\":%.3f,\"correctness_ms\":%.3f,"
           "\"baseline_start_ms\":%.3f,\"timing_ms\":%.3f,\"warmup_ms\":%.3f,\"setup_ms\":%.3f,\"setup_private_ms\":%.3f,"
           "\"flush_ms\":%.3f,\"baseline_calls_ms\":%.3f,\"calls_ms\":%.3f,\"checks_ms\":%.3f,\"busy_ms\":%.3f,"
-          "\"samples\":%d,\"baseline_samples\":%d,\"checked\":%d,\"flushed_cases\":%d,\"busy_windows\":%d}",
+          "\"samples\":%d,\"baseline_samples\":%d,\"checked\":%d,\"flushed_cases\":%d,\"busy_windows\":%d,"
+          "\"max_after_reply_ms\":%.4f,\"max_call_cpu_share\":%.4f}",
           since(prof.start), prof.worker_start, prof.calibrate, prof.correctness, prof.baseline_start, prof.timing,
           prof.warmup, prof.setup, prof.setup_private, prof.flush, prof.baseline_calls, prof.calls, prof.checks,
-          prof.busy, prof.samples, prof.baseline_samples, prof.checked, prof.flushed, busy_windows);
+          prof.busy, prof.samples, prof.baseline_samples, prof.checked, prof.flushed, busy_windows,
+          (double)W.max_after_reply_ns * 1e-6, W.max_call_cpu_share);
 }
 
 int main(int argc, char **argv) {
@@ -557,6 +565,7 @@ int main(int argc, char **argv) {
   int drop = atoi(argv[4]);
   fputs("{", J);
   double t0 = now_ms();
+  W.cuda = B.cuda = P.cuda;
   int started = worker_start(&W, argv[2], shm_fd, 3, 4, drop);
   prof.worker_start = since(t0);
   if (started) {

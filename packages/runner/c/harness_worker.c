@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,16 @@
 #include "harness.h"
 
 #define MAX_LAUNCH_ARGS 256
+
+/* Cpu a sandbox may use outside the timed window of a call without doing work there: the worker's thread
+   getting from writing its reply back to reading the next command, and OpenMP team threads (passive wait
+   policy) going back to sleep, take microseconds. A forged early reply (the candidate writes the stub's
+   "done" itself, then goes on working) or work that wakes up between calls needs more. Measured on the
+   project's 2-core VM under load: honest kernels used at most about 10 microseconds after a reply (13 kernels, some 2,000 calls)
+   (bench/README.md, Runner). */
+#define KF_AFTER_REPLY_CPU_NS 100000LL
+#define KF_IDLE_CPU_NS 100000LL
+#define KF_AFTER_REPLY_CPU_NS_CUDA 1000000LL
 
 static int read_launch(const char *path, char **argv, char *storage, size_t cap) {
   FILE *f = fopen(path, "rb");
@@ -80,6 +91,7 @@ int worker_start(worker_t *w, const char *launch_file, int shm_fd, int out_fd, i
   w->cmd_fd = to_child[1];
   w->reply_fd = from_child[0];
   signal(SIGPIPE, SIG_IGN);
+  w->after_reply_allowance_ns = w->cuda ? KF_AFTER_REPLY_CPU_NS_CUDA : KF_AFTER_REPLY_CPU_NS;
   kf_reply rep;
   /* Generous: starting the sandbox and the cuda context can take a while on a cold machine. */
   if (worker_call(w, 0, NULL, 0, 30000, &rep) != 0) return -2;
@@ -121,7 +133,8 @@ timeout:
 
 int worker_call(worker_t *w, int op, const kf_arg *args, int nargs, double timeout_ms, kf_reply *rep) {
   if (w->dead) return -1;
-  double deadline = now_ms() + timeout_ms;
+  double start = now_ms(), deadline = start + timeout_ms;
+  if (op == KF_OP_RUN) w->after_done = 0;
   if (op != 0) {
     kf_cmd cmd;
     memset(&cmd, 0, sizeof cmd);
@@ -145,6 +158,7 @@ int worker_call(worker_t *w, int op, const kf_arg *args, int nargs, double timeo
     if (w->timed_out) snprintf(w->error, sizeof w->error, "no answer within %.0f ms", timeout_ms);
     return -1;
   }
+  if (op == KF_OP_RUN) w->call_ms = now_ms() - start;
   return 0;
 }
 
@@ -246,11 +260,19 @@ static int descendants(pid_t root, pid_t *out, int cap) {
   return count;
 }
 
+/* Per-thread cpu times of one scan (optional). */
+typedef struct {
+  int n;
+  pid_t tid[256];
+  long long cpu[256];
+} thread_cpu;
+
 /* Counts threads of the sandbox in state R or D, and adds up their cpu time (ns, from schedstat). */
-static int scan_threads(pid_t root, long long *cpu_ns, pid_t *running_tids, int cap) {
+static int scan_threads_each(pid_t root, long long *cpu_ns, pid_t *running_tids, int cap, thread_cpu *each) {
   pid_t procs[256];
   int np = descendants(root, procs, 256), running = 0;
   *cpu_ns = 0;
+  if (each) each->n = 0;
   for (int k = 0; k < np; k++) {
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/task", procs[k]);
@@ -279,7 +301,12 @@ static int scan_threads(pid_t root, long long *cpu_ns, pid_t *running_tids, int 
       close(fd);
       if (r > 0) {
         buf[r] = 0;
-        *cpu_ns += atoll(buf);
+        long long c = atoll(buf);
+        *cpu_ns += c;
+        if (each && each->n < 256) {
+          each->tid[each->n] = (pid_t)atoi(e->d_name);
+          each->cpu[each->n++] = c;
+        }
       }
     }
     closedir(d);
@@ -287,7 +314,22 @@ static int scan_threads(pid_t root, long long *cpu_ns, pid_t *running_tids, int 
   return running;
 }
 
+static int scan_threads(pid_t root, long long *cpu_ns, pid_t *running_tids, int cap) {
+  return scan_threads_each(root, cpu_ns, running_tids, cap, NULL);
+}
+
 int busy_windows;
+
+
+static int sandbox_cpus(void) {
+  static int n;
+  if (!n) {
+    cpu_set_t set;
+    n = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1) n = 1;
+  }
+  return n;
+}
 
 static int vanished(const pid_t *tids, int n) {
   for (int i = 0; i < n && i < 64; i++) {
@@ -298,33 +340,79 @@ static int vanished(const pid_t *tids, int n) {
   return 0;
 }
 
-static int idle(worker_t *w, long long cpu_ns) {
+static int busy(worker_t *w, const char *fmt, double a, double b) {
+  snprintf(w->why, sizeof w->why, fmt, a, b);
+  return 1;
+}
+
+static int left_running(worker_t *w) {
+  snprintf(w->why, sizeof w->why,
+           "work was still running after solution() returned (a thread running at return has exited since)");
+  return 1;
+}
+
+/* Seen idle with the sandbox's cpu at `cpu_ns`, `after_reply_ns` of it used since the first look after the
+   reply. The whole call (from just before RUN to now) may have used at most every cpu for the round trip,
+   plus the after-reply allowance: any more was work done before RUN was sent or after the reply came. */
+static int idle(worker_t *w, long long cpu_ns, long long after_reply_ns) {
+  if (after_reply_ns > w->max_after_reply_ns) w->max_after_reply_ns = after_reply_ns;
+  if (after_reply_ns > w->after_reply_allowance_ns)
+    return busy(w, "work went on after solution() returned (%.2f ms of cpu after the reply; the allowance is %.2f ms)",
+                (double)after_reply_ns * 1e-6, (double)w->after_reply_allowance_ns * 1e-6);
+  if (w->call_cpu_known && !w->cuda) {
+    /* No thread can have used more cpu than the round trip lasted, plus its way back to sleep: a thread
+       that did is one that went on working after a reply it (or a sibling) sent early. */
+    thread_cpu now;
+    long long total;
+    pid_t tids[64];
+    scan_threads_each(w->pid, &total, tids, 64, &now);
+    for (int i = 0; i < now.n; i++) {
+      long long was = 0;
+      for (int j = 0; j < w->call_nthreads; j++)
+        if (w->call_tids[j] == now.tid[i]) was = w->call_tcpu[j];
+      long long own = now.cpu[i] - was;
+      if ((double)own > w->call_ms * 1e6 + (double)w->after_reply_allowance_ns)
+        return busy(w,
+                    "work was done outside the timed call (a thread used %.3f ms of cpu in a call of %.3f ms): a "
+                    "reply sent before solution() returned?",
+                    (double)own * 1e-6, w->call_ms);
+    }
+    long long used = cpu_ns - w->call_cpu_ns;
+    long long room = (long long)(w->call_ms * 1e6 * sandbox_cpus()) + KF_AFTER_REPLY_CPU_NS;
+    if ((double)used / (double)room > w->max_call_cpu_share) w->max_call_cpu_share = (double)used / (double)room;
+    if (used > room)
+      return busy(w,
+                  "work was done outside the timed call (%.2f ms of cpu for a call of %.3f ms): a reply sent "
+                  "before solution() returned?",
+                  (double)used * 1e-6, w->call_ms);
+  }
   w->idle_cpu_ns = cpu_ns;
   w->idle_at_ms = now_ms();
   w->idle_known = 1;
   return 0;
 }
 
-int worker_busy_after_return(worker_t *w) {
+static int busy_after_return(worker_t *w) {
   /* Nothing runnable: nothing left running (the common case, no waiting). Something runnable is most often
      the worker's own thread on its way from writing the reply back to reading the next command, or an
      OpenMP team thread parking (OMP_WAIT_POLICY=passive: idle team threads sleep instead of spinning), so
-     look again a few times over 1 ms: all asleep by then, none of the threads seen running gone, and under
-     1 ms of cpu used is idle. Otherwise watch for 20 ms from return: a thread that was running at return
+     look again a few times over 1 ms: all asleep by then, none of the threads seen running gone, and next
+     to no cpu used is idle. Otherwise watch for 20 ms from return: a thread that was running at return
      and has exited since was finishing work after return; a thread merely waiting for a core on a loaded
-     machine uses next to no cpu, while work left running uses most of it. Work that starts again later
-     is caught before the next call (worker_used_cpu_between_calls). */
+     machine uses no cpu, while work left running uses most of it. Work that starts again later is caught
+     before the next call (worker_used_cpu_between_calls). */
   long long before, now, after;
   pid_t tids[64], later[64];
   double t0 = now_ms();
+  w->why[0] = 0;
   int n = scan_threads(w->pid, &before, tids, 64);
-  if (n == 0) return idle(w, before);
+  if (n == 0) return idle(w, before, 0);
   for (int k = 0; k < 4; k++) {
     struct timespec ts = {0, 250000};
     nanosleep(&ts, NULL);
     int m = scan_threads(w->pid, &now, later, 64);
-    if (vanished(tids, n)) return 1; /* it was running at return and is gone now */
-    if (m == 0 && now - before < 1000000) return idle(w, now);
+    if (vanished(tids, n)) return left_running(w);
+    if (m == 0 || now - before > w->after_reply_allowance_ns) return idle(w, now, now - before);
   }
   busy_windows++;
   double left = 20.0 - (now_ms() - t0);
@@ -333,20 +421,38 @@ int worker_busy_after_return(worker_t *w) {
     nanosleep(&ts, NULL);
   }
   int m = scan_threads(w->pid, &after, later, 64);
-  if (vanished(tids, n)) return 1;
-  if ((m == 0 && after - before < 1000000) || after - before <= 2000000) return idle(w, after);
-  return 1; /* more than 2 ms of cpu in 20 ms */
+  if (vanished(tids, n)) return left_running(w);
+  if (m != 0 && after - before > w->after_reply_allowance_ns)
+    return busy(w, "work was still running after solution() returned (threads or processes left busy: %.2f ms of cpu in the %.0f ms after return)",
+                (double)(after - before) * 1e-6, 20.0);
+  return idle(w, after, after - before);
+}
+
+int worker_busy_after_return(worker_t *w) {
+  if (!w->after_done) {
+    w->after_done = 1;
+    w->after_result = busy_after_return(w);
+    w->call_cpu_known = 0;
+  }
+  return w->after_result;
 }
 
 int worker_used_cpu_between_calls(worker_t *w, double *used_ms) {
   *used_ms = 0;
-  if (!w->idle_known) return 0;
-  w->idle_known = 0;
   long long cpu;
   pid_t tids[64];
-  scan_threads(w->pid, &cpu, tids, 64);
-  double gap = now_ms() - w->idle_at_ms, used = (double)(cpu - w->idle_cpu_ns) * 1e-6;
-  *used_ms = used;
-  /* Idle team threads use microseconds; work left running uses most of a core. */
-  return used > 1.0 && used > 0.1 * gap;
+  thread_cpu each;
+  scan_threads_each(w->pid, &cpu, tids, 64, &each);
+  w->call_cpu_ns = cpu;
+  w->call_cpu_known = 1;
+  w->call_nthreads = each.n;
+  memcpy(w->call_tids, each.tid, sizeof(pid_t) * (size_t)each.n);
+  memcpy(w->call_tcpu, each.cpu, sizeof(long long) * (size_t)each.n);
+  if (!w->idle_known) return 0;
+  w->idle_known = 0;
+  long long used = cpu - w->idle_cpu_ns;
+  *used_ms = (double)used * 1e-6;
+  /* Idle team threads use nothing; work left running uses most of a core. */
+  if (!w->cuda) return used > KF_IDLE_CPU_NS;
+  return used > 1000000 && *used_ms > 0.1 * (now_ms() - w->idle_at_ms); /* the cuda runtime's own threads */
 }

@@ -51,6 +51,7 @@ describe('cheats get their verdicts', () => {
     ['detached_thread.c', ['rejected', 'incorrect', 'nondeterministic']],
     ['fake_clock.c', ['rejected'], /clock/],
     ['sleep_then_work.c', ['rejected'], /still running after solution\(\) returned/],
+    ['early_reply.c', ['rejected'], /after solution\(\) returned|outside the timed call|clock/],
     ['memory_hog.c', ['runtime_error']],
     ['include_secret.c', ['compile_error']],
   ];
@@ -62,6 +63,17 @@ describe('cheats get their verdicts', () => {
       if (file === 'include_secret.c') expect(state.compile?.log).not.toContain('TOP-SECRET');
     }, 120_000);
   }
+
+  it('a forged early reply never shortens the time: rejected, or timed to the end of the real work', async () => {
+    const twin = await run('19_ReLU', `#define KF_HONEST_TWIN 1\n${withDefines('early_reply_tail.c')}`);
+    expect(twin.verdict, twin.message).toBe('accepted');
+    const cheat = await run('19_ReLU', withDefines('early_reply_tail.c'));
+    expect(['rejected', 'accepted'], cheat.message).toContain(cheat.verdict);
+    if (cheat.verdict === 'rejected') expect(cheat.message).toMatch(/after solution\(\) returned|outside the timed call/);
+    // Three quarters of the work comes after the forged reply: had it stopped the clock, the time would be
+    // under half the twin's. Accepted only when the harness read the reply after the work was done.
+    else expect(cheat.benchmarking_result!.optimized_time!).toBeGreaterThan(0.8 * twin.benchmarking_result!.optimized_time!);
+  }, 120_000);
 
   it('caching by content never pays: every timed sample has fresh inputs', async () => {
     const state = await run('19_ReLU', withDefines('cache_by_content.c'));
