@@ -69,10 +69,14 @@ describe('cheats get their verdicts', () => {
     expect(twin.verdict, twin.message).toBe('accepted');
     const cheat = await run('19_ReLU', withDefines('early_reply_tail.c'));
     expect(['rejected', 'accepted'], cheat.message).toContain(cheat.verdict);
-    if (cheat.verdict === 'rejected') expect(cheat.message).toMatch(/after solution\(\) returned|outside the timed call/);
+    if (cheat.verdict === 'rejected')
+      expect(cheat.message).toMatch(/after solution\(\) returned|outside the timed call/);
     // Three quarters of the work comes after the forged reply: had it stopped the clock, the time would be
     // under half the twin's. Accepted only when the harness read the reply after the work was done.
-    else expect(cheat.benchmarking_result!.optimized_time!).toBeGreaterThan(0.8 * twin.benchmarking_result!.optimized_time!);
+    else
+      expect(cheat.benchmarking_result!.optimized_time!).toBeGreaterThan(
+        0.8 * twin.benchmarking_result!.optimized_time!,
+      );
   }, 120_000);
 
   it('caching by content never pays: every timed sample has fresh inputs', async () => {
