@@ -76,10 +76,11 @@ int worker_start(worker_t *w, const char *launch_file, int shm_fd, int out_fd, i
     dup2(devnull, 0);
     for (int fd = 6; fd < 1024; fd++) close(fd);
     setpgid(0, 0);
-    if (drop_uid && geteuid() == 0) {
-      /* Root outside means uid 0 inside user namespaces too: drop to nobody first so rlimits such as
-         RLIMIT_NPROC apply and the host's files are out of reach by permission as well as by mount. */
-      if (setgroups(0, NULL) || setgid(65534) || setuid(65534)) _exit(97);
+    if (drop_uid > 0 && geteuid() == 0) {
+      /* Root outside means uid 0 inside user namespaces too: drop to the job's own uid (the runner picks
+         one per evaluation; nobody by default) first, so rlimits such as RLIMIT_NPROC apply, to this job
+         alone, and the host's files are out of reach by permission as well as by mount. */
+      if (setgroups(0, NULL) || setgid((gid_t)drop_uid) || setuid((uid_t)drop_uid)) _exit(97);
     }
     char *envp[] = {"PATH=/usr/bin:/bin", "HOME=/tmp", "OMP_WAIT_POLICY=passive", "LC_ALL=C", NULL};
     execve(argv[0], argv, envp);

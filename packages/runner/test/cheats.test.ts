@@ -132,5 +132,19 @@ describe('cheats get their verdicts', () => {
     expect(ourSandboxes()).toEqual([]);
   }, 120_000);
 
+  // RLIMIT_NPROC counts per uid: a runner that is root gives each evaluation's sandboxes a uid of their own,
+  // so a bomb fills only its own quota (as a plain user the sandboxes share the user's; docs/evaluation.md).
+  it.runIf(process.getuid?.() === 0)(
+    'a fork bomb does not stop another evaluation running beside it from starting',
+    async () => {
+      const bomb = run('19_ReLU', withDefines('fork_bomb.c'));
+      await new Promise((r) => setTimeout(r, 1500)); // the bomb has filled its quota by now
+      const [other, bombed] = await Promise.all([run('19_ReLU', good()), bomb]);
+      expect(other.verdict, other.message).toBe('accepted');
+      expect(bombed.verdict).toBe('timeout');
+    },
+    120_000,
+  );
+
   it('the runner is still healthy after all of them', expectHealthy, 120_000);
 });

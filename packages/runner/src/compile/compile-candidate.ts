@@ -24,6 +24,8 @@ export async function compileCandidate(opts: {
   source: string;
   toolchain: Toolchain;
   workerObjects: string[];
+  /** The job's sandbox uid when the runner is root (jobUid). */
+  uid?: number | undefined;
   signal?: AbortSignal;
 }): Promise<CompileOutcome> {
   const file = SOURCE_NAME[opts.language];
@@ -50,6 +52,7 @@ export async function compileCandidate(opts: {
       timeoutMs: COMPILE_TIMEOUT_MS,
       capBytes: LOG_CAP,
       dropRoot: true,
+      ...(opts.uid !== undefined ? { uid: opts.uid } : {}),
       env: { PATH: '/usr/local/cuda/bin:/usr/bin:/bin', HOME: '/tmp', LC_ALL: 'C', TMPDIR: '/tmp' },
       ...(opts.signal ? { signal: opts.signal } : {}),
     },

@@ -13,6 +13,7 @@ import { customProblemDefinition } from '../problems/custom.js';
 import type { Catalogue, ProblemDefinition } from '../problems/schema.js';
 import { elementCount } from '../problems/validate.js';
 import { sandboxAvailable, sandboxName, unsandboxedAllowed } from '../sandbox/bwrap.js';
+import { jobUid } from '../sandbox/spawn.js';
 import { llcBytes } from '../devices/cpu.js';
 import { refreshCpuPeaks } from '../devices/remeasure.js';
 import { stateFromReport } from './build-state.js';
@@ -106,7 +107,8 @@ export async function evaluate(payload: EvaluationJobPayload, opts: EvaluateOpti
   const buildMs = performance.now() - tBuild;
   const jobDir = join(opts.workDir, 'jobs', randomUUID());
   mkdirSync(jobDir, { recursive: true });
-  makeShared(jobDir);
+  const uid = jobUid();
+  makeShared(jobDir, uid);
   try {
     const objects = stageWorkerObjects(built, jobDir);
     const compiled = await compileCandidate({
@@ -115,6 +117,7 @@ export async function evaluate(payload: EvaluationJobPayload, opts: EvaluateOpti
       source: payload.source,
       toolchain: tc,
       workerObjects: objects,
+      uid,
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
     if (!compiled.report.ok) {
@@ -163,6 +166,7 @@ export async function evaluate(payload: EvaluationJobPayload, opts: EvaluateOpti
       maxTimingMs: timing.maxMs,
       cuda: backend === 'cuda',
       sandboxHarness: problem.custom,
+      uid,
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
     if (opts.signal?.aborted) throw new EvaluationSetupError('the evaluation was aborted');

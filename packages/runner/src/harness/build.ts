@@ -34,10 +34,10 @@ export interface BuiltHarness {
 
 const building = new Map<string, Promise<BuiltHarness>>();
 
-export function makeShared(dir: string): void {
-  // The sandbox runs as nobody when the runner is root: let it write here, and nowhere else.
+export function makeShared(dir: string, uid = 65534): void {
+  // The sandbox runs as nobody (or the job's own uid) when the runner is root: let it write here, and nowhere else.
   chmodSync(dir, 0o777);
-  if (process.getuid?.() === 0) chownSync(dir, 65534, 65534);
+  if (process.getuid?.() === 0) chownSync(dir, uid, uid);
 }
 
 async function compileIn(dir: string, tc: Toolchain, argv: string[], what: string): Promise<void> {

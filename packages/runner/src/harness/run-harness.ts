@@ -26,6 +26,8 @@ export async function runHarness(opts: {
   cuda: boolean;
   /** Custom problems: the reference is untrusted, so the harness itself runs in a sandbox too. */
   sandboxHarness: boolean;
+  /** The job's sandbox uid when the runner is root (jobUid); the harness drops to it to start the worker. */
+  uid?: number | undefined;
   signal?: AbortSignal;
 }): Promise<HarnessRun> {
   const { jobDir } = opts;
@@ -50,7 +52,8 @@ export async function runHarness(opts: {
     writeFileSync(join(jobDir, 'baseline.args'), `${bl.join('\0')}\0`);
     baseline = 'baseline.args';
   }
-  let argv = [opts.built.harness, 'plan.txt', 'launch.args', baseline, '1'];
+  // The last argument: the uid the harness drops to before starting a worker when it runs as root (0: stay).
+  let argv = [opts.built.harness, 'plan.txt', 'launch.args', baseline, String(opts.uid ?? 65534)];
   if (opts.sandboxHarness) {
     copyFileSync(opts.built.harness, join(jobDir, 'harness'));
     chmodSync(join(jobDir, 'harness'), 0o755);
@@ -72,6 +75,7 @@ export async function runHarness(opts: {
     capBytes: 64 * 1024,
     stdoutCapBytes: 16 << 20,
     dropRoot: opts.sandboxHarness,
+    ...(opts.uid !== undefined ? { uid: opts.uid } : {}),
     env: { PATH: '/usr/bin:/bin', HOME: '/tmp', LC_ALL: 'C', OMP_WAIT_POLICY: 'passive' },
     ...(opts.signal ? { signal: opts.signal } : {}),
   });

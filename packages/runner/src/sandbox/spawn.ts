@@ -1,5 +1,6 @@
 // Runs a command with a wall timeout that kills its whole process group, capturing capped output.
 import { spawn } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 
 export interface SpawnResult {
   code: number | null;
@@ -13,6 +14,19 @@ export interface SpawnResult {
   durationMs: number;
 }
 
+const NOBODY = 65534;
+
+/**
+ * A uid of its own for one evaluation's sandboxes when the runner is root, from a range no account uses.
+ * RLIMIT_NPROC counts processes per real uid, so under one shared uid (nobody) a fork bomb in one sandbox
+ * would stop every other sandbox on the machine from starting; with a uid per job it fills only its own
+ * quota. undefined when the runner is not root (the sandbox then runs as the runner's user).
+ */
+export function jobUid(): number | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  return 1_000_000_000 + randomInt(1_000_000_000);
+}
+
 export interface SpawnOptions {
   cwd: string;
   timeoutMs: number;
@@ -24,6 +38,8 @@ export interface SpawnOptions {
   extraPipes?: number;
   /** Run as nobody when we are root (so rlimits on processes apply and host files are out of reach). */
   dropRoot?: boolean;
+  /** The uid (and gid) dropRoot runs as, instead of nobody: a job's own (see jobUid). */
+  uid?: number;
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
 }
@@ -61,7 +77,7 @@ export function runCommand(argv: readonly string[], opts: SpawnOptions): Promise
       detached: true,
       env: opts.env ?? { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: '/tmp', LC_ALL: 'C' },
       stdio: ['ignore', 'pipe', 'pipe', ...Array.from({ length: extra }, () => 'pipe' as const)],
-      ...(asNobody ? { uid: 65534, gid: 65534 } : {}),
+      ...(asNobody ? { uid: opts.uid ?? NOBODY, gid: opts.uid ?? NOBODY } : {}),
     });
     const outs = [
       new Capped(opts.stdoutCapBytes ?? cap),
