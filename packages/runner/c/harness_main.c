@@ -139,7 +139,12 @@ static int timed_call(worker_t *w, const case_desc *c, double *outside, double *
   }
   if (P.cuda && worker_call(w, KF_OP_FETCH, NULL, 0, P.call_timeout_ms, &rep)) return -1;
   if (rep.status != 0) {
-    snprintf(w->error, sizeof w->error, "the worker reported error %d (a cuda call failed)", rep.status);
+    if (P.cuda && rep.status > 0 && rep.status < 1000)
+      snprintf(w->error, sizeof w->error, "the worker reported error %d (a cuda call failed)", rep.status);
+    else
+      snprintf(w->error, sizeof w->error,
+               "the worker's reply was not one the stub sends (status %d): something else wrote to its reply pipe",
+               rep.status);
     return -1;
   }
   *outside = fmax(t1 - t0 - nop_ms, 0.0);
@@ -556,8 +561,11 @@ int main(int argc, char **argv) {
     size_t t = layout(&P.cases[ci]);
     if (t > max) max = t;
   }
-  int shm_fd = memfd_create("kf-data", 0);
+  /* Sealed at its size: the worker holds this fd, and a candidate that shrank the file would make the
+     harness's own accesses to the mapping fault (SIGBUS) instead of getting a verdict. */
+  int shm_fd = memfd_create("kf-data", MFD_ALLOW_SEALING);
   if (shm_fd < 0 || ftruncate(shm_fd, (off_t)max)) return 3;
+  if (fcntl(shm_fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)) return 3;
   shm = mmap(NULL, max, PROT_READ | PROT_WRITE, MAP_SHARED, shm_fd, 0);
   priv = aligned_alloc(4096, max);
   saved = aligned_alloc(4096, max);

@@ -53,6 +53,7 @@ describe('cheats get their verdicts', () => {
     ['sleep_then_work.c', ['rejected'], /still running after solution\(\) returned/],
     ['early_reply.c', ['rejected'], /after solution\(\) returned|outside the timed call|clock/],
     ['memory_hog.c', ['runtime_error']],
+    ['garbage_reply.c', ['runtime_error'], /reply was not one the stub sends/],
     ['include_secret.c', ['compile_error']],
   ];
   for (const [file, verdicts, message] of cases) {
@@ -77,6 +78,12 @@ describe('cheats get their verdicts', () => {
       expect(cheat.benchmarking_result!.optimized_time!).toBeGreaterThan(
         0.8 * twin.benchmarking_result!.optimized_time!,
       );
+  }, 120_000);
+
+  it('shrinking the shared data file fails: the harness stays up and gives its verdict', async () => {
+    const state = await run('19_ReLU', withDefines('shrink_shared.c'));
+    expect(state.verdict, state.message).toBe('accepted');
+    expect(state.stdout).toContain('shrink denied');
   }, 120_000);
 
   it('caching by content never pays: every timed sample has fresh inputs', async () => {
