@@ -10,8 +10,8 @@ const JOB_COLUMNS =
 /** Inserts a queued job; returns its id, or null when the dedupe key already exists. */
 export async function enqueueJob(sql: Sql, opts: EnqueueOptions): Promise<string | null> {
   const rows = await sql.query<{ id: string }>(
-    `INSERT INTO jobs (kind, payload, device, session_id, max_attempts, dedupe_key, run_after, priority)
-     VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7), $8)
+    `INSERT INTO jobs (kind, payload, device, session_id, max_attempts, dedupe_key, run_after, priority, owner_id)
+     VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7), $8, $9)
      ON CONFLICT (dedupe_key) DO NOTHING
      RETURNING id`,
     [
@@ -23,6 +23,7 @@ export async function enqueueJob(sql: Sql, opts: EnqueueOptions): Promise<string
       opts.dedupeKey ?? null,
       (opts.delayMs ?? 0) / 1000,
       opts.priority ?? 0,
+      opts.ownerId ?? null,
     ],
   );
   const id = rows[0]?.id ?? null;
@@ -31,25 +32,31 @@ export async function enqueueJob(sql: Sql, opts: EnqueueOptions): Promise<string
 }
 
 /**
- * Leases the ready job of the given kinds (and devices) with the highest priority, oldest first. SKIP LOCKED lets many claimers race
- * without blocking one another; the lease token makes a stale holder's later writes no-ops.
+ * Leases a ready job of the given kinds (and devices). Order: first the user with the fewest jobs of these kinds
+ * running now (fair share: one user's hundred sessions do not hold a shared runner while someone else waits),
+ * then the highest priority, then the oldest. SKIP LOCKED lets many claimers race without blocking one another;
+ * the lease token makes a stale holder's later writes no-ops.
  */
 export async function claimJob(sql: Sql, opts: ClaimOptions): Promise<Job | null> {
   const params: unknown[] = [opts.kinds, randomUUID(), opts.runnerId, opts.leaseSeconds];
   let deviceFilter = '';
   if (opts.devices) {
     params.push(opts.devices);
-    deviceFilter = `AND device = ANY($${params.length}::text[])`;
+    deviceFilter = `AND j.device = ANY($${params.length}::text[])`;
   }
   const rows = await sql.query<Job>(
     `UPDATE jobs SET status = 'leased', attempts = attempts + 1, lease_token = $2, runner_id = $3,
        lease_expires_at = now() + make_interval(secs => $4), updated_at = now()
      WHERE id = (
-       SELECT id FROM jobs
-       WHERE status = 'queued' AND kind = ANY($1::text[]) AND run_after <= now() ${deviceFilter}
-       ORDER BY priority DESC, run_after, created_at
+       WITH running AS (
+         SELECT owner_id, count(*) AS n FROM jobs
+         WHERE status = 'leased' AND kind = ANY($1::text[]) AND owner_id IS NOT NULL
+         GROUP BY owner_id)
+       SELECT j.id FROM jobs j LEFT JOIN running r ON r.owner_id = j.owner_id
+       WHERE j.status = 'queued' AND j.kind = ANY($1::text[]) AND j.run_after <= now() ${deviceFilter}
+       ORDER BY coalesce(r.n, 0), j.priority DESC, j.run_after, j.created_at
        LIMIT 1
-       FOR UPDATE SKIP LOCKED)
+       FOR UPDATE OF j SKIP LOCKED)
      RETURNING ${JOB_COLUMNS}`,
     params,
   );

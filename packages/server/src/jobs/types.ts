@@ -29,6 +29,8 @@ export interface EnqueueOptions {
   delayMs?: number;
   /** Higher runs first among ready jobs (see JOB_PRIORITY); equal priorities run oldest first. */
   priority?: number;
+  /** The user the job works for: claims share runners fairly between users (see claimJob). */
+  ownerId?: string | null;
 }
 
 /**

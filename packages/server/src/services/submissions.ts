@@ -120,6 +120,7 @@ export async function createSubmission(p: Product, user: Caller, body: CreateSub
       maxAttempts: p.config.jobs.maxTries,
       dedupeKey: `evaluate:submission:${submissionId}`,
       priority: JOB_PRIORITY.submission,
+      ownerId: user.id,
     });
     return submissionId;
   });

@@ -42,6 +42,7 @@ export async function queueAttempt(p: Product, tx: Sql, sessionId: string, instr
     maxAttempts: p.config.jobs.maxTries,
     dedupeKey: `generate:${attempt.id}`,
     priority: await attemptPriority(tx, attempt),
+    ownerId: session.owner_id,
   });
   await tx.query(
     `UPDATE agent_sessions SET status = 'active', updated_at = now() WHERE id = $1 AND status <> 'stopped'`,
@@ -75,6 +76,7 @@ export async function queueEvaluation(p: Product, tx: Sql, session: SessionRow, 
     maxAttempts: p.config.jobs.maxTries,
     dedupeKey: `evaluate:attempt:${attempt.id}`,
     priority: await attemptPriority(tx, attempt),
+    ownerId: session.owner_id,
   });
 }
 
