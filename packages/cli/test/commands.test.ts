@@ -166,6 +166,7 @@ describe('usage errors exit 2', () => {
     [['sessions', 'frobnicate']],
     [['sessions', 'show']],
     [['sessions', 'list', '--limit', 'many']],
+    [['sessions', 'list', '--problem', '19_ReLU']],
     [['submit', '19_ReLU']],
     [['--no-such-flag']],
   ])('kforge %s', async (args) => {
@@ -229,6 +230,37 @@ describe('sessions', () => {
     const restored = await kforge(['sessions', 'restore', session.id, '--json'], signedIn());
     expect(restored.code).toBe(0);
     expect(AgentSession.parse(restored.json()).deleted_at).toBeNull();
+  });
+
+  test("sessions list --everyone: a superuser sees every user's sessions, filtered; anyone else exits 3", async () => {
+    const start = await kforge(
+      ['sessions', 'start', '20_LeakyReLU', '-n', '1', '--name', 'seen by admin', '--json'],
+      signedIn(),
+    );
+    expect(start.code, start.stderr).toBe(0);
+    const session = AgentSession.parse(start.json());
+
+    const refused = await kforge(['sessions', 'list', '--everyone', '--json'], signedIn());
+    expect(refused.code).toBe(3);
+    expect(refused.stdout).toBe('');
+
+    const admin = await server.createUser({ email: 'admin-cli@kforge.test', is_superuser: true });
+    const adminEnv = {
+      env: { KFORGE_TOKEN: admin.token, KFORGE_API_URL: server.url, KFORGE_TELEMETRY: '0', ...isolatedHome() },
+    };
+    const byProblem = await kforge(['sessions', 'list', '--everyone', '--problem', '20_LeakyReLU', '--json'], adminEnv);
+    expect(byProblem.code, byProblem.stderr).toBe(0);
+    const page = listOf(AgentSessionSummary).parse(byProblem.json());
+    expect(page.data.map((s) => s.id)).toContain(session.id);
+    expect(page.data.every((s) => s.problem_name === '20_LeakyReLU')).toBe(true);
+
+    const byOwner = await kforge(['sessions', 'list', '--everyone', '--owner', admin.user.id, '--json'], adminEnv);
+    expect(listOf(AgentSessionSummary).parse(byOwner.json()).data).toEqual([]);
+
+    const table = await kforge(['sessions', 'list', '--everyone'], adminEnv);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain('OWNER');
+    expect(table.stdout).toContain(session.owner_id);
   });
 
   test('an unknown session exits 4', async () => {
