@@ -365,7 +365,16 @@ describe('submissions and leaderboards', () => {
     expect(detail.status).toBe('completed');
     expect(detail.verdict).not.toBe('accepted');
     expect(detail.rank).toBeNull();
-  }, 200_000);
+
+    // Plain output (not a TTY): the verdict and the runner's message, the verdict said once.
+    const plain = await kforge(['submit', '19_ReLU', wrong, '--wait'], {
+      ...signedIn({ KFORGE_POLL_MS: '300' }),
+      timeoutMs: 170_000,
+    });
+    expect(plain.code).toBe(5);
+    expect(plain.stdout).toMatch(/^incorrect: case \w+: output y/m);
+    expect(plain.stdout).not.toContain('incorrect: incorrect');
+  }, 300_000);
 
   test('leaderboard of all problems and of one, --limit and --device; an unknown problem exits 4', async () => {
     const all = await kforge(['leaderboard', '--json'], signedIn());

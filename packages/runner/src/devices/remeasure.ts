@@ -2,9 +2,17 @@
 import type { Device } from '@kernelforge/sdk';
 import { measureCpuPeaks } from './cpu.js';
 
-/** Re-measures the cpu's peaks and raises the device's figures in place (never lowers them). */
-export function refreshCpuPeaks(device: Device): boolean {
+const lastRefresh = new WeakMap<Device, number>();
+
+/**
+ * Re-measures the cpu's peaks and raises the device's figures in place (never lowers them). With
+ * `minIntervalMs`, does nothing when the last re-measurement of this device is more recent than that.
+ */
+export function refreshCpuPeaks(device: Device, opts: { minIntervalMs?: number } = {}): boolean {
   if (device.kind !== 'cpu' || device.peaks.source !== 'measured') return false;
+  const last = lastRefresh.get(device);
+  if (opts.minIntervalMs !== undefined && last !== undefined && Date.now() - last < opts.minIntervalMs) return false;
+  lastRefresh.set(device, Date.now());
   const fresh = measureCpuPeaks(undefined, true);
   const before = { ...device.peaks };
   device.peaks.bandwidth_gbps = Math.max(device.peaks.bandwidth_gbps, fresh.bandwidth_gbps);

@@ -142,7 +142,9 @@ function printOutcome(ctx: CommandContext, submission: SubmissionDetail): void {
       `accepted ${formatMs(submission.time_ms)} ${formatSpeedup(submission.speedup)}${submission.rank ? ` rank ${submission.rank}` : ''}`,
     );
   } else {
-    output.line(`${verdict}${submission.evaluation_state?.message ? `: ${submission.evaluation_state.message}` : ''}`);
+    // The runner's messages already lead with the verdict ("rejected: work went on ..."): say it once.
+    const message = submission.evaluation_state?.message;
+    output.line(message?.startsWith(`${verdict}:`) ? message : `${verdict}${message ? `: ${message}` : ''}`);
   }
 }
 
