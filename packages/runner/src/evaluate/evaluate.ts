@@ -13,7 +13,7 @@ import { customProblemDefinition } from '../problems/custom.js';
 import type { Catalogue, ProblemDefinition } from '../problems/schema.js';
 import { elementCount } from '../problems/validate.js';
 import { sandboxAvailable, sandboxName, unsandboxedAllowed } from '../sandbox/bwrap.js';
-import { jobUid } from '../sandbox/spawn.js';
+import { jobUid, NOBODY_UID } from '../sandbox/spawn.js';
 import { llcBytes } from '../devices/cpu.js';
 import { refreshCpuPeaks } from '../devices/remeasure.js';
 import { stateFromReport } from './build-state.js';
@@ -107,8 +107,16 @@ export async function evaluate(payload: EvaluationJobPayload, opts: EvaluateOpti
   const buildMs = performance.now() - tBuild;
   const jobDir = join(opts.workDir, 'jobs', randomUUID());
   mkdirSync(jobDir, { recursive: true });
-  const uid = jobUid();
-  makeShared(jobDir, uid);
+  let uid = jobUid();
+  try {
+    makeShared(jobDir, uid);
+  } catch (error) {
+    // A root whose user namespace maps only some uids (rootless containers map 65,536): the job's own uid
+    // does not exist here, so fall back to nobody (a fork bomb can then hold up sandboxes beside it).
+    if (uid === undefined) throw error;
+    uid = NOBODY_UID;
+    makeShared(jobDir, uid);
+  }
   try {
     const objects = stageWorkerObjects(built, jobDir);
     const compiled = await compileCandidate({

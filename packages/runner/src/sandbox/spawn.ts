@@ -14,7 +14,7 @@ export interface SpawnResult {
   durationMs: number;
 }
 
-const NOBODY = 65534;
+export const NOBODY_UID = 65534;
 
 /**
  * A uid of its own for one evaluation's sandboxes when the runner is root, from a range no account uses.
@@ -77,7 +77,7 @@ export function runCommand(argv: readonly string[], opts: SpawnOptions): Promise
       detached: true,
       env: opts.env ?? { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: '/tmp', LC_ALL: 'C' },
       stdio: ['ignore', 'pipe', 'pipe', ...Array.from({ length: extra }, () => 'pipe' as const)],
-      ...(asNobody ? { uid: opts.uid ?? NOBODY, gid: opts.uid ?? NOBODY } : {}),
+      ...(asNobody ? { uid: opts.uid ?? NOBODY_UID, gid: opts.uid ?? NOBODY_UID } : {}),
     });
     const outs = [
       new Capped(opts.stdoutCapBytes ?? cap),
