@@ -71,7 +71,9 @@ describe('cheats get their verdicts', () => {
     const cheat = await run('19_ReLU', withDefines('early_reply_tail.c'));
     expect(['rejected', 'accepted'], cheat.message).toContain(cheat.verdict);
     if (cheat.verdict === 'rejected')
-      expect(cheat.message).toMatch(/after solution\(\) returned|outside the timed call/);
+      expect(cheat.message).toMatch(/after solution\(\) returned|outside the timed call|clock disagrees/);
+    // Rejected: work seen after the reply, or (the reply read late, so the outside time covers all the work) its
+    // own clock, which stops at the forged reply, disagrees with the outside one.
     // Three quarters of the work comes after the forged reply: had it stopped the clock, the time would be
     // under half the twin's. Accepted only when the harness read the reply after the work was done.
     else
@@ -84,6 +86,15 @@ describe('cheats get their verdicts', () => {
     const state = await run('19_ReLU', withDefines('shrink_shared.c'));
     expect(state.verdict, state.message).toBe('accepted');
     expect(state.stdout).toContain('shrink denied');
+  }, 120_000);
+
+  it('files written to fill memory stop at the sized tmpfs mounts; the root and /dev are read-only', async () => {
+    const state = await run('19_ReLU', withDefines('tmpfs_fill.c'));
+    expect(state.verdict, state.message).toBe('accepted');
+    const written = Object.fromEntries(
+      [...(state.stdout ?? '').matchAll(/fill (\S+) (\d+) MiB/g)].map((m) => [m[1], Number(m[2])]),
+    );
+    expect(written).toEqual({ '/dev/shm': 16, '/dev': 0, '/tmp': 64, '/w': 0, '/': 0 });
   }, 120_000);
 
   it('caching by content never pays: every timed sample has fresh inputs', async () => {

@@ -141,6 +141,17 @@ export function sandboxArgv(spec: SandboxSpec, command: readonly string[]): stri
     '--chdir',
     '/w',
     ...(spec.gpu ? gpuDevices().flatMap((d) => ['--dev-bind', d, d]) : []),
+    // Memory is the one thing a tmpfs lets a sandbox take beyond its address-space limit: bwrap's root and /dev
+    // are tmpfs with no size, so writing files there could fill the host's memory. Root and /dev read-only (device
+    // nodes such as /dev/null still work), POSIX shared memory in a small /dev/shm, scratch files in the sized /tmp.
+    '--size',
+    String(16 << 20),
+    '--tmpfs',
+    '/dev/shm',
+    '--remount-ro',
+    '/dev',
+    '--remount-ro',
+    '/',
   ];
   return [...prlimit, ...args, ...command];
 }

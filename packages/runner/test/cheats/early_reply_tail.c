@@ -2,8 +2,9 @@
    array with OpenMP, forges the "done" reply (reporting its own clock up to that point, so the inside and
    outside clocks agree), then does the other three quarters on one thread, and swallows the stub's real
    reply. Were the harness's clock stopped by the forged reply, the measured time would be a fraction of the
-   real one. Expected: rejected (cpu used after the reply), or, when the machine is so loaded that the
-   harness only reads the reply after the work is done, a time that includes all of it.
+   real one. Expected: rejected (cpu used after the reply; or, when the machine is so loaded that the harness
+   only reads the reply after the work is done, its clock disagreeing with the outside one), or accepted with
+   a time that includes all of the work.
    With KF_HONEST_TWIN defined it is the same kernel without the forged reply. */
 #define _GNU_SOURCE
 #include <stdint.h>
