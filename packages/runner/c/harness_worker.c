@@ -57,7 +57,9 @@ static void set_error(worker_t *w) {
 int worker_start(worker_t *w, const char *launch_file, int shm_fd, int out_fd, int err_fd, int drop_uid) {
   static char storage[65536];
   char *argv[MAX_LAUNCH_ARGS];
+  int cuda = w->cuda; /* set by the caller before the start */
   memset(w, 0, sizeof *w);
+  w->cuda = cuda;
   if (read_launch(launch_file, argv, storage, sizeof storage) < 1) return -1;
   int to_child[2], from_child[2];
   if (pipe2(to_child, O_CLOEXEC) || pipe2(from_child, O_CLOEXEC)) return -1;
@@ -75,6 +77,13 @@ int worker_start(worker_t *w, const char *launch_file, int shm_fd, int out_fd, i
     int devnull = open("/dev/null", O_RDONLY);
     dup2(devnull, 0);
     for (int fd = 6; fd < 1024; fd++) close(fd);
+    /* The worker's seccomp filter (no new processes), when the runner wrote one: fd 6, named in the launch
+       line as `--seccomp 6`. */
+    int filter = open("seccomp.bpf", O_RDONLY);
+    if (filter >= 0 && filter != 6) {
+      if (dup2(filter, 6) < 0) _exit(96);
+      close(filter);
+    }
     setpgid(0, 0);
     if (drop_uid > 0 && geteuid() == 0) {
       /* Root outside means uid 0 inside user namespaces too: drop to the job's own uid (the runner picks

@@ -97,6 +97,12 @@ describe('cheats get their verdicts', () => {
     expect(written).toEqual({ '/dev/shm': 16, '/dev': 0, '/tmp': 64, '/w': 0, '/': 0 });
   }, 120_000);
 
+  it('no new processes in the worker (each could hold memory of its own); threads still work', async () => {
+    const state = await run('19_ReLU', withDefines('fork_memory.c'));
+    expect(state.verdict, state.message).toBe('accepted');
+    expect(state.stdout).toContain('forked 0 children; threads work');
+  }, 120_000);
+
   it('caching by content never pays: every timed sample has fresh inputs', async () => {
     const state = await run('19_ReLU', withDefines('cache_by_content.c'));
     expect(state.verdict, state.message).toBe('accepted');

@@ -201,11 +201,22 @@ export async function evaluate(payload: EvaluationJobPayload, opts: EvaluateOpti
     // then). Near the peak (flagged for review on the peak alone): the same, at most once every 10 minutes, so a
     // runner started on a busy machine does not flag every good kernel, and a truly fast kernel does not pay for a
     // re-measurement on every evaluation.
-    if (state.verdict === 'implausible' && refreshCpuPeaks(device)) return make();
-    const nearPeak = state.benchmarking_result?.review_reasons?.some((r) => /of peak/.test(r)) ?? false;
-    if (nearPeak && refreshCpuPeaks(device, { minIntervalMs: 10 * 60_000 })) return make();
+    const recheck = peakRecheck(state);
+    if (recheck === 'now' && refreshCpuPeaks(device)) return make();
+    if (recheck === 'throttled' && refreshCpuPeaks(device, { minIntervalMs: 10 * 60_000 })) return make();
     return state;
   } finally {
     if (!opts.keepJobDir) rmSync(jobDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Whether a result calls for measuring the cpu's peaks again: `now` when it is above the peak (implausible),
+ * `throttled` when it is only flagged for review for nearing it, null otherwise.
+ */
+export function peakRecheck(
+  state: Pick<EvaluationState, 'verdict' | 'benchmarking_result'>,
+): 'now' | 'throttled' | null {
+  if (state.verdict === 'implausible') return 'now';
+  return state.benchmarking_result?.review_reasons?.some((r) => /of peak/.test(r)) ? 'throttled' : null;
 }

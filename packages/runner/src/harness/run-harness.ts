@@ -1,7 +1,8 @@
 // Runs the harness for one compiled candidate and returns its parsed report plus the candidate's output.
 import { chmodSync, copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sandboxArgv, type SandboxLimits } from '../sandbox/bwrap.js';
+import { sandboxArgv, sandboxAvailable, type SandboxLimits } from '../sandbox/bwrap.js';
+import { noNewProcessesFilter } from '../sandbox/seccomp.js';
 import { runCommand } from '../sandbox/spawn.js';
 import type { BuiltHarness } from './build.js';
 import { HarnessReportSchema, type HarnessReport } from './report-json.js';
@@ -42,7 +43,14 @@ export async function runHarness(opts: {
   };
   // Paths as the harness sees them: the job dir is /w inside an outer sandbox.
   const jobPath = opts.sandboxHarness ? '/w' : jobDir;
-  const launch = sandboxArgv({ workDir: jobPath, writable: false, limits, gpu: opts.cuda }, ['./worker']);
+  // cpu workers: no new processes (seccomp; the harness opens seccomp.bpf as fd 6 for bwrap). Not for cuda: the
+  // driver's behaviour under the filter is unverified here (no GPU).
+  const filter = opts.cuda || !sandboxAvailable() ? null : noNewProcessesFilter();
+  if (filter) writeFileSync(join(jobDir, 'seccomp.bpf'), filter);
+  const launch = sandboxArgv(
+    { workDir: jobPath, writable: false, limits, gpu: opts.cuda, ...(filter ? { seccompFd: 6 } : {}) },
+    ['./worker'],
+  );
   writeFileSync(join(jobDir, 'launch.args'), `${launch.join('\0')}\0`);
   let baseline = '-';
   if (opts.built.baselineWorker) {

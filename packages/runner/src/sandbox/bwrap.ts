@@ -23,6 +23,8 @@ export interface SandboxSpec {
   gpu?: boolean;
   /** Size of the private /tmp (bytes). */
   tmpBytes?: number;
+  /** An fd the launcher has open on a seccomp program (bwrap `--seccomp`). */
+  seccompFd?: number;
 }
 
 /** Absolute paths: the harness starts workers with execve, which does not search PATH. */
@@ -152,6 +154,7 @@ export function sandboxArgv(spec: SandboxSpec, command: readonly string[]): stri
     '/dev',
     '--remount-ro',
     '/',
+    ...(spec.seccompFd !== undefined ? ['--seccomp', String(spec.seccompFd)] : []),
   ];
   return [...prlimit, ...args, ...command];
 }
