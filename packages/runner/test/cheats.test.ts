@@ -103,6 +103,14 @@ describe('cheats get their verdicts', () => {
     expect(state.stdout).toContain('forked 0 children; threads work');
   }, 120_000);
 
+  it('system calls no kernel needs (ptrace, namespaces, mounts, bpf, io_uring, ...) are refused with EPERM', async () => {
+    const state = await run('19_ReLU', withDefines('syscalls.c'));
+    expect(state.verdict, state.message).toBe('accepted');
+    const results = [...(state.stdout ?? '').matchAll(/syscall (.+) (\S+)\n/g)].map((m) => [m[1], m[2]]);
+    expect(results).toHaveLength(12);
+    for (const [name, errno] of results) expect(errno, name).toBe('EPERM');
+  }, 120_000);
+
   it('caching by content never pays: every timed sample has fresh inputs', async () => {
     const state = await run('19_ReLU', withDefines('cache_by_content.c'));
     expect(state.verdict, state.message).toBe('accepted');

@@ -2,7 +2,7 @@
 import { chmodSync, copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sandboxArgv, sandboxAvailable, type SandboxLimits } from '../sandbox/bwrap.js';
-import { noNewProcessesFilter } from '../sandbox/seccomp.js';
+import { workerFilter } from '../sandbox/seccomp.js';
 import { runCommand } from '../sandbox/spawn.js';
 import type { BuiltHarness } from './build.js';
 import { HarnessReportSchema, type HarnessReport } from './report-json.js';
@@ -43,9 +43,10 @@ export async function runHarness(opts: {
   };
   // Paths as the harness sees them: the job dir is /w inside an outer sandbox.
   const jobPath = opts.sandboxHarness ? '/w' : jobDir;
-  // cpu workers: no new processes (seccomp; the harness opens seccomp.bpf as fd 6 for bwrap). Not for cuda: the
+  // cpu workers: the seccomp filter (one process, no exotic syscalls); the harness opens seccomp.bpf as fd 6
+  // for bwrap. Not for cuda: the
   // driver's behaviour under the filter is unverified here (no GPU).
-  const filter = opts.cuda || !sandboxAvailable() ? null : noNewProcessesFilter();
+  const filter = opts.cuda || !sandboxAvailable() ? null : workerFilter();
   if (filter) writeFileSync(join(jobDir, 'seccomp.bpf'), filter);
   const launch = sandboxArgv(
     { workDir: jobPath, writable: false, limits, gpu: opts.cuda, ...(filter ? { seccompFd: 6 } : {}) },
