@@ -44,8 +44,7 @@ export async function runHarness(opts: {
   // Paths as the harness sees them: the job dir is /w inside an outer sandbox.
   const jobPath = opts.sandboxHarness ? '/w' : jobDir;
   // cpu workers: the seccomp filter (one process, no exotic syscalls); the harness opens seccomp.bpf as fd 6
-  // for bwrap. Not for cuda: the
-  // driver's behaviour under the filter is unverified here (no GPU).
+  // for bwrap. Not for cuda: the driver's behaviour under the filter is unverified here (no GPU).
   const filter = opts.cuda || !sandboxAvailable() ? null : workerFilter();
   if (filter) writeFileSync(join(jobDir, 'seccomp.bpf'), filter);
   const launch = sandboxArgv(
