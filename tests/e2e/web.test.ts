@@ -183,6 +183,12 @@ describe('submissions, leaderboards, tokens, admin', () => {
     const verdict = await page.getByTestId('verdict').textContent();
     await shoot(page, 'submit-verdict');
     expect(verdict).toContain('accepted');
+    // It heads "Your submissions", with its verdict, once the list has refreshed.
+    await page
+      .getByTestId('my-submission')
+      .first()
+      .filter({ hasText: /19 ReLU.*accepted/ })
+      .waitFor({ timeout: 20_000 });
     await page.goto('/leaderboard/19_ReLU');
     await page.getByRole('heading', { name: 'Problem: 19 ReLU' }).waitFor();
     await page.getByTestId('leaderboard-row').filter({ hasText: user.display }).waitFor();

@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
-import { ApiError } from '@kernelforge/sdk';
+import { ApiError, type Submission } from '@kernelforge/sdk';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DefaultErrorView } from '../src/components/DefaultErrorView';
+import { MySubmissionsTable } from '../src/components/MySubmissions';
 import { QueryError } from '../src/components/QueryState';
 import { parseLoginSearch } from '../src/lib/authPaths';
 import { dropUnusableToken } from '../src/lib/client';
@@ -230,5 +231,57 @@ describe('the theme', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Switch to light theme' }));
     expect(localStorage.getItem('theme')).toBe('light');
     expect(document.documentElement.classList.contains('dark')).toBe(false);
+  });
+});
+
+describe('your submissions', () => {
+  const submission = (over: Partial<Submission>): Submission => ({
+    id: '5b0c8f7e-1d2a-4c3b-9e8f-0a1b2c3d4e5f',
+    user: { id: '7806acb7-816e-4d91-835b-3b79be97e4c4', full_name: null, display_name: 'me' },
+    problem_name: '19_ReLU',
+    device: 'cpu-x86_64',
+    language: 'c',
+    source: null,
+    status: 'completed',
+    verdict: 'accepted',
+    time_ms: 1.18,
+    speedup: 1.37,
+    evaluation_state: null,
+    created_at: '2026-11-22T01:47:38.636Z',
+    finished_at: '2026-11-22T01:47:40.006Z',
+    ...over,
+  });
+
+  it('lists each with its verdict or status, time and speedup, linking to its page', () => {
+    render(
+      <MySubmissionsTable
+        total={12}
+        submissions={[
+          submission({}),
+          submission({ id: 'b1', status: 'evaluating', verdict: null, time_ms: null, speedup: null }),
+          submission({
+            id: 'c2',
+            problem_name: '1_Square_matrix_multiplication_',
+            verdict: 'rejected',
+            time_ms: null,
+            speedup: null,
+          }),
+        ]}
+      />,
+    );
+    const rows = screen.getAllByTestId('my-submission');
+    expect(rows).toHaveLength(3);
+    expect(rows[0]?.textContent).toMatch(/19 ReLU.*cpu-x86_64.*accepted.*1\.180 ms.*1\.37/);
+    expect(rows[1]?.textContent).toContain('evaluating');
+    expect(rows[2]?.textContent).toMatch(/1 Square matrix multiplication .*rejected/);
+    expect(screen.getAllByRole('link')[0]?.getAttribute('href')).toBe(
+      '/leaderboard/submission/5b0c8f7e-1d2a-4c3b-9e8f-0a1b2c3d4e5f',
+    );
+    expect(screen.getByText('The latest 3 of 12.')).toBeTruthy();
+  });
+
+  it('says so when there is none', () => {
+    render(<MySubmissionsTable submissions={[]} total={0} />);
+    expect(screen.getByText('No submissions yet.')).toBeTruthy();
   });
 });

@@ -14,5 +14,6 @@ export const keys = {
   leaderboards: 'leaderboards',
   leaderboard: (problem: string, device: string) => ['leaderboard', problem, device] as const,
   submission: (id: string) => ['submission', id] as const,
+  mySubmissions: 'my-submissions',
   tokens: 'tokens',
 };

@@ -1,10 +1,12 @@
 // `/kernels/submit` ('Submit a solution'): problem, device, language, source; follows the evaluation to its verdict.
 import type { Language } from '@kernelforge/sdk';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { useSWRConfig } from 'swr';
 import { AppLink } from '../components/AppLink';
 import { Button } from '../components/Button';
 import { Card } from '../components/Card';
 import { DeviceSelect } from '../components/DeviceSelect';
+import { MySubmissionsTable } from '../components/MySubmissions';
 import { SelectField } from '../components/fields';
 import { PageHeader } from '../components/PageHeader';
 import { ProblemSummary } from '../components/ProblemPicker';
@@ -13,6 +15,8 @@ import { SourceEditor } from '../components/SourceEditor';
 import { SubmissionResult } from '../components/SubmissionResult';
 import { useAction } from '../hooks/useAction';
 import { useDevices } from '../hooks/useDevices';
+import { keys } from '../hooks/keys';
+import { useMySubmissions } from '../hooks/useMySubmissions';
 import { useProblems } from '../hooks/useProblems';
 import { useSubmission } from '../hooks/useSubmission';
 import { api } from '../lib/client';
@@ -46,10 +50,25 @@ function FollowedSubmission({ id }: { id: string }) {
   );
 }
 
+function MySubmissions() {
+  const { data, error } = useMySubmissions();
+  return (
+    <section aria-label="Your submissions" className="mt-8">
+      <h2 className="mb-3 text-lg font-semibold text-slate-900 dark:text-white">Your submissions</h2>
+      <Card>
+        <QueryState data={data} error={error} label="Loading your submissions…">
+          {(page) => <MySubmissionsTable submissions={page.data} total={page.count} />}
+        </QueryState>
+      </Card>
+    </section>
+  );
+}
+
 export default function SubmitPage() {
   const problems = useProblems();
   const devices = useDevices();
   const { busy, run } = useAction();
+  const { mutate } = useSWRConfig();
   const [problemName, setProblemName] = useState('');
   const [device, setDevice] = useState('');
   const [language, setLanguage] = useState<Language>('c');
@@ -95,7 +114,10 @@ export default function SubmitPage() {
       'Failed to submit the solution',
       'Submitted: evaluating…',
     );
-    if (submission) setSubmissionId(submission.id);
+    if (submission) {
+      setSubmissionId(submission.id);
+      void mutate(keys.mySubmissions);
+    }
   }
 
   return (
@@ -142,6 +164,7 @@ export default function SubmitPage() {
         </Card>
       </form>
       {submissionId ? <FollowedSubmission id={submissionId} /> : null}
+      <MySubmissions />
     </>
   );
 }

@@ -1,0 +1,47 @@
+// "Your submissions": the latest ones with their status or verdict, time and speedup; each opens its page.
+import type { Submission } from '@kernelforge/sdk';
+import { formatDate, formatMs, formatSpeedup } from '../lib/format';
+import { AppLink } from './AppLink';
+import { StatusBadge, VerdictBadge } from './StatusBadge';
+
+export function MySubmissionsTable({ submissions, total }: { submissions: readonly Submission[]; total: number }) {
+  if (submissions.length === 0)
+    return <p className="py-3 text-sm text-slate-500 dark:text-slate-400">No submissions yet.</p>;
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-left text-sm" data-testid="my-submissions">
+        <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
+          <tr>
+            <th className="py-2 pr-4 font-medium">Problem</th>
+            <th className="py-2 pr-4 font-medium">Device</th>
+            <th className="py-2 pr-4 font-medium">Result</th>
+            <th className="py-2 pr-4 text-right font-medium">Time</th>
+            <th className="py-2 pr-4 text-right font-medium">Speedup</th>
+            <th className="py-2 font-medium">Submitted</th>
+          </tr>
+        </thead>
+        <tbody>
+          {submissions.map((s) => (
+            <tr key={s.id} data-testid="my-submission" className="border-t border-slate-100 dark:border-slate-800">
+              <td className="py-2 pr-4">
+                <AppLink href={`/leaderboard/submission/${s.id}`}>{s.problem_name.replace(/_/g, ' ')}</AppLink>
+              </td>
+              <td className="py-2 pr-4 font-mono text-xs">{s.device}</td>
+              <td className="py-2 pr-4" title={s.evaluation_state?.message ?? s.error ?? undefined}>
+                {s.status === 'completed' ? <VerdictBadge verdict={s.verdict} /> : <StatusBadge status={s.status} />}
+              </td>
+              <td className="py-2 pr-4 text-right tabular-nums">{formatMs(s.time_ms)}</td>
+              <td className="py-2 pr-4 text-right tabular-nums">{formatSpeedup(s.speedup)}</td>
+              <td className="py-2 text-xs text-slate-500 dark:text-slate-400">{formatDate(s.created_at)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {total > submissions.length ? (
+        <p className="pt-2 text-xs text-slate-500 dark:text-slate-400">
+          The latest {submissions.length} of {total}.
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,14 @@
+// The caller's latest submissions (GET /api/v1/submission), refreshed every 2 s while one is still being evaluated.
+import useSWR from 'swr';
+import { api } from '../lib/client';
+import { keys } from './keys';
+
+export const MY_SUBMISSIONS_LIMIT = 10;
+const POLL_MS = 2000;
+
+export function useMySubmissions() {
+  return useSWR(keys.mySubmissions, async () => await api().submissions.list({ limit: MY_SUBMISSIONS_LIMIT }), {
+    refreshInterval: (page) =>
+      page?.data.some((s) => s.status === 'queued' || s.status === 'evaluating') ? POLL_MS : 0,
+  });
+}
