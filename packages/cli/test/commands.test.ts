@@ -263,6 +263,53 @@ describe('sessions', () => {
     expect(table.stdout).toContain(session.owner_id);
   });
 
+  test('sessions custom: a problem of your own from JSON and a reference file, your solution as attempt #1', async () => {
+    const dir = home.HOME;
+    const problem = {
+      signature: [
+        { name: 'x', type: 'f32*', role: 'in', shape: ['n'] },
+        { name: 'y', type: 'f32*', role: 'out', shape: ['n'] },
+        { name: 'n', type: 'i64', role: 'size' },
+      ],
+      cases: { test: [{ name: 'small', sizes: { n: 1000 } }], benchmark: [{ name: 'big', sizes: { n: 100000 } }] },
+      description: 'y = 2x',
+    };
+    const reference =
+      '#include <stdint.h>\nvoid solution(const float* x, float* y, int64_t n) { for (int64_t i = 0; i < n; i++) y[i] = 2.0f * x[i]; }\n';
+    writeFileSync(join(dir, 'double.json'), JSON.stringify(problem));
+    writeFileSync(join(dir, 'double_ref.c'), reference);
+    writeFileSync(join(dir, 'mine.c'), reference);
+
+    const started = await kforge(
+      [
+        'sessions',
+        'custom',
+        join(dir, 'double.json'),
+        '--reference',
+        join(dir, 'double_ref.c'),
+        '--solution',
+        join(dir, 'mine.c'),
+        '-n',
+        '1',
+        '--json',
+      ],
+      signedIn(),
+    );
+    expect(started.code, started.stderr).toBe(0);
+    const session = AgentSession.parse(started.json());
+    expect(session.custom).toBe(true);
+    expect(session.name).toBe('double');
+    expect(session.generation_attempts[0]).toMatchObject({ attempt_number: 1, source: reference });
+
+    // Without a reference the problem is invalid: exit 2, saying what is missing and how to give it.
+    const invalid = await kforge(['sessions', 'custom', join(dir, 'double.json')], signedIn());
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toContain('reference_source');
+    expect(invalid.stderr).toContain('--reference');
+    writeFileSync(join(dir, 'broken.json'), '{"signature": [');
+    expect((await kforge(['sessions', 'custom', join(dir, 'broken.json')], signedIn())).code).toBe(2);
+  });
+
   test('an unknown session exits 4', async () => {
     const result = await kforge(['sessions', 'show', '00000000-0000-4000-8000-000000000000'], signedIn());
     expect(result.code).toBe(4);

@@ -33,6 +33,7 @@ const LEAVES = [
   ['problems', 'show'],
   ['devices'],
   ['sessions', 'start'],
+  ['sessions', 'custom'],
   ['sessions', 'list'],
   ['sessions', 'show'],
   ['sessions', 'watch'],

@@ -1,6 +1,7 @@
 // `kforge sessions`: the group.
 import { Command } from 'commander';
 import type { Runtime } from '../../core/command.js';
+import { sessionsCustomCommand } from './custom.js';
 import { sessionsDeleteCommand } from './delete.js';
 import { sessionsListCommand } from './list.js';
 import { sessionsRenameCommand } from './rename.js';
@@ -14,6 +15,7 @@ export function sessionsCommand(runtime: Runtime): Command {
   return new Command('sessions')
     .description('start, follow and manage agent sessions')
     .addCommand(sessionsStartCommand(runtime))
+    .addCommand(sessionsCustomCommand(runtime))
     .addCommand(sessionsListCommand(runtime))
     .addCommand(sessionsShowCommand(runtime))
     .addCommand(sessionsWatchCommand(runtime))
