@@ -21,7 +21,14 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const ctx = await createContext(config);
-  const server = await startServer(ctx);
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer(ctx);
+  } catch (error) {
+    // The port in use, say: close the database (and free its data directory) before saying so.
+    await ctx.close();
+    throw error;
+  }
   ctx.log.info(
     `kforge-server listening on ${config.host}:${server.port}; open ${config.publicUrl} (data: ${config.databaseUrl ? 'Postgres' : config.dataDir})`,
   );

@@ -9,6 +9,7 @@ import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { type Config, serverPackageRoot } from '../config.js';
+import { lockDataDir } from './dir-lock.js';
 
 /** Drizzle over either driver; use the query builder, `db.execute(sql\`...\`)` or `db.transaction`. */
 export type Drizzle = PgDatabase<PgQueryResultHKT, Record<string, never>>;
@@ -51,8 +52,14 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     );
   const dir = join(config.dataDir, 'pgdata');
   mkdirSync(dir, { recursive: true });
-  if (!existsSync(join(dir, 'PG_VERSION'))) await initPgliteDir(dir);
-  return openPglite(await PGlite.create(dir, PGLITE_OPTIONS));
+  const unlock = lockDataDir(config.dataDir);
+  try {
+    if (!existsSync(join(dir, 'PG_VERSION'))) await initPgliteDir(dir);
+    return openPglite(await PGlite.create(dir, PGLITE_OPTIONS), unlock);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
 }
 
 /**
@@ -77,7 +84,7 @@ await db.close();`;
  */
 const PGLITE_OPTIONS = { postgresqlconf: ['shared_buffers=16MB'] };
 
-function openPglite(pglite: PGlite): Database {
+function openPglite(pglite: PGlite, unlock: () => void = () => {}): Database {
   const query: Queryable['query'] = async (sql, params) => {
     const r = await pglite.query(sql, params as unknown[] | undefined);
     return { rows: r.rows as never[], affectedRows: r.affectedRows ?? 0 };
@@ -109,7 +116,11 @@ function openPglite(pglite: PGlite): Database {
       await pglite.query('SELECT pg_notify($1, $2)', [channel, payload]);
     },
     async close() {
-      if (!pglite.closed) await pglite.close();
+      try {
+        if (!pglite.closed) await pglite.close();
+      } finally {
+        unlock();
+      }
     },
   };
 }
