@@ -6,6 +6,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
+/** A start-up failure the operator can fix from its message alone (printed without a stack trace). */
+export class StartupError extends Error {
+  override name = 'StartupError';
+}
+
 /** The folder holding packages/server/package.json, found by walking up (works from src/ and from a bundled dist/). */
 export function serverPackageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -151,7 +156,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
-    throw new Error(`Invalid configuration:\n${lines}`);
+    throw new StartupError(`Invalid configuration:\n${lines}`);
   }
   const e = parsed.data;
   const root = serverPackageRoot();

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // kforge-server: `kforge-server` serves everything; `kforge-server create-user ...` adds a user and exits.
 import { createUserCommand } from './cli/create-user.js';
-import { loadConfig } from './config.js';
+import { loadConfig, StartupError } from './config.js';
 import { createContext } from './context.js';
 import { startServer } from './server.js';
 
@@ -27,6 +27,10 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     // The port in use, say: close the database (and free its data directory) before saying so.
     await ctx.close();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      throw new StartupError(
+        `port ${config.port} on ${config.host} is already in use (another kforge-server?): stop what listens there, or set PORT to another port`,
+      );
     throw error;
   }
   ctx.log.info(
@@ -47,7 +51,9 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err) => {
-    console.error(`kforge-server: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    const message =
+      err instanceof StartupError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err);
+    console.error(`kforge-server: ${message}`);
     process.exit(1);
   },
 );

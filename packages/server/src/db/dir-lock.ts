@@ -3,6 +3,7 @@
 // pages, and the second one's shutdown checkpoint corrupts the first one's database.
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { StartupError } from '../config.js';
 
 export const LOCK_FILE = 'kforge-server.lock';
 
@@ -53,7 +54,7 @@ export function lockDataDir(dataDir: string): () => void {
       const current = Number.isInteger(pid) && pid > 0 ? identity(pid) : null;
       // Held while the recorded process is still the same process (this one included: one opener per process too).
       if (current !== null && (current === recorded || !recorded.includes(' ') || !current.includes(' '))) {
-        throw new Error(
+        throw new StartupError(
           `another kforge process (pid ${pid}) is using the data directory ${dataDir}. Stop it first, or point ` +
             `KFORGE_DATA_DIR at another directory (remove ${path} only if no such process exists).`,
         );

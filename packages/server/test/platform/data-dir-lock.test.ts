@@ -51,6 +51,17 @@ describe('the embedded data directory lock', () => {
       const second = await runServerCommand([], { ...env, PORT: '0', HOST: '127.0.0.1' });
       expect(second.code).toBe(1);
       expect(second.stderr).toMatch(/another kforge process \(pid \d+\) is using the data directory/);
+      expect(second.stderr).not.toMatch(/^\s+at /m); // a message to act on, not a stack trace
+      // Its port taken (another data directory): said plainly too.
+      const port = new URL(first.url).port;
+      const busy = await runServerCommand([], {
+        KFORGE_DATA_DIR: freshDir(),
+        KFORGE_LOCAL_RUNNER: '0',
+        PORT: port,
+        HOST: '127.0.0.1',
+      });
+      expect(busy.code).toBe(1);
+      expect(busy.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
       const made = await runServerCommand(
         ['create-user', '--email', 'x@kforge.test', '--password', 'pw-123456789'],
         env,
