@@ -1,6 +1,6 @@
 // Shared pieces of the product tests: a server with a runner token, a stand-in runner registration, polling helpers.
 import type { AgentSession, Device } from '@kernelforge/sdk';
-import { startTestServer, type TestServer, type TestServerOptions } from '../helpers/server.js';
+import { startTestServer, type TestServer, type TestServerOptions, type TestUser } from '../helpers/server.js';
 
 export const RUNNER_TOKEN = 'test-runner-token-0123456789';
 
@@ -195,4 +195,30 @@ export async function readSse(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** A session on 19_ReLU with the test cpu device, as `user` (201 expected). */
+export async function createReluSession(
+  server: TestServer,
+  user: TestUser,
+  name: string,
+  maxAttempts: number,
+): Promise<AgentSession> {
+  const { status, body } = await json<AgentSession>(
+    server.request('/api/v1/agent-session', {
+      method: 'POST',
+      token: user.token,
+      json: { problem_name: '19_ReLU', device: CPU.id, name, max_attempts: maxAttempts },
+    }),
+  );
+  if (status !== 201) throw new Error(`creating session ${name}: ${status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** How many evaluate jobs are queued. */
+export async function queuedEvaluations(server: TestServer): Promise<number> {
+  const { rows } = await server.ctx.db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM jobs WHERE kind = 'evaluate' AND status = 'queued'`,
+  );
+  return rows[0]?.n ?? 0;
 }

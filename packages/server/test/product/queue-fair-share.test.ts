@@ -1,8 +1,17 @@
 // Fair share of a shared runner between users: one user's many sessions do not hold it while someone else waits.
-import type { AgentSession } from '@kernelforge/sdk';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { TestServer, TestUser } from '../helpers/server.js';
-import { CPU, claim, fakeState, json, postResult, registerRunner, startProductServer, waitFor } from './helpers.js';
+import {
+  CPU,
+  claim,
+  createReluSession,
+  fakeState,
+  postResult,
+  queuedEvaluations,
+  registerRunner,
+  startProductServer,
+  waitFor,
+} from './helpers.js';
 
 let server: TestServer;
 let runnerId: string;
@@ -17,25 +26,6 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-const createSession = async (user: TestUser, name: string) => {
-  const { status, body } = await json<AgentSession>(
-    server.request('/api/v1/agent-session', {
-      method: 'POST',
-      token: user.token,
-      json: { problem_name: '19_ReLU', device: CPU.id, name, max_attempts: 1 },
-    }),
-  );
-  expect(status).toBe(201);
-  return body;
-};
-
-const queuedEvaluations = async () =>
-  (
-    await server.ctx.db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM jobs WHERE kind = 'evaluate' AND status = 'queued'`,
-    )
-  ).rows[0]?.n ?? 0;
-
 const sessionOf = async (attemptId: string) =>
   (
     await server.ctx.db.query<{ session_id: string }>('SELECT session_id FROM generation_attempts WHERE id = $1', [
@@ -45,13 +35,15 @@ const sessionOf = async (attemptId: string) =>
 
 test("a user with jobs running waits for another user's job, whatever the queue's age order", async () => {
   const mine = [
-    await createSession(heavy, 'heavy-1'),
-    await createSession(heavy, 'heavy-2'),
-    await createSession(heavy, 'heavy-3'),
+    await createReluSession(server, heavy, 'heavy-1', 1),
+    await createReluSession(server, heavy, 'heavy-2', 1),
+    await createReluSession(server, heavy, 'heavy-3', 1),
   ];
-  await waitFor(async () => (await queuedEvaluations()) === 3, { what: "the heavy user's three evaluations queued" });
-  const theirs = await createSession(light, 'light-1');
-  await waitFor(async () => (await queuedEvaluations()) === 4, { what: "the light user's evaluation queued" });
+  await waitFor(async () => (await queuedEvaluations(server)) === 3, {
+    what: "the heavy user's three evaluations queued",
+  });
+  const theirs = await createReluSession(server, light, 'light-1', 1);
+  await waitFor(async () => (await queuedEvaluations(server)) === 4, { what: "the light user's evaluation queued" });
 
   // Two runners' worth of claims, each held (not finished) while the next is made.
   const held = [];

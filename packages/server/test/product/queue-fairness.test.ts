@@ -1,8 +1,19 @@
 // The evaluation queue's order: a submission and a fresh instruction do not wait behind later session attempts.
-import type { AgentSession, Submission } from '@kernelforge/sdk';
+import type { Submission } from '@kernelforge/sdk';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { TestServer, TestUser } from '../helpers/server.js';
-import { CPU, claim, fakeState, json, postResult, registerRunner, startProductServer, waitFor } from './helpers.js';
+import {
+  CPU,
+  claim,
+  createReluSession,
+  fakeState,
+  json,
+  postResult,
+  queuedEvaluations,
+  registerRunner,
+  startProductServer,
+  waitFor,
+} from './helpers.js';
 
 let server: TestServer;
 let user: TestUser;
@@ -14,25 +25,6 @@ beforeAll(async () => {
   user = await server.createUser();
 });
 afterAll(() => server?.stop());
-
-const createSession = async (name: string) => {
-  const { status, body } = await json<AgentSession>(
-    server.request('/api/v1/agent-session', {
-      method: 'POST',
-      token: user.token,
-      json: { problem_name: '19_ReLU', device: CPU.id, name, max_attempts: 5 },
-    }),
-  );
-  expect(status).toBe(201);
-  return body;
-};
-
-const queuedEvaluations = async () =>
-  (
-    await server.ctx.db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM jobs WHERE kind = 'evaluate' AND status = 'queued'`,
-    )
-  ).rows[0]?.n ?? 0;
 
 /** The session an evaluate job belongs to, or 'submission'. */
 const ownerOf = async (targetId: string, kind: string) => {
@@ -46,13 +38,17 @@ const ownerOf = async (targetId: string, kind: string) => {
 
 test('a submission, then a new session first attempt, are claimed before later attempts queued earlier', async () => {
   // Three sessions get their first attempt evaluated, so each has a later attempt's evaluation waiting.
-  const busy = [await createSession('busy-1'), await createSession('busy-2'), await createSession('busy-3')];
+  const busy = [
+    await createReluSession(server, user, 'busy-1', 5),
+    await createReluSession(server, user, 'busy-2', 5),
+    await createReluSession(server, user, 'busy-3', 5),
+  ];
   for (let i = 0; i < busy.length; i++) {
     const job = await claim(server, runnerId, [CPU.id]);
     expect(job?.payload.kind).toBe('attempt');
     await postResult(server, runnerId, job as NonNullable<typeof job>, { evaluation_state: fakeState('benchmark', 2) });
   }
-  await waitFor(async () => (await queuedEvaluations()) === busy.length, { what: 'three later attempts queued' });
+  await waitFor(async () => (await queuedEvaluations(server)) === busy.length, { what: 'three later attempts queued' });
 
   // Then a user submits, and someone else's new session starts.
   const submitted = await json<Submission>(
@@ -63,8 +59,10 @@ test('a submission, then a new session first attempt, are claimed before later a
     }),
   );
   expect(submitted.status).toBe(201);
-  const fresh = await createSession('fresh');
-  await waitFor(async () => (await queuedEvaluations()) === busy.length + 2, { what: 'the fresh attempt queued' });
+  const fresh = await createReluSession(server, user, 'fresh', 5);
+  await waitFor(async () => (await queuedEvaluations(server)) === busy.length + 2, {
+    what: 'the fresh attempt queued',
+  });
 
   const order: string[] = [];
   for (let i = 0; i < busy.length + 2; i++) {

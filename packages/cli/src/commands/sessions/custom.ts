@@ -3,43 +3,31 @@ import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { Language } from '@kernelforge/sdk';
 import { Command } from 'commander';
-import { type Runtime, examples, handle, positiveInt } from '../../core/command.js';
+import { type Runtime, examples, handle } from '../../core/command.js';
 import type { CommandContext } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
-import { ExitCode } from '../../core/exit-codes.js';
-import { defaultDevice } from '../../internal/devices.js';
-import { followUntilDone } from './follow.js';
+import type { ExitCode } from '../../core/exit-codes.js';
+import { addStartOptions, checkStartOptions, reportStarted, type StartOptions, startFields } from './start-options.js';
 
-interface CustomOptions {
+interface CustomOptions extends StartOptions {
   reference?: string;
   solution?: string;
-  device?: string;
-  agent?: string;
-  model?: string;
-  instruction?: string;
-  attempts?: number;
-  name?: string;
-  watch?: boolean;
 }
 
 const LANGUAGES: Record<string, Language> = { '.c': 'c', '.cc': 'cpp', '.cpp': 'cpp', '.cxx': 'cpp', '.cu': 'cuda' };
 
 export function sessionsCustomCommand(runtime: Runtime): Command {
-  const command = new Command('custom')
-    .description('start an agent session on a problem of your own (private; never on a leaderboard)')
-    .argument(
-      '<problem.json>',
-      'the problem: {signature, cases: {test, benchmark}, reference_source?, language?, tolerance?, cost?, description?}',
-    )
-    .option('--reference <file>', "the reference's source (instead of reference_source in the JSON)")
-    .option('--solution <file>', 'a first candidate of your own, evaluated as attempt #1')
-    .option('-d, --device <id>', "the device (default: the server's cpu device)")
-    .option('--agent <provider>', 'the agent: tuner, openai or anthropic (default: the server default)')
-    .option('--model <model>', 'the model for --agent')
-    .option('-i, --instruction <text>', 'what the agent should try first')
-    .option('-n, --attempts <n>', 'how many attempts this instruction may make', positiveInt)
-    .option('--name <name>', "a name for the session (default: the JSON file's name)")
-    .option('-w, --watch', 'follow the session live until it stops or goes idle');
+  const command = addStartOptions(
+    new Command('custom')
+      .description('start an agent session on a problem of your own (private; never on a leaderboard)')
+      .argument(
+        '<problem.json>',
+        'the problem: {signature, cases: {test, benchmark}, reference_source?, language?, tolerance?, cost?, description?}',
+      )
+      .option('--reference <file>', "the reference's source (instead of reference_source in the JSON)")
+      .option('--solution <file>', 'a first candidate of your own, evaluated as attempt #1'),
+    "a name for the session (default: the JSON file's name)",
+  );
   examples(command, [
     ['kforge sessions custom scale.json --reference scale.c', 'a problem of your own, its reference in C'],
     ['kforge sessions custom scale.json --reference scale.c --solution mine.c --watch', 'start from your kernel'],
@@ -57,8 +45,7 @@ async function readText(file: string, what: string): Promise<string> {
 }
 
 async function custom(ctx: CommandContext, [file]: [string], options: CustomOptions): Promise<ExitCode> {
-  if (options.model && !options.agent)
-    throw new UsageError('--model needs --agent.', 'e.g. --agent openai --model gpt-4.1');
+  checkStartOptions(options);
   let raw: unknown;
   try {
     raw = JSON.parse(await readText(file, 'problem file'));
@@ -84,29 +71,11 @@ async function custom(ctx: CommandContext, [file]: [string], options: CustomOpti
   }
   const solution = options.solution ? await readText(options.solution, 'solution') : undefined;
   const client = await ctx.client();
-  const device = options.device ?? (await defaultDevice(client));
   const session = await client.sessions.createCustom({
     name: options.name ?? basename(file, extname(file)),
     problem: parsed.data,
-    device,
+    ...(await startFields(client, options)),
     ...(solution ? { solution_source: solution } : {}),
-    ...(options.instruction ? { instruction: options.instruction } : {}),
-    ...(options.agent
-      ? { agent: { provider: options.agent, ...(options.model ? { model: options.model } : {}) } }
-      : {}),
-    ...(options.attempts ? { max_attempts: options.attempts } : {}),
   });
-  const { output } = ctx;
-  if (options.watch) {
-    if (!output.json) output.success(`Started custom session ${session.id} (${session.name} on ${session.device}).`);
-    return followUntilDone(ctx, client, session);
-  }
-  if (output.json) {
-    output.printJson(session);
-    return ExitCode.ok;
-  }
-  output.line(session.id);
-  output.success(`Started custom session ${session.name} (${session.device}, agent ${session.agent.provider}).`);
-  output.info(`Follow it: kforge sessions watch ${session.id}`);
-  return ExitCode.ok;
+  return reportStarted(ctx, client, session, options, 'custom session');
 }
