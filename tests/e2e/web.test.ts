@@ -114,9 +114,11 @@ describe('sessions and attempts', () => {
     await page.getByLabel('Number of attempts').fill('2');
     await shoot(page, 'new-kernel');
     await page.getByRole('button', { name: 'Start session' }).click();
-    await waitForPath(page, /^\/kernels\/[^/]+$/);
-    sessionId = (await pathOf(page)).split('/')[2] ?? '';
+    // The new-kernel page's own path (/kernels/generate-kernel) matches /kernels/{id} too: wait for another one.
+    await waitForPath(page, /^\/kernels\/(?!generate-kernel$)[^/]+$/);
     await page.getByRole('heading', { name: /^Kernel: / }).waitFor();
+    sessionId = (await pathOf(page)).split('/')[2] ?? '';
+    expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
     await page.getByTestId('attempt-row').first().waitFor({ timeout: 30_000 });
     await page.getByTestId('attempt-row').filter({ hasText: 'completed' }).first().waitFor({ timeout: 50_000 });
     await shoot(page, 'session');
