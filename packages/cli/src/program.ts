@@ -9,6 +9,7 @@ import { leaderboardCommand } from './commands/leaderboard/show.js';
 import { problemsCommand } from './commands/problems/index.js';
 import { instructCommand } from './commands/sessions/instruct.js';
 import { sessionsCommand } from './commands/sessions/index.js';
+import { submissionsCommand } from './commands/submissions/list.js';
 import { submitCommand } from './commands/submissions/submit.js';
 import { tokensCommand } from './commands/tokens/index.js';
 import type { Runtime } from './core/command.js';
@@ -54,6 +55,7 @@ export function buildProgram(runtime: Runtime): Command {
     .addCommand(instructCommand(runtime))
     .addCommand(attemptsCommand(runtime))
     .addCommand(submitCommand(runtime))
+    .addCommand(submissionsCommand(runtime))
     .addCommand(leaderboardCommand(runtime))
     .addCommand(tokensCommand(runtime));
   configureTree(program, runtime);

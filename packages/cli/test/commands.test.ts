@@ -421,6 +421,21 @@ describe('submissions and leaderboards', () => {
     expect(plain.code).toBe(5);
     expect(plain.stdout).toMatch(/^incorrect: case \w+: output y/m);
     expect(plain.stdout).not.toContain('incorrect: incorrect');
+
+    // They are listed, newest first, with their verdicts.
+    const listed = await kforge(['submissions', '--problem', '19_ReLU', '--limit', '2', '--json'], signedIn());
+    expect(listed.code, listed.stderr).toBe(0);
+    const page = listOf(Submission).parse(listed.json());
+    expect(page.data).toHaveLength(2);
+    expect(page.count).toBeGreaterThanOrEqual(3);
+    expect(page.data.every((s) => s.problem_name === '19_ReLU')).toBe(true);
+    expect(page.data[0]?.verdict).toBe('incorrect');
+    const table = await kforge(['submissions', '--problem', '19_ReLU'], signedIn());
+    expect(table.stdout).toMatch(/RESULT/);
+    expect(table.stdout).toMatch(/19_ReLU\s+cpu-\S+\s+incorrect/);
+    const none = await kforge(['submissions', '--problem', '20_LeakyReLU'], signedIn());
+    expect(none.code).toBe(0);
+    expect(none.stderr).toContain('No submissions to 20_LeakyReLU yet.');
   }, 300_000);
 
   test('leaderboard of all problems and of one, --limit and --device; an unknown problem exits 4', async () => {

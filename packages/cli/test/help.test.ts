@@ -44,6 +44,7 @@ const LEAVES = [
   ['instruct'],
   ['attempts', 'show'],
   ['submit'],
+  ['submissions'],
   ['leaderboard'],
   ['tokens', 'list'],
   ['tokens', 'create'],
