@@ -65,6 +65,7 @@ extern size_t llc_override; /* from the plan's `llc` line, when given */
 /* worker.c */
 typedef struct {
   pid_t pid;
+  int init_pidfd; /* the sandbox's pid 1 (pidfd), found after the worker's hello; -1 when unknown */
   int cmd_fd, reply_fd;
   int dead;
   char error[256]; /* why it stopped: "timeout", or an exit status */
@@ -93,6 +94,8 @@ int worker_start(worker_t *w, const char *launch_file, int shm_fd, int out_fd, i
 /* 0 ok; -1 the worker died or timed out (see w->error). */
 int worker_call(worker_t *w, int op, const kf_arg *args, int nargs, double timeout_ms, kf_reply *rep);
 void worker_stop(worker_t *w);
+/* Cpu time (ns) of every thread in the worker's sandbox now. */
+long long worker_cpu_ns(worker_t *w);
 /* 1 when the call's work did not all happen between sending RUN and its reply: a thread of the worker's
    sandbox still running after the call returned, more cpu used after the reply than a thread going back to
    sleep needs, or more cpu used over the call than its round trip leaves room for (a forged early reply).

@@ -1,13 +1,16 @@
 /* The trusted harness: generates inputs, runs the reference, drives the sandboxed candidate through the
    worker protocol, checks every output it is handed back and times the calls from outside. Prints one
    JSON report on stdout; the runner turns it into an EvaluationState.
-   usage: harness PLAN LAUNCH BASELINE_LAUNCH|- DROP_UID   (fds 3 and 4: the worker's stdout, stderr) */
+   usage: harness PLAN LAUNCH BASELINE_LAUNCH|- DROP_UID [LOCK_FD]
+   (fds 3 and 4: the worker's stdout, stderr; LOCK_FD: the host-wide timing lock of the device) */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <time.h>
@@ -19,7 +22,7 @@ static char *shm, *priv, *saved;
 static size_t offs[KF_MAX_ARGS];
 static worker_t W, B;
 static int have_b;
-static double nop_ms;
+static double nop_ms, nop_p90_ms;
 static FILE *J; /* the report */
 
 static void json_str(const char *s) {
@@ -534,6 +537,84 @@ out:
   return -1;
 }
 
+
+/* One timing at a time per host and device: the runner passes an open lock file (one per device, host-wide,
+   outside any data directory) as fd lock_fd; correctness checks and compiles overlap freely, the timed
+   phase holds the lock. A holder that never lets go (a hostile custom reference can hold it for its own
+   run) delays others by at most KF_LOCK_WAIT_MS, after which they time anyway and say so. */
+static int lock_fd = -1;
+#define KF_LOCK_WAIT_MS 120000.0
+static struct {
+  int have_lock_fd, locked, gave_up;
+  double wait_ms, wall_ms, outside_cores;
+  int cores;
+} L = {0, 0, 0, 0, 0, -1, 0};
+
+static void timing_lock(void) {
+  if (lock_fd < 0 || fcntl(lock_fd, F_GETFD) < 0) return;
+  L.have_lock_fd = 1;
+  double t0 = now_ms();
+  while (flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
+    if (errno != EWOULDBLOCK && errno != EINTR) break;
+    if (now_ms() - t0 > KF_LOCK_WAIT_MS) {
+      L.gave_up = 1;
+      break;
+    }
+    struct timespec ts = {0, 5000000};
+    nanosleep(&ts, NULL);
+  }
+  L.locked = !L.gave_up && flock(lock_fd, LOCK_EX | LOCK_NB) == 0;
+  L.wait_ms = now_ms() - t0;
+}
+
+static void timing_unlock(void) {
+  if (L.locked) flock(lock_fd, LOCK_UN);
+  L.locked = 0;
+}
+
+/* Busy cpu time of the whole machine (ns) from /proc/stat: user, nice, system, irq, softirq and steal (a
+   virtual machine's host taking the cpu is load too). */
+static long long machine_busy_ns(void) {
+  FILE *f = fopen("/proc/stat", "r");
+  if (!f) return -1;
+  unsigned long long v[8] = {0};
+  int n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+  fclose(f);
+  if (n < 8) return -1;
+  long tick = sysconf(_SC_CLK_TCK);
+  unsigned long long busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+  return (long long)(busy * (1000000000ULL / (unsigned long long)(tick > 0 ? tick : 100)));
+}
+
+static long long own_cpu_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  long long ns = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+  return ns + worker_cpu_ns(&W) + (have_b ? worker_cpu_ns(&B) : 0);
+}
+
+/* Times every benchmark case under the host-wide lock, and measures from outside the sandbox how much
+   other work the machine did meanwhile (in cores: busy cpu minus this evaluation's own, over the wall time). */
+static void timed_phase(void) {
+  timing_lock();
+  long long busy0 = machine_busy_ns(), own0 = own_cpu_ns();
+  double t0 = now_ms();
+  timing();
+  L.wall_ms = now_ms() - t0;
+  long long busy1 = machine_busy_ns(), own1 = own_cpu_ns();
+  timing_unlock();
+  L.cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
+  if (busy0 >= 0 && busy1 >= 0 && L.wall_ms > 0) {
+    double other = (double)(busy1 - busy0) - (double)(own1 - own0);
+    L.outside_cores = other > 0 ? other / (L.wall_ms * 1e6) : 0;
+  }
+}
+
+static void print_load(void) {
+  fprintf(J, ",\"load\":{\"outside_cores\":%.3f,\"cores\":%d,\"wall_ms\":%.3f,\"lock\":%s,\"lock_wait_ms\":%.3f,\"lock_gave_up\":%s}",
+          L.outside_cores, L.cores, L.wall_ms, L.have_lock_fd ? "true" : "false", L.wait_ms, L.gave_up ? "true" : "false");
+}
+
 static void print_profile(void) {
   fprintf(J,
           ",\"profile\":{\"total_ms\":%.3f,\"worker_start_ms\":%.3f,\"calibrate_ms\":%.3f,\"correctness_ms\":%.3f,"
@@ -571,6 +652,7 @@ int main(int argc, char **argv) {
   saved = aligned_alloc(4096, max);
   if (shm == MAP_FAILED || !priv || !saved) return 3;
   int drop = atoi(argv[4]);
+  if (argc > 5) lock_fd = atoi(argv[5]);
   fputs("{", J);
   double t0 = now_ms();
   W.cuda = B.cuda = P.cuda;
@@ -595,6 +677,7 @@ int main(int argc, char **argv) {
         rt[j - 1] = t;
       }
     nop_ms = rt[16];
+    nop_p90_ms = rt[29];
     prof.calibrate = since(t0);
     t0 = now_ms();
     if (W.dead) {
@@ -612,14 +695,17 @@ int main(int argc, char **argv) {
         }
       }
       prof.baseline_start = since(t0);
-      if (!strcmp(verdict, "accepted")) timing();
+      if (!strcmp(verdict, "accepted")) timed_phase();
       if (have_b) worker_stop(&B);
     }
     worker_stop(&W);
   }
   print_profile();
+  if (L.wall_ms > 0) print_load();
   fputs(",\"nop_ms\":", J);
   json_num(nop_ms);
+  fputs(",\"nop_p90_ms\":", J);
+  json_num(nop_p90_ms);
   fputs(",\"verdict\":", J);
   json_str(verdict);
   fputs(",\"message\":", J);

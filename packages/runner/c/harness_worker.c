@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,9 +45,64 @@ static int read_launch(const char *path, char **argv, char *storage, size_t cap)
   return argc;
 }
 
+/* The sandbox's pid 1 (the candidate's own process: workers run with bwrap --as-pid-1), as a pidfd taken
+   while it is known to be alive, so no reused pid is ever signalled. Killing it ends its pid namespace: the
+   kernel kills every process left in it. */
+static void find_sandbox_init(worker_t *w) {
+  w->init_pidfd = -1;
+  char path[80], buf[256];
+  snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)w->pid, (int)w->pid);
+  int fd = open(path, O_RDONLY);
+  if (fd < 0) return;
+  ssize_t r = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (r <= 0) return;
+  buf[r] = 0;
+  long child = strtol(buf, NULL, 10);
+  if (child > 0) w->init_pidfd = (int)syscall(SYS_pidfd_open, (pid_t)child, 0);
+}
+
+/* Ends every process of the worker's sandbox: its pid namespace (through pid 1), then bwrap's process
+   group. Never relies on the sandbox's own "die with parent", which a candidate can turn off for itself. */
+static void kill_sandbox(worker_t *w) {
+  if (w->init_pidfd >= 0) syscall(SYS_pidfd_send_signal, w->init_pidfd, SIGKILL, NULL, 0);
+  if (w->pid > 0) {
+    kill(-w->pid, SIGKILL);
+    kill(w->pid, SIGKILL);
+  }
+}
+
+static void reap(worker_t *w, int *status) {
+  if (w->pid > 0) waitpid(w->pid, status, 0);
+  if (w->init_pidfd >= 0) {
+    close(w->init_pidfd);
+    w->init_pidfd = -1;
+  }
+  w->dead = 1;
+}
+
 static void set_error(worker_t *w) {
   int status = 0;
-  pid_t r = waitpid(w->pid, &status, 0);
+  /* The reply pipe closed: the worker is most likely dying; give it a moment so its own exit status is
+     reported, then end whatever is left of the sandbox. */
+  pid_t r = 0;
+  for (int i = 0; i < 100 && r == 0; i++) {
+    r = waitpid(w->pid, &status, WNOHANG);
+    if (r == 0) {
+      struct timespec ts = {0, 5000000};
+      nanosleep(&ts, NULL);
+    }
+  }
+  if (r == 0) {
+    kill_sandbox(w);
+    r = waitpid(w->pid, &status, 0);
+  } else if (w->init_pidfd >= 0) {
+    syscall(SYS_pidfd_send_signal, w->init_pidfd, SIGKILL, NULL, 0); /* bwrap is reaped: only its namespace */
+  }
+  if (w->init_pidfd >= 0) {
+    close(w->init_pidfd);
+    w->init_pidfd = -1;
+  }
   w->dead = 1;
   if (r <= 0) snprintf(w->error, sizeof w->error, "the worker vanished");
   else if (WIFSIGNALED(status)) snprintf(w->error, sizeof w->error, "killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
@@ -60,6 +116,7 @@ int worker_start(worker_t *w, const char *launch_file, int shm_fd, int out_fd, i
   int cuda = w->cuda; /* set by the caller before the start */
   memset(w, 0, sizeof *w);
   w->cuda = cuda;
+  w->init_pidfd = -1;
   if (read_launch(launch_file, argv, storage, sizeof storage) < 1) return -1;
   int to_child[2], from_child[2];
   if (pipe2(to_child, O_CLOEXEC) || pipe2(from_child, O_CLOEXEC)) return -1;
@@ -105,6 +162,8 @@ int worker_start(worker_t *w, const char *launch_file, int shm_fd, int out_fd, i
   kf_reply rep;
   /* Generous: starting the sandbox and the cuda context can take a while on a cold machine. */
   if (worker_call(w, 0, NULL, 0, 30000, &rep) != 0) return -2;
+  /* The candidate's process has said hello, so the sandbox's pid 1 exists now. */
+  find_sandbox_init(w);
   if (rep.status != KF_HELLO) {
     snprintf(w->error, sizeof w->error, "the worker did not start (status %d)", rep.status);
     return -2;
@@ -132,10 +191,9 @@ static int read_deadline(worker_t *w, void *buf, size_t n, double deadline_ms) {
   }
   return 0;
 timeout:
-  kill(-w->pid, SIGKILL);
-  kill(w->pid, SIGKILL);
-  waitpid(w->pid, NULL, 0);
-  w->dead = 1;
+  if (w->init_pidfd < 0) find_sandbox_init(w);
+  kill_sandbox(w);
+  reap(w, NULL);
   w->timed_out = 1;
   snprintf(w->error, sizeof w->error, "no answer within %.0f ms", deadline_ms > 0 ? 0.0 : 0.0);
   return -1;
@@ -182,17 +240,20 @@ void worker_stop(worker_t *w) {
   (void)rep;
   for (int i = 0; i < 200; i++) {
     if (waitpid(w->pid, NULL, WNOHANG) == w->pid) {
-      w->dead = 1;
+      /* bwrap is gone (and reaped: its pid is not signalled again); anything still in the sandbox's
+         namespace goes with its pid 1 */
+      if (w->init_pidfd >= 0) syscall(SYS_pidfd_send_signal, w->init_pidfd, SIGKILL, NULL, 0);
+      w->pid = 0;
+      reap(w, NULL);
       return;
     }
     struct timespec ts = {0, 5000000};
     nanosleep(&ts, NULL);
   }
-  kill(-w->pid, SIGKILL);
-  kill(w->pid, SIGKILL);
-  waitpid(w->pid, NULL, 0);
-  w->dead = 1;
+  kill_sandbox(w);
+  reap(w, NULL);
 }
+
 
 /* Every process below the worker's sandbox (the candidate may fork as well as start threads), by a full
    scan of /proc: the fallback when the kernel has no /proc/PID/task/TID/children. */
@@ -465,4 +526,12 @@ int worker_used_cpu_between_calls(worker_t *w, double *used_ms) {
   /* Idle team threads use nothing; work left running uses most of a core. */
   if (!w->cuda) return used > KF_IDLE_CPU_NS;
   return used > 1000000 && *used_ms > 0.1 * (now_ms() - w->idle_at_ms); /* the cuda runtime's own threads */
+}
+
+long long worker_cpu_ns(worker_t *w) {
+  long long cpu = 0;
+  pid_t tids[8];
+  if (w->dead || w->pid <= 0) return 0;
+  scan_threads(w->pid, &cpu, tids, 8);
+  return cpu;
 }

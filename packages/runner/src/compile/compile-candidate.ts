@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CompileReport, Language } from '@kernelforge/sdk';
 import { sandboxArgv } from '../sandbox/bwrap.js';
+import type { JobCgroup } from '../sandbox/cgroup.js';
 import { runCommand } from '../sandbox/spawn.js';
 import type { Toolchain } from './toolchain.js';
 
@@ -26,6 +27,7 @@ export async function compileCandidate(opts: {
   workerObjects: string[];
   /** The job's sandbox uid when the runner is root (jobUid). */
   uid?: number | undefined;
+  cgroup?: JobCgroup | null;
   signal?: AbortSignal;
 }): Promise<CompileOutcome> {
   const file = SOURCE_NAME[opts.language];
@@ -52,6 +54,7 @@ export async function compileCandidate(opts: {
       timeoutMs: COMPILE_TIMEOUT_MS,
       capBytes: LOG_CAP,
       dropRoot: true,
+      cgroup: opts.cgroup ?? null,
       ...(opts.uid !== undefined ? { uid: opts.uid } : {}),
       env: { PATH: '/usr/local/cuda/bin:/usr/bin:/bin', HOME: '/tmp', LC_ALL: 'C', TMPDIR: '/tmp' },
       ...(opts.signal ? { signal: opts.signal } : {}),

@@ -7,6 +7,8 @@ export const HarnessReportSchema = z.object({
   verdict: z.enum(['accepted', 'incorrect', 'nondeterministic', 'rejected', 'runtime_error', 'timeout']),
   message: z.string(),
   nop_ms: num,
+  /** The 90th percentile of the 33 no-op round trips: how late a wake-up runs on this machine right now. */
+  nop_p90_ms: num.optional(),
   correctness: z.array(
     z.object({
       name: z.string(),
@@ -33,6 +35,18 @@ export const HarnessReportSchema = z.object({
       }),
     )
     .default([]),
+  /** The timed phase: other work on the machine meanwhile (cores, measured from outside the sandbox) and the
+      host-wide timing lock. Absent when nothing was timed. */
+  load: z
+    .object({
+      outside_cores: z.number(),
+      cores: z.number(),
+      wall_ms: z.number(),
+      lock: z.boolean(),
+      lock_wait_ms: z.number(),
+      lock_gave_up: z.boolean(),
+    })
+    .optional(),
   /** Where the harness's time went (ms, and sample counts). */
   profile: z.record(z.string(), z.number()).optional(),
 });

@@ -1,7 +1,9 @@
 // Runs the harness for one compiled candidate and returns its parsed report plus the candidate's output.
-import { chmodSync, copyFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, closeSync, copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sandboxArgv, sandboxAvailable, type SandboxLimits } from '../sandbox/bwrap.js';
+import type { JobCgroup } from '../sandbox/cgroup.js';
+import { openTimingLock } from '../sandbox/timing-lock.js';
 import { workerFilter } from '../sandbox/seccomp.js';
 import { runCommand } from '../sandbox/spawn.js';
 import type { BuiltHarness } from './build.js';
@@ -17,9 +19,19 @@ export interface HarnessRun {
   wallMs: number;
 }
 
+/** How long a harness waits for another runner's timed phase on the same device before it times anyway (and
+    says so); c/harness_main.c KF_LOCK_WAIT_MS. */
+export const TIMING_LOCK_WAIT_MS = 120_000;
+
 export async function runHarness(opts: {
   built: BuiltHarness;
+  /** The job's private folder (plan, launch lines): the harness reads it, no worker sandbox mounts it. */
   jobDir: string;
+  /** The job's `box` folder below jobDir, the only one a worker sandbox sees (at /w): the candidate's binary. */
+  boxDir: string;
+  /** The device whose host-wide timing lock the timed phase holds. */
+  deviceId: string;
+  cgroup?: JobCgroup | null;
   plan: string;
   /** Data bytes of the largest case (sets the address-space limit). */
   dataBytes: number;
@@ -32,7 +44,12 @@ export async function runHarness(opts: {
   signal?: AbortSignal;
 }): Promise<HarnessRun> {
   const { jobDir } = opts;
-  writeFileSync(join(jobDir, 'plan.txt'), opts.plan);
+  // The plan holds the seeds and, in ranked mode, the hidden sizes: it stays in the job folder, which no
+  // worker sandbox mounts (a worker sees only box/), and is readable by the harness alone.
+  writeFileSync(join(jobDir, 'plan.txt'), opts.plan, { mode: 0o600 });
+  // A sandboxed harness (custom problems) runs under the job's uid and must read it.
+  if (opts.sandboxHarness && process.getuid?.() === 0)
+    chownSync(join(jobDir, 'plan.txt'), opts.uid ?? 65534, opts.uid ?? 65534);
   const cores = 2;
   const limits: SandboxLimits = {
     cpuSeconds: Math.ceil((opts.maxTimingMs / 1000 + 120) * cores),
@@ -42,26 +59,38 @@ export async function runHarness(opts: {
     ...(opts.cuda ? {} : { addressSpace: 4 * 2 ** 30 + 3 * opts.dataBytes }),
   };
   // Paths as the harness sees them: the job dir is /w inside an outer sandbox.
-  const jobPath = opts.sandboxHarness ? '/w' : jobDir;
+  const boxPath = opts.sandboxHarness ? '/w/box' : opts.boxDir;
   // cpu workers: the seccomp filter (one process, no exotic syscalls); the harness opens seccomp.bpf as fd 6
   // for bwrap. Not for cuda: the driver's behaviour under the filter is unverified here (no GPU).
   const filter = opts.cuda || !sandboxAvailable() ? null : workerFilter();
   if (filter) writeFileSync(join(jobDir, 'seccomp.bpf'), filter);
   const launch = sandboxArgv(
-    { workDir: jobPath, writable: false, limits, gpu: opts.cuda, ...(filter ? { seccompFd: 6 } : {}) },
+    {
+      workDir: boxPath,
+      writable: false,
+      limits,
+      gpu: opts.cuda,
+      asPid1: true,
+      ...(filter ? { seccompFd: 6 } : {}),
+    },
     ['./worker'],
   );
   writeFileSync(join(jobDir, 'launch.args'), `${launch.join('\0')}\0`);
   let baseline = '-';
   if (opts.built.baselineWorker) {
-    copyFileSync(opts.built.baselineWorker, join(jobDir, 'baseline_worker'));
-    chmodSync(join(jobDir, 'baseline_worker'), 0o755);
-    const bl = sandboxArgv({ workDir: jobPath, writable: false, limits, gpu: true }, ['./baseline_worker']);
+    copyFileSync(opts.built.baselineWorker, join(opts.boxDir, 'baseline_worker'));
+    chmodSync(join(opts.boxDir, 'baseline_worker'), 0o755);
+    const bl = sandboxArgv({ workDir: boxPath, writable: false, limits, gpu: true, asPid1: true }, [
+      './baseline_worker',
+    ]);
     writeFileSync(join(jobDir, 'baseline.args'), `${bl.join('\0')}\0`);
     baseline = 'baseline.args';
   }
-  // The last argument: the uid the harness drops to before starting a worker when it runs as root (0: stay).
-  let argv = [opts.built.harness, 'plan.txt', 'launch.args', baseline, String(opts.uid ?? 65534)];
+  // The host-wide timing lock of the device, handed to the harness as fd 5 (after the two output pipes).
+  const lock = openTimingLock(opts.deviceId);
+  const lockArg = lock === null ? [] : ['5'];
+  // uid: the one the harness drops to before starting a worker when it runs as root (0: stay).
+  let argv = [opts.built.harness, 'plan.txt', 'launch.args', baseline, String(opts.uid ?? 65534), ...lockArg];
   if (opts.sandboxHarness) {
     copyFileSync(opts.built.harness, join(jobDir, 'harness'));
     chmodSync(join(jobDir, 'harness'), 0o755);
@@ -70,22 +99,29 @@ export async function runHarness(opts: {
         workDir: jobDir,
         writable: false,
         limits: { ...limits, processes: limits.processes + 16, addressSpace: 8 * 2 ** 30 + 6 * opts.dataBytes },
+        // The untrusted reference runs in the harness: it must not be able to keep the sandbox alive either.
+        asPid1: true,
       },
-      ['./harness', 'plan.txt', 'launch.args', baseline, '0'],
+      ['./harness', 'plan.txt', 'launch.args', baseline, '0', ...lockArg],
     );
   }
-  // Whole-run wall limit: correctness, the timing budget, start-up; the harness's own per-call deadlines fire first.
-  const timeoutMs = opts.maxTimingMs + 90_000;
+  // Whole-run wall limit: correctness, the timing budget, the wait for the timing lock, start-up; the
+  // harness's own per-call deadlines fire first.
+  const timeoutMs = opts.maxTimingMs + 90_000 + (lock === null ? 0 : TIMING_LOCK_WAIT_MS);
   const r = await runCommand(argv, {
     cwd: jobDir,
     timeoutMs,
     extraPipes: 2,
+    ...(lock === null ? {} : { extraFds: [lock] }),
+    cgroup: opts.cgroup ?? null,
     capBytes: 64 * 1024,
     stdoutCapBytes: 16 << 20,
     dropRoot: opts.sandboxHarness,
     ...(opts.uid !== undefined ? { uid: opts.uid } : {}),
     env: { PATH: '/usr/bin:/bin', HOME: '/tmp', LC_ALL: 'C', OMP_WAIT_POLICY: 'passive' },
     ...(opts.signal ? { signal: opts.signal } : {}),
+  }).finally(() => {
+    if (lock !== null) closeSync(lock);
   });
   const run: HarnessRun = {
     timedOut: r.timedOut,

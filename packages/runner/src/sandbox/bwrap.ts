@@ -1,6 +1,7 @@
 // Builds the bubblewrap + prlimit command line every piece of untrusted work runs under (DESIGN 6.1).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
+import { cgroupSupport } from './cgroup.js';
 
 export interface SandboxLimits {
   /** CPU seconds over all threads (RLIMIT_CPU). */
@@ -25,6 +26,15 @@ export interface SandboxSpec {
   tmpBytes?: number;
   /** An fd the launcher has open on a seccomp program (bwrap `--seccomp`). */
   seccompFd?: number;
+  /**
+   * Run the command as the sandbox's pid 1 (bwrap `--as-pid-1`) instead of under bwrap's own init. Every
+   * sandbox that runs untrusted code does: bwrap's init runs under the same uid as the command, so the
+   * command could write into it through /proc/1/mem, turn off its "die with parent" and keep it (and the
+   * runner's pipes it holds) alive forever. As pid 1 the command is the only process in its pid namespace;
+   * whoever kills it (the harness, by pidfd) ends the namespace. Needs a command that starts no children it
+   * must reap (the worker cannot fork; the harness reaps its workers).
+   */
+  asPid1?: boolean;
 }
 
 /** Absolute paths: the harness starts workers with execve, which does not search PATH. */
@@ -75,7 +85,7 @@ export function unsandboxedAllowed(): boolean {
 /** A one-word description for the report. */
 export function sandboxName(): string {
   return sandboxAvailable()
-    ? 'bubblewrap (no network, read-only /usr, private /tmp, rlimits)'
+    ? `bubblewrap (no network, read-only /usr, private /tmp, rlimits, candidate as pid 1; ${cgroupSupport().note})`
     : 'none (KFORGE_ALLOW_UNSANDBOXED=1)';
 }
 
@@ -108,6 +118,7 @@ export function sandboxArgv(spec: SandboxSpec, command: readonly string[]): stri
     '--unshare-all',
     '--die-with-parent',
     '--new-session',
+    ...(spec.asPid1 ? ['--as-pid-1'] : []),
     '--cap-drop',
     'ALL',
     '--ro-bind',

@@ -1,6 +1,8 @@
 // Runs a command with a wall timeout that kills its whole process group, capturing capped output.
 import { spawn } from 'node:child_process';
 import { randomInt } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import type { JobCgroup } from './cgroup.js';
 
 export interface SpawnResult {
   code: number | null;
@@ -42,6 +44,47 @@ export interface SpawnOptions {
   uid?: number;
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
+  /** Run inside the job's cgroup (joined before the command's first instruction) and kill everything in it
+      when the command ends. */
+  cgroup?: JobCgroup | null | undefined;
+  /** Open files handed to the child after the extra pipes (fd 3 + extraPipes, ...), e.g. the timing lock. */
+  extraFds?: number[];
+}
+
+/** How long the output pipes may stay open after the command itself has exited (something it left behind
+    holding them): the run ends anyway, and whatever holds them is killed. */
+const DRAIN_AFTER_EXIT_MS = 1000;
+
+/** Every process below `pid` (children lists of each thread), read before anything is killed so the tree is
+    intact. A sandbox's pid 1 is among them: killing it ends its whole pid namespace. */
+export function descendantsOf(pid: number): number[] {
+  const out: number[] = [];
+  const queue = [pid];
+  const seen = new Set<number>();
+  while (queue.length > 0 && out.length < 4096) {
+    const p = queue.shift() as number;
+    let tasks: string[] = [];
+    try {
+      tasks = readdirSync(`/proc/${p}/task`);
+    } catch {
+      continue;
+    }
+    for (const t of tasks) {
+      let text = '';
+      try {
+        text = readFileSync(`/proc/${p}/task/${t}/children`, 'utf8');
+      } catch {
+        continue;
+      }
+      for (const c of text.split(/\s+/).filter(Boolean).map(Number)) {
+        if (seen.has(c)) continue;
+        seen.add(c);
+        out.push(c);
+        queue.push(c);
+      }
+    }
+  }
+  return out;
 }
 
 class Capped {
@@ -70,14 +113,23 @@ export function runCommand(argv: readonly string[], opts: SpawnOptions): Promise
   const cap = opts.capBytes ?? 64 * 1024;
   const extra = opts.extraPipes ?? 0;
   const asNobody = opts.dropRoot === true && typeof process.getuid === 'function' && process.getuid() === 0;
+  const cgroup = opts.cgroup ?? null;
+  // In a cgroup the join runs as root and drops to the job's uid itself (setpriv) after joining.
+  const full = cgroup ? cgroup.wrap(argv, asNobody ? (opts.uid ?? NOBODY_UID) : undefined) : [cmd, ...args];
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, {
+    const child = spawn(full[0] as string, full.slice(1), {
       cwd: opts.cwd,
       detached: true,
       env: opts.env ?? { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: '/tmp', LC_ALL: 'C' },
-      stdio: ['ignore', 'pipe', 'pipe', ...Array.from({ length: extra }, () => 'pipe' as const)],
-      ...(asNobody ? { uid: opts.uid ?? NOBODY_UID, gid: opts.uid ?? NOBODY_UID } : {}),
+      stdio: [
+        'ignore',
+        'pipe',
+        'pipe',
+        ...Array.from({ length: extra }, () => 'pipe' as const),
+        ...(opts.extraFds ?? []),
+      ],
+      ...(asNobody && !cgroup ? { uid: opts.uid ?? NOBODY_UID, gid: opts.uid ?? NOBODY_UID } : {}),
     });
     const outs = [
       new Capped(opts.stdoutCapBytes ?? cap),
@@ -90,9 +142,22 @@ export function runCommand(argv: readonly string[], opts: SpawnOptions): Promise
     });
     let timedOut = false;
     let aborted = false;
+    let exited = false;
+    // Everything the command started, sandboxes' pid 1s included (their namespaces end with them), then its
+    // process group. A sandbox may have left bwrap's group and session and turned off "die with parent":
+    // only killing it by pid (or its cgroup) reaches it.
     const killGroup = () => {
+      if (!child.pid) return;
+      const below = exited ? [] : descendantsOf(child.pid);
+      for (const pid of below) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          /* already gone */
+        }
+      }
       try {
-        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+        process.kill(-child.pid, 'SIGKILL');
       } catch {
         /* already gone */
       }
@@ -110,10 +175,19 @@ export function runCommand(argv: readonly string[], opts: SpawnOptions): Promise
       clearTimeout(timer);
       reject(e);
     });
-    child.on('close', (code, signal) => {
+    // The run ends when the command exits (plus a moment to drain its output), never on its pipes closing
+    // alone: a process it left behind could hold them open forever.
+    let done = false;
+    let drainTimer: NodeJS.Timeout | undefined;
+    const finish = async (code: number | null, signal: NodeJS.Signals | null) => {
+      if (done) return;
+      done = true;
       clearTimeout(timer);
+      clearTimeout(drainTimer);
       opts.signal?.removeEventListener('abort', onAbort);
       killGroup(); // anything it left behind in its group
+      if (cgroup) await cgroup.killAll();
+      for (const s of child.stdio) s?.destroy();
       resolve({
         code,
         signal,
@@ -124,6 +198,13 @@ export function runCommand(argv: readonly string[], opts: SpawnOptions): Promise
         aborted,
         durationMs: performance.now() - started,
       });
+    };
+    child.on('exit', (code, signal) => {
+      // Kill what it left behind before the tree is gone from /proc (its children are re-parented once it is reaped).
+      killGroup();
+      exited = true;
+      drainTimer = setTimeout(() => void finish(code, signal), DRAIN_AFTER_EXIT_MS);
     });
+    child.on('close', (code, signal) => void finish(code, signal));
   });
 }

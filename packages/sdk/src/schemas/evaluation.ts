@@ -29,7 +29,8 @@ export type CompileReport = z.infer<typeof CompileReport>;
 export const CorrectnessCase = z.object({
   name: z.string(),
   sizes: z.record(z.string(), z.number()),
-  seed: z.number().int(),
+  /** The input seed (benchmark mode). Ranked reports carry none: ranked seeds stay secret. */
+  seed: z.number().int().optional(),
   distribution: z.string(),
   passed: z.boolean(),
   max_abs_error: z.number().nullable(),
@@ -56,6 +57,7 @@ export type TimingStats = z.infer<typeof TimingStats>;
 
 export const BenchmarkCase = z.object({
   name: z.string(),
+  /** The case's sizes; empty for a ranked run's hidden cases. */
   sizes: z.record(z.string(), z.number()),
   optimized: TimingStats,
   baseline: TimingStats,
@@ -72,6 +74,19 @@ export const BenchmarkCase = z.object({
 });
 export type BenchmarkCase = z.infer<typeof BenchmarkCase>;
 
+/** The machine while the candidate was timed, measured by the runner from outside the sandbox. */
+export const TimingLoad = z.object({
+  /** Cores' worth of other work running on the machine during the timed phase. */
+  outside_cores: z.number(),
+  cores: z.number().int(),
+  /** Whether the device's host-wide timing lock was held (one timing at a time per host and device). */
+  lock: z.boolean(),
+  lock_wait_ms: z.number(),
+  /** More outside work than the runner accepts for a quiet measurement: the times may be inflated. */
+  noisy: z.boolean(),
+});
+export type TimingLoad = z.infer<typeof TimingLoad>;
+
 export const BenchmarkingResult = z.object({
   /** Sum over the benchmark cases of the candidate's median time (ms). */
   optimized_time: z.number(),
@@ -85,6 +100,7 @@ export const BenchmarkingResult = z.object({
   /** Speedup over 10x or over 90% of peak: shown flagged on leaderboards. */
   flagged_for_review: z.boolean().default(false),
   review_reasons: z.array(z.string()).default([]),
+  load: TimingLoad.optional(),
 });
 export type BenchmarkingResult = z.infer<typeof BenchmarkingResult>;
 

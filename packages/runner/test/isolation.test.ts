@@ -1,0 +1,119 @@
+// The runner's promise that evaluation is always available and its secrets stay secret: a kernel cannot
+// stall it, outlive its job, read the plan, and a correct kernel is never called a cheat (issue 10).
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import type { EvaluationJobPayload } from '@kernelforge/sdk';
+import { describe, expect, it } from 'vitest';
+import { QUICK_TIMING, type TimingRules } from '../src/harness/plan.js';
+import { evaluate } from '../src/index.js';
+import { catalogue, cpuDevice, fixture, payload, run, workDir } from './helpers.js';
+
+/** Live processes on the machine whose name (comm) is `name` (a killed one may linger as a zombie until its
+    new parent reaps it: it holds nothing, not even its pipes). */
+function processesNamed(name: string): number[] {
+  const out: number[] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+      if (state !== 'Z' && readFileSync(`/proc/${d}/comm`, 'utf8').trim() === name) out.push(Number(d));
+    } catch {
+      /* gone */
+    }
+  }
+  return out;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const relu =
+  '#include <stdint.h>\nvoid solution(const float* x, float* y, int64_t n) { for (int64_t i = 0; i < n; i++) y[i] = x[i] > 0 ? x[i] : 0; }';
+
+function customRelu(source: string, benchN: number): EvaluationJobPayload {
+  return {
+    ...payload('relu small', source),
+    custom_problem: {
+      signature: [
+        { name: 'x', type: 'f32*', role: 'in', shape: ['n'] },
+        { name: 'y', type: 'f32*', role: 'out', shape: ['n'] },
+        { name: 'n', type: 'i64', role: 'size' },
+      ],
+      reference_source: relu,
+      language: 'c',
+      cases: { test: [{ name: 't1000', sizes: { n: 1000 } }], benchmark: [{ name: 'b', sizes: { n: benchN } }] },
+      cost: { flops: 'n', bytes: '8*n' },
+    },
+  };
+}
+
+async function expectHealthy() {
+  const state = await run('19_ReLU', fixture('./candidates/relu_omp.c'));
+  expect(state.verdict, state.message).toBe('accepted');
+}
+
+describe('a kernel that attacks the sandbox', () => {
+  const attack = (mark: string) => `#define KF_MARK "${mark}"\n${fixture('./cheats/attack_init.c')}`;
+  const cases: Array<[string, (src: string) => EvaluationJobPayload]> = [
+    ['benchmark', (src) => payload('19_ReLU', src)],
+    ['ranked', (src) => payload('19_ReLU', src, { mode: 'ranked', secret_seed: 's', target_id: 'sub-1' })],
+    ['custom (sandboxed harness)', (src) => customRelu(src, 100_000)],
+  ];
+  for (const [name, make] of cases) {
+    it(`${name}: taking over the sandbox's init or orphaning itself ends in a verdict, leaves no process, and the next kernel is accepted`, async () => {
+      const mark = `kfo${randomBytes(5).toString('hex')}`; // comm holds 15 characters
+      const started = Date.now();
+      const state = await evaluate(make(attack(mark)), {
+        problems: catalogue,
+        device: cpuDevice(),
+        workDir,
+        timing: 'quick',
+      });
+      expect(['timeout', 'runtime_error'], state.message).toContain(state.verdict);
+      // The call deadline (5 s in the quick rules) plus start-up, not the whole-run limit.
+      expect(Date.now() - started).toBeLessThan(45_000);
+      await sleep(200);
+      expect(processesNamed(mark)).toEqual([]);
+      await expectHealthy();
+    }, 120_000);
+  }
+});
+
+describe('the candidate sees nothing secret', () => {
+  it('a kernel that looks for the plan, seeds or hidden sizes anywhere it can read finds nothing', async () => {
+    for (const extra of [{}, { mode: 'ranked' as const, secret_seed: 'board', target_id: 'sub-2' }]) {
+      const state = await run('19_ReLU', fixture('./cheats/read_plan.c'), extra);
+      expect(state.verdict, state.message).toBe('accepted');
+    }
+  }, 120_000);
+
+  it('ranked seeds differ per submission and never appear in a report', async () => {
+    const { seedsFor } = await import('../src/evaluate/seeds.js');
+    const a = seedsFor('ranked', 'board', 'sub-a');
+    const b = seedsFor('ranked', 'board', 'sub-b');
+    expect(a.seeds[0]).not.toBe(b.seeds[0]);
+    expect(a.benchSeed).not.toBe(b.benchSeed);
+    expect(seedsFor('ranked', 'board', 'sub-a')).toEqual(a);
+    const state = await run('19_ReLU', relu, { mode: 'ranked', secret_seed: 'board', target_id: 'sub-a' });
+    const text = JSON.stringify(state);
+    for (const s of [...a.seeds, a.benchSeed]) expect(text).not.toContain(String(s));
+    expect(state.correctness!.cases.some((c) => 'seed' in c)).toBe(false);
+  }, 120_000);
+});
+
+describe('a correct kernel is never called a cheat', () => {
+  // Enough samples for the clock check to apply; short calls, where a round trip's wake-ups weigh most.
+  const rules: TimingRules = { ...QUICK_TIMING, minSamples: 30, minMs: 0, maxMs: 2_000 };
+  for (const n of [65_536, 16_384, 1_024]) {
+    it(`a plain ReLU on a custom problem with a ${n}-element benchmark case is accepted, 3 runs of 3`, async () => {
+      for (let i = 0; i < 3; i++) {
+        const state = await evaluate(customRelu(relu, n), {
+          problems: catalogue,
+          device: cpuDevice(),
+          workDir,
+          timing: rules,
+        });
+        expect(state.verdict, state.message).toBe('accepted');
+      }
+    }, 120_000);
+  }
+});
