@@ -36,7 +36,11 @@ export const ISSUED_AT_SKEW_SECONDS = 60;
  * The user id of a valid, unexpired token issued no later than now (plus a small clock skew); null for anything
  * else (bad signature, expired, issued in the future, no iat, malformed).
  */
-export async function verifyAccessToken(secret: string, token: string, now: number = Date.now()): Promise<string | null> {
+export async function verifyAccessToken(
+  secret: string,
+  token: string,
+  now: number = Date.now(),
+): Promise<string | null> {
   try {
     const { payload } = await jwtVerify(token, await key(secret), {
       algorithms: ['HS256'],

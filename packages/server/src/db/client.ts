@@ -58,9 +58,17 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
   const unlock = lockDataDir(config.dataDir);
   try {
     if (!existsSync(join(dir, 'PG_VERSION'))) await initPgliteDir(dir);
-    // Data directories made before this rule (or copied with another umask) are made private too.
+    // Data directories made before this rule (or copied with another umask) are made private too. Postgres writes
+    // its relcache file (pg_internal.init) through the WebAssembly C library's own umask (0644), which the node
+    // umask does not reach: the folder is 0700 so nobody else can reach it meanwhile, and it is tightened again here
+    // and at close.
     makePrivate(config.dataDir);
-    return openPglite(await PGlite.create(dir, PGLITE_OPTIONS), unlock);
+    const pglite = await PGlite.create(dir, PGLITE_OPTIONS);
+    makePrivate(config.dataDir);
+    return openPglite(pglite, () => {
+      unlock();
+      makePrivate(config.dataDir);
+    });
   } catch (error) {
     unlock();
     throw error;

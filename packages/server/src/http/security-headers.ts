@@ -22,7 +22,10 @@ export function inlineScriptHashes(webDist: string): string[] {
   if (cached?.mtimeMs === mtimeMs) return cached.hashes;
   const html = readFileSync(file, 'utf8');
   const hashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)].map(
-    (m) => `'sha256-${createHash('sha256').update(m[1] ?? '').digest('base64')}'`,
+    (m) =>
+      `'sha256-${createHash('sha256')
+        .update(m[1] ?? '')
+        .digest('base64')}'`,
   );
   inlineHashes.set(file, { mtimeMs, hashes });
   return hashes;

@@ -50,7 +50,8 @@ export function mountHealthRoutes(app: Hono<AppEnv>, ctx: AppContext): void {
   });
   app.get('/metrics', async (c) => {
     const expected = ctx.config.metricsToken;
-    if (!expected) throw new HttpError(404, 'Metrics are off: set KFORGE_METRICS_TOKEN and scrape with that bearer token');
+    if (!expected)
+      throw new HttpError(404, 'Metrics are off: set KFORGE_METRICS_TOKEN and scrape with that bearer token');
     const sent = /^Bearer\s+(.+)$/i.exec(c.req.header('Authorization')?.trim() ?? '')?.[1] ?? '';
     // Compare digests: equal length, constant time, whatever was sent.
     if (!timingSafeEqual(digest(sent), digest(expected)))

@@ -31,7 +31,8 @@ export function mountTokenRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   registerRoute({
     method: 'post',
     path: '/api/v1/tokens',
-    summary: 'Create an API token (scopes: read, submit, sessions, tokens; default all); the token appears in this response only',
+    summary:
+      'Create an API token (scopes: read, submit, sessions, tokens; default all); the token appears in this response only',
     auth: 'user',
     request: { body: CreateApiTokenRequest },
     response: CreatedApiToken,
@@ -45,7 +46,10 @@ export function mountTokenRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     const scopes = body.scopes ?? [...own];
     const beyond = scopes.filter((s) => !own.includes(s));
     if (beyond.length > 0)
-      throw new HttpError(403, `A token can only give a new token scopes it has itself; it lacks: ${beyond.join(', ')}`);
+      throw new HttpError(
+        403,
+        `A token can only give a new token scopes it has itself; it lacks: ${beyond.join(', ')}`,
+      );
     const created = await createApiToken(ctx.db, currentUser(c).id, body.name, body.expires_in_days, scopes);
     return c.json(CreatedApiToken.parse(created), 201);
   });

@@ -11,7 +11,12 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 it('has defaults for the job, session and runner knobs, and counts empty values as unset', () => {
   const c = loadConfig({ KFORGE_DATA_DIR: dataDir, KFORGE_JOB_LEASE_SECONDS: '', KFORGE_RUNNER_TIMING: ' ' });
   expect(c.jobs).toEqual({ leaseSeconds: 60, maxTries: 3, reaperIntervalMs: 2000, generateWorkers: 2 });
-  expect(c.sessions).toEqual({ maxAttempts: 200, maxRunnerSeconds: 3600, sseKeepAliveMs: 15_000, sseStreamsPerUser: 20 });
+  expect(c.sessions).toEqual({
+    maxAttempts: 200,
+    maxRunnerSeconds: 3600,
+    sseKeepAliveMs: 15_000,
+    sseStreamsPerUser: 20,
+  });
   // One server's own runner folder, never a shared one: named after the user and the data directory.
   expect(c.runner).toEqual({ staleSeconds: 90, timing: 'default', workDir: defaultRunnerWorkDir(dataDir) });
   expect(c.runner.workDir.startsWith(join(tmpdir(), `kforge-runner-${process.getuid?.() ?? 0}-`))).toBe(true);
