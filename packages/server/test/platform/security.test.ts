@@ -323,8 +323,8 @@ describe('HTTP defaults', () => {
     const { ticket } = (await (await ticketFor(user.token)).json()) as { ticket: string };
     const events = (q: string, signal?: AbortSignal) =>
       fetch(`${runnerServer.url}/api/v1/agent-session/${s.body.id}/events?${q}`, signal ? { signal } : {});
-    const streams = [new AbortController(), new AbortController(), new AbortController()];
-    const first = await events(`ticket=${ticket}`, streams[0]?.signal);
+    const streams = [new AbortController(), new AbortController(), new AbortController()] as const;
+    const first = await events(`ticket=${ticket}`, streams[0].signal);
     expect(first.status).toBe(200);
     // Spent: the same URL, replayed from a proxy log, opens nothing.
     const replay = await events(`ticket=${ticket}`);
@@ -334,20 +334,20 @@ describe('HTTP defaults', () => {
     expect((await events(`access_token=${user.token}`)).status).toBe(401);
     const second = await runnerServer.request(`/api/v1/agent-session/${s.body.id}/events`, {
       token: user.token,
-      signal: streams[1]?.signal,
+      signal: streams[1].signal,
     });
     expect(second.status).toBe(200);
     const third = await runnerServer.request(`/api/v1/agent-session/${s.body.id}/events`, { token: user.token });
     expect(third.status).toBe(429);
     expect(((await third.json()) as { detail: string }).detail).toMatch(/Too many open event streams/);
     // Closing one frees its place.
-    streams[0]?.abort();
+    streams[0].abort();
     let reopened = 0;
     for (let i = 0; i < 50 && reopened !== 200; i++) {
       await new Promise((r) => setTimeout(r, 100));
       const r = await runnerServer.request(`/api/v1/agent-session/${s.body.id}/events`, {
         token: user.token,
-        signal: streams[2]?.signal,
+        signal: streams[2].signal,
       });
       reopened = r.status;
       if (r.status !== 200) await r.text();
