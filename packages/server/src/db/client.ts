@@ -53,25 +53,29 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     );
   const dir = join(config.dataDir, 'pgdata');
   // Before PGlite writes anything: it creates files 0666 & ~umask, and the database is nobody else's to read.
-  restrictUmask();
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const unlock = lockDataDir(config.dataDir);
+  const restoreUmask = restrictUmask();
   try {
-    if (!existsSync(join(dir, 'PG_VERSION'))) await initPgliteDir(dir);
-    // Data directories made before this rule (or copied with another umask) are made private too. Postgres writes
-    // its relcache file (pg_internal.init) through the WebAssembly C library's own umask (0644), which the node
-    // umask does not reach: the folder is 0700 so nobody else can reach it meanwhile, and it is tightened again here
-    // and at close.
-    makePrivate(config.dataDir);
-    const pglite = await PGlite.create(dir, PGLITE_OPTIONS);
-    makePrivate(config.dataDir);
-    return openPglite(pglite, () => {
-      unlock();
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const unlock = lockDataDir(config.dataDir);
+    try {
+      if (!existsSync(join(dir, 'PG_VERSION'))) await initPgliteDir(dir);
+      // Data directories made before this rule (or copied with another umask) are made private too. Files PGlite
+      // makes later (new tables, WAL segments, and pg_internal.init, which the WebAssembly C library writes 0644
+      // whatever the umask) sit inside the 0700 folder, where no one else can reach them, and are tightened again
+      // after the migrations (createContext) and at close.
       makePrivate(config.dataDir);
-    });
-  } catch (error) {
-    unlock();
-    throw error;
+      const pglite = await PGlite.create(dir, PGLITE_OPTIONS);
+      makePrivate(config.dataDir);
+      return openPglite(pglite, () => {
+        unlock();
+        makePrivate(config.dataDir);
+      });
+    } catch (error) {
+      unlock();
+      throw error;
+    }
+  } finally {
+    restoreUmask();
   }
 }
 

@@ -3,9 +3,16 @@ import { chmodSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { StartupError } from '../config.js';
 
-/** Files and folders created from now on by this process are 0600/0700 (PGlite creates its files with 0666 & ~umask). */
-export function restrictUmask(): void {
-  process.umask(0o077);
+/**
+ * Files and folders this process creates until `restore()` are 0600/0700 (PGlite creates its files 0666 & ~umask).
+ * Not for good: the runner's sandbox runs as another user when the server is root and must read what the runner
+ * builds, so the umask goes back once the database is open.
+ */
+export function restrictUmask(): () => void {
+  const previous = process.umask(0o077);
+  return () => {
+    process.umask(previous);
+  };
 }
 
 /** Folders 0700, files 0600, under `dir` and `dir` itself; symbolic links are left alone. Fixes installs made before. */
@@ -21,11 +28,19 @@ export function makePrivate(dir: string): void {
 }
 
 /**
- * Creates `dir` (0700) or checks an existing one: a real folder (not a link), owned by this user, then 0700.
- * A shared temp folder is where another local user could plant a folder or link for us to build and run in.
+ * The mode of the runner's folder: 0700; 0711 when the server runs as root, because the runner then drops the
+ * sandbox to another user (nobody), which must be able to pass through (never list) to its job folder.
+ */
+export const runnerDirMode = (): number => (process.getuid?.() === 0 ? 0o711 : 0o700);
+
+/**
+ * Creates the runner's folder or checks an existing one: a real folder (not a link), owned by this user, then
+ * `runnerDirMode()`. A shared temp folder is where another local user could plant a folder or link for us to build
+ * and run in.
  */
 export function ensurePrivateDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const mode = runnerDirMode();
+  mkdirSync(dir, { recursive: true, mode });
   const st = lstatSync(dir);
   if (st.isSymbolicLink() || !st.isDirectory())
     throw new StartupError(`${dir} must be a folder, not a link or a file: remove it, or set KFORGE_RUNNER_WORK_DIR`);
@@ -33,5 +48,5 @@ export function ensurePrivateDir(dir: string): void {
     throw new StartupError(
       `${dir} belongs to another user (uid ${st.uid}): remove it, or set KFORGE_RUNNER_WORK_DIR to a folder of yours`,
     );
-  if ((st.mode & 0o777) !== 0o700) chmodSync(dir, 0o700);
+  if ((st.mode & 0o777) !== mode) chmodSync(dir, mode);
 }

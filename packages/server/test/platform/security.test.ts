@@ -155,10 +155,12 @@ describe('the data directory and the runner folder are private', () => {
     expect(open).toEqual([]);
   });
 
-  it("makes the runner's folder 0700, and refuses a link planted in its place", () => {
+  it("makes the runner's folder its own (0700; 0711 as root, for the sandbox user), and refuses a planted link", () => {
     const work = join(dir, 'runner-work');
+    mkdirSync(work, { mode: 0o777 });
     ensurePrivateDir(work);
-    expect(lstatSync(work).mode & 0o777).toBe(0o700);
+    expect(lstatSync(work).mode & 0o777).toBe(process.getuid?.() === 0 ? 0o711 : 0o700);
+    expect(lstatSync(work).mode & 0o066).toBe(0);
     const target = join(dir, 'elsewhere');
     mkdirSync(target);
     const planted = join(dir, 'planted');
