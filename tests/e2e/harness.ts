@@ -56,6 +56,8 @@ export interface Harness {
   server: TestServer;
   browser: Browser;
   dist: string;
+  /** Every Content-Security-Policy violation Chromium reported on a page from openPage (the app must cause none). */
+  cspViolations: string[];
   close(): Promise<void>;
 }
 
@@ -67,6 +69,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     server,
     browser,
     dist,
+    cspViolations: [],
     async close() {
       await browser.close().catch(() => {});
       await server.stop();
@@ -84,6 +87,10 @@ export async function openPage(h: Harness, token?: string): Promise<{ context: B
         localStorage.setItem('access_token', t);
       }
     }, token);
+  // Chromium reports each blocked script, style, connection or frame as a console error naming the policy.
+  context.on('console', (msg) => {
+    if (/Content Security Policy/i.test(msg.text())) h.cspViolations.push(`${msg.page()?.url() ?? '?'}: ${msg.text()}`);
+  });
   const page = await context.newPage();
   return { context, page };
 }

@@ -531,3 +531,9 @@ describe('keyboard', () => {
     });
   });
 });
+
+describe('the Content-Security-Policy', () => {
+  it('is not violated by any page of the walk', () => {
+    expect(h.cspViolations).toEqual([]);
+  });
+});

@@ -213,6 +213,11 @@ describe('submissions, leaderboards, tokens, admin', () => {
     const token = await page.getByTestId('new-token').textContent();
     expect(token).toMatch(/^kf_/);
     await page.getByTestId('token-row').filter({ hasText: 'ci laptop' }).waitFor();
+    // A CI token: submit and read only, shown with its scopes.
+    await page.getByLabel('Name').fill('ci only');
+    await page.getByLabel('Access').selectOption('ci');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    await page.getByTestId('token-row').filter({ hasText: 'ci only' }).getByText('read, submit').waitFor();
     await shoot(page, 'tokens');
     await page.getByRole('button', { name: 'Revoke ci laptop' }).click();
     await page.getByTestId('token-row').filter({ hasText: 'ci laptop' }).waitFor({ state: 'detached' });
@@ -261,5 +266,15 @@ describe('pages everyone sees', () => {
       await page.evaluate(() => [localStorage.getItem('theme'), document.documentElement.classList.contains('dark')]),
     ).toEqual(['dark', true]);
     await context.close();
+  });
+});
+
+describe('security headers', () => {
+  it('serves the app under a Content-Security-Policy, and no page above broke it', async () => {
+    const res = await h.server.request('/');
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self' 'sha256-");
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(h.cspViolations).toEqual([]);
   });
 });

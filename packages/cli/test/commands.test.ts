@@ -386,6 +386,19 @@ describe('tokens', () => {
     const plain = await kforge(['tokens', 'create', 'plain'], signedIn());
     expect(plain.stdout.trim()).toMatch(/^kf_\S+$/);
 
+    // A CI token submits and reads, and cannot make more tokens.
+    const ci = await kforge(['tokens', 'create', 'ci-only', '--scope', 'ci', '--json'], signedIn());
+    expect(ci.code, ci.stderr).toBe(0);
+    const ciToken = CreatedApiToken.parse(ci.json());
+    expect(ciToken.scopes).toEqual(['read', 'submit']);
+    expect((await kforge(['whoami'], signedIn({ KFORGE_TOKEN: ciToken.token }))).code).toBe(0);
+    const minted = await kforge(['tokens', 'create', 'more'], signedIn({ KFORGE_TOKEN: ciToken.token }));
+    expect(minted.code).not.toBe(0);
+    expect(minted.stderr).toContain("'tokens' scope");
+    const bad = await kforge(['tokens', 'create', 'x', '--scope', 'root'], signedIn());
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain("Unknown scope 'root'");
+
     expect((await kforge(['whoami'], signedIn({ KFORGE_TOKEN: token.token }))).code).toBe(0);
     const revoke = await kforge(['tokens', 'revoke', token.id], signedIn());
     expect(revoke.code).toBe(0);

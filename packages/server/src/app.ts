@@ -4,6 +4,8 @@ import { bodyLimit } from 'hono/body-limit';
 import type { AppContext } from './context.js';
 import type { AppEnv } from './http/auth.js';
 import { HttpError, errorHandler } from './http/errors.js';
+import { requestGuard } from './http/request-guard.js';
+import { securityHeaders } from './http/security-headers.js';
 import { mountAdminRoutes } from './routes/admin.js';
 import { mountAuthRoutes } from './routes/auth.js';
 import { mountDocsRoutes } from './routes/docs.js';
@@ -20,7 +22,9 @@ export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 export function createApp(ctx: AppContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.onError(errorHandler(ctx.log));
+  app.use('*', securityHeaders(ctx.config));
   app.use('*', ctx.metrics.middleware());
+  app.use('*', requestGuard());
   app.use(
     '*',
     bodyLimit({

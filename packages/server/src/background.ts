@@ -1,6 +1,7 @@
 // Background work of one server process: generate workers, the in-process runner and the lease reaper.
 import { hostname } from 'node:os';
 import type { AppContext } from './context.js';
+import { ensurePrivateDir } from './db/private-dir.js';
 import { pruneEvents } from './events/bus.js';
 import { reapExpiredLeases } from './jobs/reaper.js';
 import { startInProcessRunner } from './runner-host/in-process-runner.js';
@@ -16,6 +17,8 @@ const PRUNE_EVERY_MS = 3_600_000;
 
 /** Starts the in-process runner (when configured), agent workers and lease reaper; stop() before closing the database. */
 export async function startBackground(ctx: AppContext): Promise<Background> {
+  // The runner builds and runs candidates in its work folder: refuse to start on one another user could reach.
+  if (ctx.config.localRunner) ensurePrivateDir(ctx.config.runner.workDir);
   const p = productOf(ctx);
   const name = `${hostname()}:${process.pid}`;
   const workers = startGenerateWorkers(p, p.config.jobs.generateWorkers, name);

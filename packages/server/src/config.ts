@@ -1,5 +1,5 @@
 // Configuration: every environment variable parsed once by one zod schema, then passed around as `Config`.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -92,6 +92,8 @@ const EnvSchema = z.object({
   ),
   KFORGE_RUNNER_WORK_DIR: opt,
   KFORGE_SSE_KEEPALIVE_MS: pos(15_000),
+  KFORGE_SSE_STREAMS_PER_USER: int(20),
+  KFORGE_METRICS_TOKEN: opt,
 });
 
 export interface Config {
@@ -138,7 +140,15 @@ export interface Config {
     generateWorkers: number;
   };
   /** Budgets per session (DESIGN 7) unless the session sets its own: attempts in all, evaluation seconds in all. */
-  sessions: { maxAttempts: number; maxRunnerSeconds: number; sseKeepAliveMs: number };
+  sessions: {
+    maxAttempts: number;
+    maxRunnerSeconds: number;
+    sseKeepAliveMs: number;
+    /** Live-event streams one user may hold open on this process at once (0 = no limit). */
+    sseStreamsPerUser: number;
+  };
+  /** Bearer token Prometheus presents to GET /metrics; null turns /metrics off (404). */
+  metricsToken: string | null;
   runner: {
     /** A runner not seen for this long no longer counts as serving its devices. */
     staleSeconds: number;
@@ -165,7 +175,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const level = (e.KFORGE_LOG_LEVEL ?? 'info') as Config['logLevel'];
   return {
     port: e.PORT,
-    host: e.HOST ?? '0.0.0.0',
+    // Loopback unless the operator says otherwise: a fresh install is not reachable from the network by accident.
+    host: e.HOST ?? '127.0.0.1',
     dataDir,
     databaseUrl: e.DATABASE_URL ?? null,
     secret: e.KFORGE_SECRET ?? loadOrCreateSecret(dataDir),
@@ -214,21 +225,33 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxAttempts: Math.max(1, Math.round(e.KFORGE_SESSION_MAX_ATTEMPTS)),
       maxRunnerSeconds: e.KFORGE_SESSION_MAX_RUNNER_SECONDS,
       sseKeepAliveMs: e.KFORGE_SSE_KEEPALIVE_MS,
+      sseStreamsPerUser: e.KFORGE_SSE_STREAMS_PER_USER,
     },
+    metricsToken: e.KFORGE_METRICS_TOKEN ?? null,
     runner: {
       staleSeconds: e.KFORGE_RUNNER_STALE_SECONDS,
       timing: e.KFORGE_RUNNER_TIMING,
-      workDir: resolve(e.KFORGE_RUNNER_WORK_DIR ?? join(tmpdir(), 'kforge-runner')),
+      workDir: resolve(e.KFORGE_RUNNER_WORK_DIR ?? defaultRunnerWorkDir(dataDir)),
     },
     logLevel: ['debug', 'info', 'warn', 'error', 'silent'].includes(level) ? level : 'info',
   };
+}
+
+/**
+ * `$TMPDIR/kforge-runner-<uid>-<data dir hash>`: one server's own folder (made 0700 and checked at start), never a
+ * shared one another local user could have created first.
+ */
+export function defaultRunnerWorkDir(dataDir: string): string {
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
+  const tag = createHash('sha256').update(dataDir).digest('hex').slice(0, 12);
+  return join(tmpdir(), `kforge-runner-${uid}-${tag}`);
 }
 
 // Generated once so tokens survive restarts; 0600 because whoever reads it can mint tokens.
 function loadOrCreateSecret(dataDir: string): string {
   const file = join(dataDir, 'secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const secret = randomBytes(48).toString('base64url');
   try {
     writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });

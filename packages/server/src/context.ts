@@ -3,6 +3,7 @@ import { ensureFirstSuperuser } from './auth/bootstrap.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { migrate } from './db/migrate.js';
+import { makePrivate } from './db/private-dir.js';
 import { Metrics } from './http/metrics.js';
 import { createLogger, type Logger } from './log.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
@@ -32,6 +33,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   try {
     const applied = await migrate(db);
     if (applied.length > 0) log.info(`database migrated (${db.kind})`, { applied });
+    // The migrations' new files, private like the rest of the data directory.
+    if (db.kind === 'pglite' && !config.databaseUrl) makePrivate(config.dataDir);
     if (!opts.skipBootstrap) await ensureFirstSuperuser(config, db, log);
   } catch (err) {
     await db.close();

@@ -4,7 +4,7 @@ import { type HttpClient, path, type RequestOptions } from '../core/http.js';
 import { PAGE_SIZE, PagePromise } from '../core/pagination.js';
 import { reconnectingEventStream } from '../core/sse.js';
 import { listOf } from '../schemas/common.js';
-import { SessionEvent } from '../schemas/events.js';
+import { EventTicket, SessionEvent } from '../schemas/events.js';
 import {
   AgentSession,
   AgentSessionSummary,
@@ -144,6 +144,25 @@ export class SessionsResource {
       json: body,
       schema: NewAttemptsResponse,
     });
+  }
+
+  /**
+   * POST /api/v1/agent-session/{id}/events/ticket: a single-use ticket, valid for a minute, to open the event stream
+   * without an Authorization header. Prefer `events()`, which sends the header; this is for the browser's EventSource.
+   */
+  eventTicket(id: string, options?: RequestOptions) {
+    return this.http.request({
+      ...options,
+      method: 'POST',
+      path: path`/agent-session/${id}/events/ticket`,
+      schema: EventTicket,
+    });
+  }
+
+  /** The URL an `EventSource` can open: a fresh ticket in the query, never the bearer token. */
+  async eventSourceUrl(id: string, options?: RequestOptions): Promise<string> {
+    const { ticket } = await this.eventTicket(id, options);
+    return this.http.url(path`/agent-session/${id}/events`, { ticket });
   }
 
   /**

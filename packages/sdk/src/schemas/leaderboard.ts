@@ -1,43 +1,43 @@
 // Submissions and leaderboards: one row per user and device, their best accepted time, ranked.
 import { z } from 'zod';
-import { Id, Timestamp } from './common.js';
+import { Id, Timestamp, Text } from './common.js';
 import { EvaluationState } from './evaluation.js';
 import { Language } from './problem.js';
 
 export const SubmissionStatus = z.enum(['queued', 'evaluating', 'completed', 'failed']);
 export type SubmissionStatus = z.infer<typeof SubmissionStatus>;
 
-export const PublicUser = z.object({ id: Id, full_name: z.string().nullable(), display_name: z.string() });
+export const PublicUser = z.object({ id: Id, full_name: Text.nullable(), display_name: Text });
 export type PublicUser = z.infer<typeof PublicUser>;
 
 export const Submission = z.object({
   id: Id,
   user: PublicUser,
-  problem_name: z.string(),
-  device: z.string(),
+  problem_name: Text,
+  device: Text,
   language: Language,
   /** Visible to its owner and to superusers only; null for everybody else. */
-  source: z.string().nullable(),
+  source: Text.nullable(),
   status: SubmissionStatus,
-  verdict: z.string().nullable(),
+  verdict: Text.nullable(),
   time_ms: z.number().nullable(),
   speedup: z.number().nullable(),
   /** Ranked mode returns no candidate output and no hidden sizes. */
   evaluation_state: EvaluationState.nullable(),
   session_id: Id.nullable().optional(),
   attempt_id: Id.nullable().optional(),
-  error: z.string().nullable().optional(),
+  error: Text.nullable().optional(),
   created_at: Timestamp,
   finished_at: Timestamp.nullable(),
 });
 export type Submission = z.infer<typeof Submission>;
 
 export const CreateSubmissionRequest = z.object({
-  problem_name: z.string().min(1),
-  device: z.string().min(1),
+  problem_name: Text.min(1).max(200),
+  device: Text.min(1).max(100),
   language: Language,
-  source: z.string().min(1).max(200_000),
-  attempt_id: z.string().optional(),
+  source: Text.min(1).max(200_000),
+  attempt_id: Text.max(100).optional(),
 });
 export type CreateSubmissionRequest = z.infer<typeof CreateSubmissionRequest>;
 
@@ -45,8 +45,8 @@ export const LeaderboardEntry = z.object({
   rank: z.number().int().positive(),
   submission_id: Id,
   user: PublicUser,
-  problem_name: z.string(),
-  device: z.string(),
+  problem_name: Text,
+  device: Text,
   time_ms: z.number(),
   speedup: z.number().nullable(),
   flagged_for_review: z.boolean().default(false),
@@ -55,8 +55,8 @@ export const LeaderboardEntry = z.object({
 export type LeaderboardEntry = z.infer<typeof LeaderboardEntry>;
 
 export const Leaderboard = z.object({
-  problem_name: z.string(),
-  title: z.string(),
+  problem_name: Text,
+  title: Text,
   entries: z.array(LeaderboardEntry),
   count: z.number().int(),
 });

@@ -1,5 +1,6 @@
 // Problems: reference computations with a fixed C ABI (DESIGN section 5). Hidden ranked sizes never appear here.
 import { z } from 'zod';
+import { Text } from './common.js';
 
 export const ArgType = z.enum(['f32*', 'f64*', 'i32*', 'i64*', 'f32', 'f64', 'i32', 'i64']);
 export type ArgType = z.infer<typeof ArgType>;
@@ -9,26 +10,26 @@ export const ArgRole = z.enum(['in', 'out', 'inout', 'size', 'scalar']);
 export type ArgRole = z.infer<typeof ArgRole>;
 
 export const SignatureArg = z.object({
-  name: z.string().min(1),
+  name: Text.min(1).max(100),
   type: ArgType,
   role: ArgRole,
   /** Shape of a pointer argument as symbols or expressions of the size arguments, e.g. ["n"] or ["rows", "cols"]. */
-  shape: z.array(z.string()).optional(),
+  shape: z.array(Text.max(200)).max(8).optional(),
 });
 export type SignatureArg = z.infer<typeof SignatureArg>;
 
 /** Values of the size (and scalar) arguments for one case, e.g. {n: 1000}. */
-export const CaseSizes = z.record(z.string(), z.number());
+export const CaseSizes = z.record(Text.max(100), z.number());
 export type CaseSizes = z.infer<typeof CaseSizes>;
 
-export const ProblemCase = z.object({ name: z.string(), sizes: CaseSizes });
+export const ProblemCase = z.object({ name: Text.max(200), sizes: CaseSizes });
 export type ProblemCase = z.infer<typeof ProblemCase>;
 
 export const Tolerance = z.object({ atol: z.number().nonnegative(), rtol: z.number().nonnegative() });
 export type Tolerance = z.infer<typeof Tolerance>;
 
 /** Cost formulas: arithmetic expressions over the size arguments. */
-export const CostFormulas = z.object({ flops: z.string(), bytes: z.string() });
+export const CostFormulas = z.object({ flops: Text.max(1000), bytes: Text.max(1000) });
 export type CostFormulas = z.infer<typeof CostFormulas>;
 
 export const Language = z.enum(['c', 'cpp', 'cuda']);
@@ -42,13 +43,13 @@ export type InputDistribution = z.infer<typeof InputDistribution>;
 
 /** A problem as the API shows it: test and benchmark cases, never the ranked ones. */
 export const Problem = z.object({
-  name: z.string(),
-  title: z.string(),
+  name: Text,
+  title: Text,
   level: z.number().int(),
-  description: z.string(),
+  description: Text,
   signature: z.array(SignatureArg),
   /** The C prototype a candidate defines, e.g. `void solution(const float* x, float* y, int64_t n)`. */
-  prototype: z.string(),
+  prototype: Text,
   cases: z.object({ test: z.array(ProblemCase), benchmark: z.array(ProblemCase) }),
   distributions: z.array(InputDistribution),
   tolerance: Tolerance,
@@ -56,19 +57,19 @@ export const Problem = z.object({
   backends: z.array(Backend),
   languages: z.array(Language),
   /** The plain CPU reference source, shown so people (and agents) know exactly what to compute. */
-  reference_source: z.string().optional(),
+  reference_source: Text.optional(),
   custom: z.boolean().default(false),
 });
 export type Problem = z.infer<typeof Problem>;
 
 /** The reference a user brings for a custom problem (POST /api/v1/agent-session/custom). */
 export const CustomProblemInput = z.object({
-  signature: z.array(SignatureArg).min(1),
-  reference_source: z.string().min(1).max(200_000),
+  signature: z.array(SignatureArg).min(1).max(64),
+  reference_source: Text.min(1).max(200_000),
   language: Language.default('c'),
-  cases: z.object({ test: z.array(ProblemCase).min(1), benchmark: z.array(ProblemCase).min(1) }),
+  cases: z.object({ test: z.array(ProblemCase).min(1).max(64), benchmark: z.array(ProblemCase).min(1).max(64) }),
   tolerance: Tolerance.optional(),
   cost: CostFormulas.optional(),
-  description: z.string().max(10_000).optional(),
+  description: Text.max(10_000).optional(),
 });
 export type CustomProblemInput = z.infer<typeof CustomProblemInput>;

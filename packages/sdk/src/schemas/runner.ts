@@ -1,5 +1,6 @@
 // The runner API between the server's job queue and `kforge-runner` processes (or the in-process runner).
 import { z } from 'zod';
+import { Text } from './common.js';
 import { Device } from './device.js';
 import { EvaluationMode, EvaluationState } from './evaluation.js';
 import { CustomProblemInput, Language } from './problem.js';
@@ -8,44 +9,44 @@ import { CustomProblemInput, Language } from './problem.js';
 export const EvaluationJobPayload = z.object({
   kind: z.enum(['attempt', 'submission']),
   /** The attempt or submission id the result belongs to. */
-  target_id: z.string(),
+  target_id: Text,
   mode: EvaluationMode,
-  problem_name: z.string(),
+  problem_name: Text,
   custom_problem: CustomProblemInput.optional(),
-  device: z.string(),
+  device: Text,
   language: Language,
-  source: z.string(),
+  source: Text,
   /** Ranked mode: the leaderboard's secret seed. Never sent to clients. */
-  secret_seed: z.string().optional(),
+  secret_seed: Text.optional(),
 });
 export type EvaluationJobPayload = z.infer<typeof EvaluationJobPayload>;
 
 export const RunnerRegisterRequest = z.object({
-  name: z.string().min(1),
-  devices: z.array(Device),
-  version: z.string().optional(),
+  name: Text.min(1).max(200),
+  devices: z.array(Device).max(64),
+  version: Text.max(100).optional(),
 });
 export type RunnerRegisterRequest = z.infer<typeof RunnerRegisterRequest>;
 
 export const RunnerRegisterResponse = z.object({
-  runner_id: z.string(),
+  runner_id: Text,
   lease_seconds: z.number(),
   heartbeat_seconds: z.number(),
 });
 export type RunnerRegisterResponse = z.infer<typeof RunnerRegisterResponse>;
 
 export const RunnerClaimRequest = z.object({
-  runner_id: z.string(),
-  devices: z.array(z.string()).min(1),
+  runner_id: Text.max(100),
+  devices: z.array(Text.max(100)).min(1).max(64),
   /** Long-poll: how long the server may hold the request open waiting for a job. */
   wait_ms: z.number().int().min(0).max(30_000).default(0),
 });
 export type RunnerClaimRequest = z.infer<typeof RunnerClaimRequest>;
 
 export const ClaimedJob = z.object({
-  job_id: z.string(),
-  lease_token: z.string(),
-  lease_expires_at: z.string(),
+  job_id: Text,
+  lease_token: Text,
+  lease_expires_at: Text,
   attempt: z.number().int(),
   payload: EvaluationJobPayload,
 });
@@ -55,15 +56,15 @@ export type ClaimedJob = z.infer<typeof ClaimedJob>;
 export const RunnerClaimResponse = z.object({ job: ClaimedJob.nullable() });
 export type RunnerClaimResponse = z.infer<typeof RunnerClaimResponse>;
 
-export const RunnerHeartbeatRequest = z.object({ runner_id: z.string(), lease_token: z.string() });
+export const RunnerHeartbeatRequest = z.object({ runner_id: Text, lease_token: Text });
 export type RunnerHeartbeatRequest = z.infer<typeof RunnerHeartbeatRequest>;
-export const RunnerHeartbeatResponse = z.object({ lease_expires_at: z.string() });
+export const RunnerHeartbeatResponse = z.object({ lease_expires_at: Text });
 export type RunnerHeartbeatResponse = z.infer<typeof RunnerHeartbeatResponse>;
 
 /** A result, or an infrastructure error (the job is retried, then dead-lettered). */
 export const RunnerResultRequest = z.object({
-  runner_id: z.string(),
-  lease_token: z.string(),
+  runner_id: Text,
+  lease_token: Text,
   evaluation_state: EvaluationState.optional(),
   error: z.string().optional(),
 });

@@ -1,6 +1,6 @@
 // Agent sessions, generation attempts and user instructions (spec section 3, DESIGN section 3).
 import { z } from 'zod';
-import { Id, Timestamp } from './common.js';
+import { Id, Timestamp, Text } from './common.js';
 import { EvaluationState } from './evaluation.js';
 import { CustomProblemInput, Language } from './problem.js';
 
@@ -8,7 +8,7 @@ import { CustomProblemInput, Language } from './problem.js';
 export const AttemptStatus = z.enum(['queued', 'generating', 'evaluating', 'completed', 'failed', 'stopped']);
 export type AttemptStatus = z.infer<typeof AttemptStatus>;
 
-export const AgentChoice = z.object({ provider: z.string().min(1), model: z.string().nullable().optional() });
+export const AgentChoice = z.object({ provider: Text.min(1).max(100), model: Text.max(200).nullable().optional() });
 export type AgentChoice = z.infer<typeof AgentChoice>;
 
 export const TokenUsage = z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() });
@@ -21,10 +21,10 @@ export const GenerationAttempt = z.object({
   attempt_number: z.number().int().positive(),
   status: AttemptStatus,
   language: Language,
-  source: z.string().nullable(),
-  explanation: z.string().nullable(),
+  source: Text.nullable(),
+  explanation: Text.nullable(),
   /** Why an attempt `failed` (agent error, runner lost after retries). */
-  error: z.string().nullable().optional(),
+  error: Text.nullable().optional(),
   evaluation_state: EvaluationState.nullable(),
   token_usage: TokenUsage.nullable().optional(),
   runner_seconds: z.number().nullable().optional(),
@@ -39,8 +39,8 @@ export type InstructionStatus = z.infer<typeof InstructionStatus>;
 export const UserInstruction = z.object({
   id: Id,
   session_id: Id,
-  text: z.string(),
-  name: z.string(),
+  text: Text,
+  name: Text,
   starred: z.boolean(),
   status: InstructionStatus,
   max_attempts: z.number().int(),
@@ -55,10 +55,10 @@ export type SessionStatus = z.infer<typeof SessionStatus>;
 export const AgentSession = z.object({
   id: Id,
   owner_id: Id,
-  problem_name: z.string(),
-  name: z.string(),
-  label: z.string(),
-  device: z.string(),
+  problem_name: Text,
+  name: Text,
+  label: Text,
+  device: Text,
   status: SessionStatus,
   agent: AgentChoice,
   custom: z.boolean().default(false),
@@ -81,35 +81,35 @@ export const MAX_ATTEMPTS_PER_INSTRUCTION = 20;
 export const DEFAULT_MAX_ATTEMPTS = 5;
 
 export const CreateSessionRequest = z.object({
-  problem_name: z.string().min(1),
-  device: z.string().min(1),
-  instruction: z.string().max(10_000).optional(),
+  problem_name: Text.min(1).max(200),
+  device: Text.min(1).max(100),
+  instruction: Text.max(10_000).optional(),
   agent: AgentChoice.optional(),
   max_attempts: z.number().int().min(1).max(MAX_ATTEMPTS_PER_INSTRUCTION).optional(),
-  name: z.string().max(200).optional(),
+  name: Text.max(200).optional(),
 });
 export type CreateSessionRequest = z.infer<typeof CreateSessionRequest>;
 
 export const CreateCustomSessionRequest = z.object({
-  name: z.string().trim().min(1).max(200),
+  name: Text.trim().min(1).max(200),
   problem: CustomProblemInput,
-  device: z.string().min(1),
-  instruction: z.string().max(10_000).optional(),
+  device: Text.min(1).max(100),
+  instruction: Text.max(10_000).optional(),
   agent: AgentChoice.optional(),
   max_attempts: z.number().int().min(1).max(MAX_ATTEMPTS_PER_INSTRUCTION).optional(),
   /** A first candidate of the user's own, evaluated as attempt #1. */
-  solution_source: z.string().max(200_000).optional(),
+  solution_source: Text.max(200_000).optional(),
 });
 export type CreateCustomSessionRequest = z.input<typeof CreateCustomSessionRequest>;
 
 export const UpdateSessionRequest = z.object({
-  name: z.string().trim().min(1).max(200).optional(),
-  label: z.string().trim().min(1).max(200).optional(),
+  name: Text.trim().min(1).max(200).optional(),
+  label: Text.trim().min(1).max(200).optional(),
 });
 export type UpdateSessionRequest = z.infer<typeof UpdateSessionRequest>;
 
 export const NewAttemptsRequest = z.object({
-  instruction: z.string().trim().min(1).max(10_000),
+  instruction: Text.trim().min(1).max(10_000),
   max_attempts: z.number().int().min(1).max(MAX_ATTEMPTS_PER_INSTRUCTION).optional(),
 });
 export type NewAttemptsRequest = z.infer<typeof NewAttemptsRequest>;
@@ -120,19 +120,19 @@ export const NewAttemptsResponse = z.object({
 });
 export type NewAttemptsResponse = z.infer<typeof NewAttemptsResponse>;
 
-export const UpdateInstructionRequest = z.object({ name: z.string().trim().min(1).max(200) });
+export const UpdateInstructionRequest = z.object({ name: Text.trim().min(1).max(200) });
 export type UpdateInstructionRequest = z.infer<typeof UpdateInstructionRequest>;
 
 export const ListSessionsParams = z.object({
   limit: z.number().int().min(1).max(1000).optional(),
-  offset: z.number().int().min(0).optional(),
+  offset: z.number().int().min(0).max(1_000_000_000).optional(),
   include_deleted: z.boolean().optional(),
 });
 export type ListSessionsParams = z.infer<typeof ListSessionsParams>;
 
 export const ListAllSessionsParams = ListSessionsParams.extend({
-  owner_id: z.string().optional(),
-  problem_name: z.string().optional(),
+  owner_id: Text.max(100).optional(),
+  problem_name: Text.max(200).optional(),
 });
 export type ListAllSessionsParams = z.infer<typeof ListAllSessionsParams>;
 

@@ -1,11 +1,11 @@
 // Users, auth responses, API tokens and site settings (spec sections 3 and 7, DESIGN section 4).
 import { z } from 'zod';
-import { Id, Timestamp } from './common.js';
+import { Id, Timestamp, Text } from './common.js';
 
 export const User = z.object({
   id: Id,
-  email: z.string(),
-  full_name: z.string().nullable(),
+  email: Text,
+  full_name: Text.nullable(),
   created_at: Timestamp,
   is_superuser: z.boolean(),
   is_active: z.boolean().default(true),
@@ -13,95 +13,118 @@ export const User = z.object({
 export type User = z.infer<typeof User>;
 
 export const LoginResponse = z.object({
-  access_token: z.string(),
-  token_type: z.string().default('bearer'),
+  access_token: Text,
+  token_type: Text.default('bearer'),
 });
 export type LoginResponse = z.infer<typeof LoginResponse>;
 
 /** `users/register` answers the token and the user; the web treats a missing access token as 'Unknown error'. */
 export const RegisterResponse = z.object({
-  token: z.object({ access_token: z.string().optional(), token_type: z.string().optional() }),
+  token: z.object({ access_token: Text.optional(), token_type: Text.optional() }),
   user: User,
 });
 export type RegisterResponse = z.infer<typeof RegisterResponse>;
 
 export const PasswordLoginInput = z.object({
-  username: z.string(),
-  password: z.string(),
+  username: Text.max(320),
+  password: Text.max(1024),
 });
 export type PasswordLoginInput = z.infer<typeof PasswordLoginInput>;
 
-export const MagicLinkRequest = z.object({ email: z.string().email(), application: z.string().default('kernelforge') });
+export const MagicLinkRequest = z.object({
+  email: Text.max(320).email(),
+  application: Text.max(100).default('kernelforge'),
+});
 export type MagicLinkRequest = z.input<typeof MagicLinkRequest>;
 
 export const EmailVerificationRequest = z.object({
-  email: z.string().email(),
-  application: z.string().default('kernelforge'),
-  full_name: z.string().max(255).optional(),
-  password: z.string().min(8).max(128).optional(),
+  email: Text.max(320).email(),
+  application: Text.max(100).default('kernelforge'),
+  full_name: Text.max(255).optional(),
+  password: Text.min(8).max(128).optional(),
 });
 export type EmailVerificationRequest = z.input<typeof EmailVerificationRequest>;
 
-export const RegisterRequest = z.object({ email_verification_token: z.string().min(1) });
+export const RegisterRequest = z.object({ email_verification_token: Text.min(1).max(512) });
 export type RegisterRequest = z.infer<typeof RegisterRequest>;
 
-export const TokenLoginRequest = z.object({ token: z.string().min(1) });
+export const TokenLoginRequest = z.object({ token: Text.min(1).max(512) });
 export type TokenLoginRequest = z.infer<typeof TokenLoginRequest>;
 
-export const GoogleLoginRequest = z.object({ id_token: z.string().min(1) });
+export const GoogleLoginRequest = z.object({ id_token: Text.min(1).max(8192) });
 export type GoogleLoginRequest = z.infer<typeof GoogleLoginRequest>;
 
 /** An agent a user may pick for a session, with the models it offers. */
 export const AgentOffer = z.object({
-  provider: z.string(),
-  models: z.array(z.string()),
-  default_model: z.string().nullable(),
+  provider: Text,
+  models: z.array(Text),
+  default_model: Text.nullable(),
 });
 export type AgentOffer = z.infer<typeof AgentOffer>;
 
 export const Settings = z.object({
-  posthog_key: z.string().nullable(),
-  posthog_host: z.string().nullable(),
-  feedback_survey_id: z.string().nullable(),
-  waitlist_survey_id: z.string().nullable(),
-  google_client_id: z.string().nullable(),
+  posthog_key: Text.nullable(),
+  posthog_host: Text.nullable(),
+  feedback_survey_id: Text.nullable(),
+  waitlist_survey_id: Text.nullable(),
+  google_client_id: Text.nullable(),
   page_urls: z.object({
-    terms_of_service: z.string().nullable(),
-    privacy_policy: z.string().nullable(),
-    contact_us: z.string().nullable(),
+    terms_of_service: Text.nullable(),
+    privacy_policy: Text.nullable(),
+    contact_us: Text.nullable(),
   }),
-  auth_server: z.object({ url: z.string(), application_name: z.string() }),
+  auth_server: z.object({ url: Text, application_name: Text }),
   /** Agents and models this server offers (DESIGN section 7); also at GET /api/v1/agents. */
   agents: z.array(AgentOffer).default([]),
 });
 export type Settings = z.infer<typeof Settings>;
 
+/**
+ * What an API token may do: `read` every GET the user may make; `submit` solutions (POST /submission);
+ * `sessions` start, steer, rename, stop, delete and restore agent sessions and instructions; `tokens` list, create
+ * and revoke API tokens. Access tokens from signing in can do everything their user can.
+ */
+export const TokenScope = z.enum(['read', 'submit', 'sessions', 'tokens']);
+export type TokenScope = z.infer<typeof TokenScope>;
+export const TOKEN_SCOPES: readonly TokenScope[] = TokenScope.options;
+
+/** Named sets of scopes: `full` (every scope, the default) and `ci` (read and submit: never manages tokens). */
+export const TOKEN_SCOPE_PRESETS = {
+  full: ['read', 'submit', 'sessions', 'tokens'],
+  ci: ['read', 'submit'],
+} as const satisfies Record<string, readonly TokenScope[]>;
+export type TokenScopePreset = keyof typeof TOKEN_SCOPE_PRESETS;
+
 export const ApiToken = z.object({
   id: Id,
-  name: z.string(),
+  name: Text,
   /** The first characters of the token, e.g. `kf_3Xa9`, to tell tokens apart. */
-  prefix: z.string(),
+  prefix: Text,
   created_at: Timestamp,
   last_used_at: Timestamp.nullable(),
   expires_at: Timestamp.nullable(),
+  /** What it may do; a server from before scopes sends none, and its tokens could do everything. */
+  scopes: z.array(TokenScope).default([...TOKEN_SCOPES]),
 });
 export type ApiToken = z.infer<typeof ApiToken>;
 
 /** The one response that carries the token itself. */
-export const CreatedApiToken = ApiToken.extend({ token: z.string() });
+export const CreatedApiToken = ApiToken.extend({ token: Text });
 export type CreatedApiToken = z.infer<typeof CreatedApiToken>;
 
 export const CreateApiTokenRequest = z.object({
-  name: z.string().trim().min(1).max(100),
+  name: Text.trim().min(1).max(100),
   expires_in_days: z.number().int().min(1).max(3650).optional(),
+  /** Default: every scope. A token can only give a new token scopes it has itself. */
+  scopes: z.array(TokenScope).min(1).max(TOKEN_SCOPES.length).optional(),
 });
-export type CreateApiTokenRequest = z.infer<typeof CreateApiTokenRequest>;
+export type CreateApiTokenRequest = z.input<typeof CreateApiTokenRequest>;
 
 export const OutboxMail = z.object({
   id: Id,
-  to: z.string(),
-  subject: z.string(),
-  text: z.string(),
+  to: Text,
+  subject: Text,
+  text: Text,
   created_at: Timestamp,
 });
 export type OutboxMail = z.infer<typeof OutboxMail>;

@@ -29,11 +29,26 @@ export async function signAccessToken(
     .sign(await key(secret));
 }
 
-/** The user id of a valid, unexpired token; null for anything else (bad signature, expired, malformed). */
-export async function verifyAccessToken(secret: string, token: string): Promise<string | null> {
+/** Clocks of replicas differ a little; a token issued further in the future than this was not issued by us. */
+export const ISSUED_AT_SKEW_SECONDS = 60;
+
+/**
+ * The user id of a valid, unexpired token issued no later than now (plus a small clock skew); null for anything
+ * else (bad signature, expired, issued in the future, no iat, malformed).
+ */
+export async function verifyAccessToken(
+  secret: string,
+  token: string,
+  now: number = Date.now(),
+): Promise<string | null> {
   try {
-    const { payload } = await jwtVerify(token, await key(secret), { algorithms: ['HS256'] });
-    return typeof payload.sub === 'string' && payload.exp !== undefined ? payload.sub : null;
+    const { payload } = await jwtVerify(token, await key(secret), {
+      algorithms: ['HS256'],
+      currentDate: new Date(now),
+    });
+    if (typeof payload.sub !== 'string' || payload.exp === undefined || typeof payload.iat !== 'number') return null;
+    if (payload.iat > Math.floor(now / 1000) + ISSUED_AT_SKEW_SECONDS) return null;
+    return payload.sub;
   } catch {
     return null;
   }

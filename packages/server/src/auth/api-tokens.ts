@@ -1,5 +1,5 @@
-// API tokens: `kf_` + 32 random bytes, shown once, stored as sha256, revocable, optionally expiring.
-import type { ApiToken, CreatedApiToken } from '@kernelforge/sdk';
+// API tokens: `kf_` + 32 random bytes, shown once, stored as sha256, revocable, optionally expiring, scoped.
+import { type ApiToken, type CreatedApiToken, TOKEN_SCOPES, type TokenScope } from '@kernelforge/sdk';
 import type { Queryable } from '../db/client.js';
 import { randomToken, sha256 } from './secrets.js';
 
@@ -12,9 +12,11 @@ interface TokenRecord {
   created_at: Date;
   last_used_at: Date | null;
   expires_at: Date | null;
+  scopes: string[];
 }
 
-const COLUMNS = 'id, name, prefix, created_at, last_used_at, expires_at';
+const COLUMNS = 'id, name, prefix, created_at, last_used_at, expires_at, scopes';
+const asScopes = (scopes: string[]): TokenScope[] => TOKEN_SCOPES.filter((s) => scopes.includes(s));
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 function toWire(t: TokenRecord): ApiToken {
@@ -25,6 +27,7 @@ function toWire(t: TokenRecord): ApiToken {
     created_at: new Date(t.created_at).toISOString(),
     last_used_at: iso(t.last_used_at),
     expires_at: iso(t.expires_at),
+    scopes: asScopes(t.scopes),
   };
 }
 
@@ -33,13 +36,14 @@ export async function createApiToken(
   userId: string,
   name: string,
   expiresInDays?: number,
+  scopes: readonly TokenScope[] = TOKEN_SCOPES,
 ): Promise<CreatedApiToken> {
   const token = `${API_TOKEN_PREFIX}${randomToken()}`;
   const r = await db.query<TokenRecord>(
-    `INSERT INTO api_tokens (user_id, name, prefix, token_hash, expires_at)
-     VALUES ($1, $2, $3, $4, CASE WHEN $5::int IS NULL THEN NULL ELSE now() + make_interval(days => $5::int) END)
+    `INSERT INTO api_tokens (user_id, name, prefix, token_hash, expires_at, scopes)
+     VALUES ($1, $2, $3, $4, CASE WHEN $5::int IS NULL THEN NULL ELSE now() + make_interval(days => $5::int) END, $6)
      RETURNING ${COLUMNS}`,
-    [userId, name, token.slice(0, 7), sha256(token), expiresInDays ?? null],
+    [userId, name, token.slice(0, 7), sha256(token), expiresInDays ?? null, asScopes([...scopes])],
   );
   return { ...toWire(r.rows[0] as TokenRecord), token };
 }
@@ -64,12 +68,15 @@ export async function revokeApiToken(db: Queryable, userId: string, id: string):
 }
 
 /**
- * The owner's id for a live, unexpired token; null otherwise. `last_used_at` is written at most once a minute
- * per token, so a busy CI script does not turn every read into a write.
+ * The owner's id and the token's scopes for a live, unexpired token; null otherwise. `last_used_at` is written at
+ * most once a minute per token, so a busy CI script does not turn every read into a write.
  */
-export async function userIdForApiToken(db: Queryable, token: string): Promise<string | null> {
-  const r = await db.query<{ id: string; user_id: string; stale: boolean }>(
-    `SELECT id, user_id, (last_used_at IS NULL OR last_used_at < now() - interval '1 minute') AS stale
+export async function apiTokenOwner(
+  db: Queryable,
+  token: string,
+): Promise<{ userId: string; scopes: TokenScope[] } | null> {
+  const r = await db.query<{ id: string; user_id: string; scopes: string[]; stale: boolean }>(
+    `SELECT id, user_id, scopes, (last_used_at IS NULL OR last_used_at < now() - interval '1 minute') AS stale
      FROM api_tokens
      WHERE token_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
     [sha256(token)],
@@ -77,5 +84,5 @@ export async function userIdForApiToken(db: Queryable, token: string): Promise<s
   const row = r.rows[0];
   if (!row) return null;
   if (row.stale) await db.query('UPDATE api_tokens SET last_used_at = now() WHERE id = $1', [row.id]);
-  return row.user_id;
+  return { userId: row.user_id, scopes: asScopes(row.scopes) };
 }

@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { type Config, serverPackageRoot } from '../config.js';
 import { lockDataDir } from './dir-lock.js';
+import { makePrivate, restrictUmask } from './private-dir.js';
 
 /** Drizzle over either driver; use the query builder, `db.execute(sql\`...\`)` or `db.transaction`. */
 export type Drizzle = PgDatabase<PgQueryResultHKT, Record<string, never>>;
@@ -51,14 +52,30 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       `DATABASE_URL must start with postgres:// or postgresql:// (or be memory://), got ${url.split(':')[0]}:`,
     );
   const dir = join(config.dataDir, 'pgdata');
-  mkdirSync(dir, { recursive: true });
-  const unlock = lockDataDir(config.dataDir);
+  // Before PGlite writes anything: it creates files 0666 & ~umask, and the database is nobody else's to read.
+  const restoreUmask = restrictUmask();
   try {
-    if (!existsSync(join(dir, 'PG_VERSION'))) await initPgliteDir(dir);
-    return openPglite(await PGlite.create(dir, PGLITE_OPTIONS), unlock);
-  } catch (error) {
-    unlock();
-    throw error;
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const unlock = lockDataDir(config.dataDir);
+    try {
+      if (!existsSync(join(dir, 'PG_VERSION'))) await initPgliteDir(dir);
+      // Data directories made before this rule (or copied with another umask) are made private too. Files PGlite
+      // makes later (new tables, WAL segments, and pg_internal.init, which the WebAssembly C library writes 0644
+      // whatever the umask) sit inside the 0700 folder, where no one else can reach them, and are tightened again
+      // after the migrations (createContext) and at close.
+      makePrivate(config.dataDir);
+      const pglite = await PGlite.create(dir, PGLITE_OPTIONS);
+      makePrivate(config.dataDir);
+      return openPglite(pglite, () => {
+        unlock();
+        makePrivate(config.dataDir);
+      });
+    } catch (error) {
+      unlock();
+      throw error;
+    }
+  } finally {
+    restoreUmask();
   }
 }
 

@@ -2,7 +2,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { ValidationIssue } from '@kernelforge/sdk';
-import { ValidationError } from './errors.js';
+import { HttpError, ValidationError } from './errors.js';
 
 type Where = 'body' | 'query' | 'path' | 'form';
 
@@ -21,11 +21,20 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where:
   return r.data;
 }
 
-/** The JSON body, validated. A body that is not JSON is a 422 too (`json_invalid`). */
+const isJsonType = (type: string | undefined) => /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type?.trim() ?? '');
+const isFormType = (type: string | undefined) =>
+  /^(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i.test(type?.trim() ?? '');
+
+/**
+ * The JSON body, validated. A body sent as anything but JSON is a 415: a page on another site can POST `text/plain`
+ * without a CORS preflight, never `application/json`. A body that is not JSON is a 422 (`json_invalid`).
+ */
 export async function parseJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
   let body: unknown;
+  const text = await c.req.text();
+  if (text.trim() !== '' && !isJsonType(c.req.header('content-type')))
+    throw new HttpError(415, 'Send the body as JSON, with the header Content-Type: application/json');
   try {
-    const text = await c.req.text();
     body = text.trim() === '' ? undefined : JSON.parse(text);
   } catch {
     throw new ValidationError([{ loc: ['body', 0], msg: 'JSON decode error', type: 'json_invalid' }]);
@@ -55,6 +64,11 @@ export function parseParams<S extends z.ZodType>(c: Context, schema: S): z.outpu
 
 /** Form data (urlencoded or multipart), validated; empty values count as absent (the web omits them). */
 export async function parseForm<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
+  if (!isFormType(c.req.header('content-type')))
+    throw new HttpError(
+      415,
+      'Send the fields as form data, with Content-Type: application/x-www-form-urlencoded or multipart/form-data',
+    );
   let form: Record<string, unknown>;
   try {
     form = (await c.req.parseBody()) as Record<string, unknown>;

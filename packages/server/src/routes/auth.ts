@@ -30,6 +30,7 @@ import { type AppEnv, currentUser, requireUser } from '../http/auth.js';
 import { HttpError } from '../http/errors.js';
 import { registerRoute } from '../http/openapi.js';
 import { clientIp, createRateLimiter } from '../http/rate-limit.js';
+import { createMailThrottle, createSigninThrottle } from '../auth/throttle.js';
 import { parseForm, parseJson } from '../http/validate.js';
 import {
   alreadyRegisteredMail,
@@ -46,13 +47,12 @@ const MAIL_SENT = 'If the address can receive mail, a message is on its way';
 export function mountAuthRoutes(app: Hono<AppEnv>, ctx: AppContext): void {
   const { config, db } = ctx;
   const minute = 60_000;
-  const hour = 60 * minute;
   const limits = config.rateLimits;
-  // Sign-in attempts per address and per account guard against guessing; mails per recipient against mail bombing.
+  // Password guessing and mail bombing are throttled per address and per (account, address) pair, with an account-wide
+  // slow-down instead of a lockout (see auth/throttle.ts); token sign-ins (magic link, Google) per address.
+  const signin = createSigninThrottle(limits.signinPerMinute);
+  const mail = createMailThrottle(limits.mailPerHour);
   const signinByIp = createRateLimiter(limits.signinPerMinute, minute, 'Too many sign-in attempts, try again later');
-  const signinByEmail = createRateLimiter(limits.signinPerMinute, minute, 'Too many sign-in attempts, try again later');
-  const mailByEmail = createRateLimiter(limits.mailPerHour, hour, 'Too many mails requested, try again later');
-  const mailByIp = createRateLimiter(limits.mailPerHour * 5, hour, 'Too many mails requested, try again later');
   const google = createGoogleVerifier(config.google);
   const ip = (c: Parameters<typeof clientIp>[0]) => clientIp(c, config.trustProxy);
 
@@ -78,12 +78,17 @@ export function mountAuthRoutes(app: Hono<AppEnv>, ctx: AppContext): void {
     errors: [400, 429],
   });
   app.post('/auth/login/access-token', async (c) => {
-    signinByIp.hit(ip(c));
     const form = await parseForm(c, PasswordLoginInput);
-    signinByEmail.hit(normalizeEmail(form.username));
-    const user = await findUserByEmail(db, form.username);
+    const account = normalizeEmail(form.username);
+    const address = ip(c);
+    await signin.before(account, address);
+    const user = await findUserByEmail(db, account);
     const ok = await verifyPassword(form.password, user?.hashed_password ?? null);
-    if (!user || !ok) throw new HttpError(400, INCORRECT_LOGIN);
+    if (!user || !ok) {
+      signin.failed(account, address);
+      throw new HttpError(400, INCORRECT_LOGIN);
+    }
+    signin.succeeded(account, address);
     return c.json(LoginResponse.parse(await issue(activeOr400(user))));
   });
 
@@ -116,10 +121,10 @@ export function mountAuthRoutes(app: Hono<AppEnv>, ctx: AppContext): void {
     errors: [429, 502],
   });
   app.post('/auth/magic-link', async (c) => {
-    mailByIp.hit(ip(c));
     const body = await parseJson(c, MagicLinkRequest);
     const email = normalizeEmail(body.email);
-    mailByEmail.hit(email);
+    mail.check(email, ip(c));
+    if (!mail.shouldSend(email)) return c.json(Message.parse({ message: MAIL_SENT }));
     const existing = await findUserByEmail(db, email);
     if (!existing || existing.is_active) {
       const token = await issueOneTimeToken(db, 'magic_link', email);
@@ -138,10 +143,12 @@ export function mountAuthRoutes(app: Hono<AppEnv>, ctx: AppContext): void {
     errors: [429, 502],
   });
   app.post('/auth/users/register/email-verification-token', async (c) => {
-    mailByIp.hit(ip(c));
     const body = await parseJson(c, EmailVerificationRequest);
     const email = normalizeEmail(body.email);
-    mailByEmail.hit(email);
+    mail.check(email, ip(c));
+    // Hashed whether or not the address has an account: otherwise the time taken tells which addresses do.
+    const hashedPassword = body.password ? await hashPassword(body.password) : null;
+    if (!mail.shouldSend(email)) return c.json(Message.parse({ message: MAIL_SENT }));
     const existing = await findUserByEmail(db, email);
     if (existing) {
       // Same answer as for a new address; the owner gets a sign-in link instead, so nothing leaks.
@@ -153,7 +160,7 @@ export function mountAuthRoutes(app: Hono<AppEnv>, ctx: AppContext): void {
       const payload = {
         full_name: body.full_name ?? null,
         // The token row keeps the hash only; the password itself never touches the database.
-        hashed_password: body.password ? await hashPassword(body.password) : null,
+        hashed_password: hashedPassword,
       };
       const token = await issueOneTimeToken(db, 'email_verification', email, payload);
       await ctx.mailer.send(verifyEmailMail(email, verifyEmailUrl(config.publicUrl, token)));

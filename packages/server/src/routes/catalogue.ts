@@ -1,5 +1,5 @@
 // Agents, problems (public views of the catalogue, never ranked sizes) and devices (from the registered runners and this machine).
-import { AgentOffer, Device, Problem, listOf } from '@kernelforge/sdk';
+import { AgentOffer, Device, Problem, listOf, Text } from '@kernelforge/sdk';
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { agentsConfigFrom, listAgents } from '../agents/index.js';
@@ -12,7 +12,7 @@ import { productOf } from '../services/product.js';
 const ProblemList = listOf(Problem);
 const DeviceList = listOf(Device);
 const AgentList = listOf(AgentOffer);
-const NameParam = z.object({ name: z.string() });
+const NameParam = z.object({ name: Text.max(200) });
 
 export function mountCatalogueRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   const p = productOf(ctx);

@@ -1,5 +1,5 @@
 // Instruction routes (spec section 7): rename, delete, restore, stop, star, unstar.
-import { UpdateInstructionRequest, UserInstruction } from '@kernelforge/sdk';
+import { UpdateInstructionRequest, UserInstruction, Text } from '@kernelforge/sdk';
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
@@ -15,7 +15,7 @@ import {
 } from '../services/instructions.js';
 import { productOf } from '../services/product.js';
 
-const IdParam = z.object({ id: z.string() });
+const IdParam = z.object({ id: Text.max(100) });
 
 export function mountInstructionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   const p = productOf(ctx);

@@ -10,6 +10,7 @@ import {
   RunnerRegisterRequest,
   RunnerRegisterResponse,
   RunnerResultRequest,
+  Text,
 } from '@kernelforge/sdk';
 import type { Context, Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
@@ -25,7 +26,7 @@ import { recordEvaluation } from '../services/evaluation-results.js';
 import { type Product, productOf } from '../services/product.js';
 import { isUuid } from '../sessions/queries.js';
 
-const JobParam = z.object({ id: z.string() });
+const JobParam = z.object({ id: Text.max(100) });
 
 /** Runner tokens: the configured KFORGE_RUNNER_TOKEN only; without one the runner API refuses everyone. */
 function requireRunner(ctx: AppContext) {

@@ -12,6 +12,7 @@ import {
   NewAttemptsResponse,
   UpdateSessionRequest,
   listOf,
+  Text,
 } from '@kernelforge/sdk';
 import type { Hono } from 'hono';
 import { z } from 'zod';
@@ -34,7 +35,7 @@ import {
 } from '../services/sessions.js';
 
 const SessionList = listOf(AgentSessionSummary);
-const IdParam = z.object({ id: z.string() });
+const IdParam = z.object({ id: Text.max(100) });
 export const SESSION_PAGE_SIZE = 50;
 
 export function mountSessionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {

@@ -8,6 +8,7 @@ import {
   Submission,
   SubmissionDetail,
   listOf,
+  Text,
 } from '@kernelforge/sdk';
 import type { Hono } from 'hono';
 import { z } from 'zod';
@@ -20,11 +21,11 @@ import { productOf } from '../services/product.js';
 import { createSubmission, listSubmissions, submissionDetail } from '../services/submissions.js';
 
 const SubmissionList = listOf(Submission);
-const BoardQuery = z.object({ limit: z.number().int().min(1).max(1000).optional(), device: z.string().optional() });
+const BoardQuery = z.object({ limit: z.number().int().min(1).max(1000).optional(), device: Text.max(100).optional() });
 const SubmissionQuery = z.object({
   limit: z.number().int().min(1).max(1000).optional(),
   offset: z.number().int().min(0).optional(),
-  problem_name: z.string().optional(),
+  problem_name: Text.max(200).optional(),
 });
 
 export function mountSubmissionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
@@ -63,7 +64,7 @@ export function mountSubmissionRoutes(api: Hono<AppEnv>, ctx: AppContext): void 
   });
 
   // The static /leaderboard/submission/{id} comes before /leaderboard/{problem_name}.
-  const SubmissionId = z.object({ submission_id: z.string() });
+  const SubmissionId = z.object({ submission_id: Text.max(100) });
   registerRoute({
     method: 'get',
     path: '/api/v1/leaderboard/submission/{submission_id}',
@@ -95,7 +96,7 @@ export function mountSubmissionRoutes(api: Hono<AppEnv>, ctx: AppContext): void 
     );
   });
 
-  const ProblemParam = z.object({ problem_name: z.string() });
+  const ProblemParam = z.object({ problem_name: Text.max(200) });
   registerRoute({
     method: 'get',
     path: '/api/v1/leaderboard/{problem_name}',

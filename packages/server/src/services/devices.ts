@@ -2,6 +2,7 @@
 import { discoverDevices } from '@kernelforge/runner';
 import type { Device } from '@kernelforge/sdk';
 import type { Config } from '../config.js';
+import { ensurePrivateDir } from '../db/private-dir.js';
 import type { Sql } from './sql.js';
 
 interface RunnerRow {
@@ -23,7 +24,10 @@ export class DeviceRegistry {
     if (!this.config.localRunner) return Promise.resolve([]);
     // discoverDevices measures the cpu's peaks once (a few hundred ms), so it runs on first need only.
     this.local ??= Promise.resolve()
-      .then(() => discoverDevices({ workDir: this.config.runner.workDir }))
+      .then(() => {
+        ensurePrivateDir(this.config.runner.workDir);
+        return discoverDevices({ workDir: this.config.runner.workDir });
+      })
       .catch(() => []);
     return this.local;
   }

@@ -40,6 +40,8 @@ export async function recordEvaluation(
   leaseToken: string,
   report: { state: EvaluationState } | { error: string },
 ): Promise<ResultOutcome> {
+  // Compile logs and candidate output are arbitrary bytes; Postgres text and jsonb cannot hold NUL.
+  report = withoutNul(report);
   if ('error' in report) {
     const { outcome, job } = await failJob(p.sql, jobId, leaseToken, report.error, { retryable: true });
     if (outcome === 'dead' && job) await settleDeadJob(p, job);
@@ -144,4 +146,13 @@ export async function failAttempt(p: Product, tx: Sql, attemptId: string, error:
     await publish(p, tx, { type: 'attempt.updated', session_id: attempt.session_id, attempt: toAttempt(attempt) });
   }
   return attempt;
+}
+
+/** Every NUL in the strings (keys included) of a JSON value replaced by U+FFFD, so untrusted output can be stored. */
+export function withoutNul<T>(value: T): T {
+  if (typeof value === 'string') return (value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value) as T;
+  if (Array.isArray(value)) return value.map(withoutNul) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [withoutNul(k), withoutNul(v)])) as T;
+  return value;
 }

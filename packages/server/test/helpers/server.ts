@@ -42,6 +42,8 @@ export interface TestServer {
   url: string;
   ctx: AppContext;
   admin: { email: string; password: string; token: string };
+  /** The bearer token /metrics wants (KFORGE_METRICS_TOKEN), unless the test's env chose another. */
+  metricsToken: string;
   /** The data dir in use (PGlite files, secret); pass it back as `dataDir` to restart on the same data. */
   dataDir: string;
   /** The Postgres URL in use, or null on PGlite; pass it back as `databaseUrl` to restart on the same data. */
@@ -97,8 +99,12 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     drop = fresh.drop;
   }
   const admin = { email: 'admin@kforge.test', password: `pw-${randomBytes(9).toString('base64url')}` };
+  const metricsToken = `metrics-${randomBytes(9).toString('base64url')}`;
   const env: Record<string, string> = {
     KFORGE_DATA_DIR: dataDir,
+    KFORGE_METRICS_TOKEN: metricsToken,
+    // One runner folder for every test server of this user, so harness builds are cached across tests.
+    KFORGE_RUNNER_WORK_DIR: join(tmpdir(), `kforge-runner-test-${process.getuid?.() ?? 0}`),
     HOST: '127.0.0.1',
     PORT: '0',
     KFORGE_ADMIN_EMAIL: admin.email,
@@ -130,6 +136,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     url: server.url,
     ctx,
     admin: { ...admin, token: adminToken },
+    metricsToken: env.KFORGE_METRICS_TOKEN ?? metricsToken,
     dataDir,
     databaseUrl,
     async createUser(o = {}) {

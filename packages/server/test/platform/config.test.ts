@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { defaultRunnerWorkDir, loadConfig } from '../../src/config.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'kforge-config-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -11,8 +11,19 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 it('has defaults for the job, session and runner knobs, and counts empty values as unset', () => {
   const c = loadConfig({ KFORGE_DATA_DIR: dataDir, KFORGE_JOB_LEASE_SECONDS: '', KFORGE_RUNNER_TIMING: ' ' });
   expect(c.jobs).toEqual({ leaseSeconds: 60, maxTries: 3, reaperIntervalMs: 2000, generateWorkers: 2 });
-  expect(c.sessions).toEqual({ maxAttempts: 200, maxRunnerSeconds: 3600, sseKeepAliveMs: 15_000 });
-  expect(c.runner).toEqual({ staleSeconds: 90, timing: 'default', workDir: join(tmpdir(), 'kforge-runner') });
+  expect(c.sessions).toEqual({
+    maxAttempts: 200,
+    maxRunnerSeconds: 3600,
+    sseKeepAliveMs: 15_000,
+    sseStreamsPerUser: 20,
+  });
+  // One server's own runner folder, never a shared one: named after the user and the data directory.
+  expect(c.runner).toEqual({ staleSeconds: 90, timing: 'default', workDir: defaultRunnerWorkDir(dataDir) });
+  expect(c.runner.workDir.startsWith(join(tmpdir(), `kforge-runner-${process.getuid?.() ?? 0}-`))).toBe(true);
+  expect(defaultRunnerWorkDir(join(dataDir, 'other'))).not.toBe(c.runner.workDir);
+  // Safe defaults: loopback only, metrics off until a token is set.
+  expect(c.host).toBe('127.0.0.1');
+  expect(c.metricsToken).toBeNull();
 });
 
 it('reads every knob from the environment it is given, not from process.env', () => {
@@ -26,12 +37,13 @@ it('reads every knob from the environment it is given, not from process.env', ()
       KFORGE_SESSION_MAX_ATTEMPTS: '7',
       KFORGE_SESSION_MAX_RUNNER_SECONDS: '30',
       KFORGE_SSE_KEEPALIVE_MS: '100',
+      KFORGE_SSE_STREAMS_PER_USER: '3',
       KFORGE_RUNNER_STALE_SECONDS: '5',
       KFORGE_RUNNER_TIMING: 'quick',
       KFORGE_RUNNER_WORK_DIR: join(dataDir, 'work'),
     });
     expect(c.jobs).toEqual({ leaseSeconds: 1.5, maxTries: 3, reaperIntervalMs: 150, generateWorkers: 4 });
-    expect(c.sessions).toEqual({ maxAttempts: 7, maxRunnerSeconds: 30, sseKeepAliveMs: 100 });
+    expect(c.sessions).toEqual({ maxAttempts: 7, maxRunnerSeconds: 30, sseKeepAliveMs: 100, sseStreamsPerUser: 3 });
     expect(c.runner).toEqual({ staleSeconds: 5, timing: 'quick', workDir: join(dataDir, 'work') });
   } finally {
     delete process.env.KFORGE_JOB_MAX_TRIES;

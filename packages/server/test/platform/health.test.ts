@@ -24,7 +24,7 @@ describe('health and platform endpoints', () => {
       method: 'DELETE',
       token: server.admin.token,
     });
-    const text = await (await server.request('/metrics')).text();
+    const text = await (await server.request('/metrics', { token: server.metricsToken })).text();
     expect(text).toContain('kforge_http_requests_total{method="DELETE",route="/api/v1/tokens/:id",status="404"} 1');
     expect(text).toContain('kforge_http_request_duration_seconds_bucket{method="GET",route="/healthz",le="+Inf"}');
     expect(text).toMatch(/kforge_process_memory_bytes\{kind="rss"\} \d+/);

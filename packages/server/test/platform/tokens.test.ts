@@ -49,7 +49,9 @@ describe('API tokens', () => {
       'last_used_at',
       'name',
       'prefix',
+      'scopes',
     ]);
+    expect(body.data[0]?.scopes).toEqual(['read', 'submit', 'sessions', 'tokens']);
     expect(JSON.stringify(body)).not.toContain(created.token);
 
     const stored = await server.ctx.db.query<{ token_hash: string }>(

@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-const scrape = async () => (await server.request('/metrics')).text();
+const scrape = async () => (await server.request('/metrics', { token: server.metricsToken })).text();
 
 test('/metrics reports queue depth per kind and status, ready jobs per device, and runners', async () => {
   const empty = await scrape();

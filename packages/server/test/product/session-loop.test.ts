@@ -109,13 +109,13 @@ test('a stopped session keeps its evaluated attempts and queues nothing more', a
 test("SSE delivers the session's events live and resumes after Last-Event-ID", async () => {
   const created = await create({ problem_name: '19_ReLU', max_attempts: 2 });
   const id = created.body.id;
-  // EventSource cannot send headers: the token rides in the query; Last-Event-ID 0 replays from the start.
-  const res = await fetch(
-    `${server.url}/api/v1/agent-session/${id}/events?access_token=${encodeURIComponent(user.token)}`,
-    {
-      headers: { 'Last-Event-ID': '0' },
-    },
+  // EventSource cannot send headers: a single-use ticket rides in the query, never the token; Last-Event-ID 0 replays from the start.
+  const ticket = await json<{ ticket: string }>(
+    server.request(`/api/v1/agent-session/${id}/events/ticket`, { method: 'POST', token: user.token }),
   );
+  const res = await fetch(`${server.url}/api/v1/agent-session/${id}/events?ticket=${ticket.body.ticket}`, {
+    headers: { 'Last-Event-ID': '0' },
+  });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toContain('text/event-stream');
   const messages = await readSse(

@@ -1,11 +1,11 @@
-// `/tokens/` ('User API Tokens'): list, create (the token shown once, with a copy button), revoke.
-import type { CreatedApiToken } from '@kernelforge/sdk';
+// `/tokens/` ('User API Tokens'): list with scopes, create (full or CI scope; the token shown once, with a copy button), revoke.
+import { type CreatedApiToken, TOKEN_SCOPE_PRESETS, type TokenScopePreset } from '@kernelforge/sdk';
 import { type FormEvent, useState } from 'react';
 import { useSWRConfig } from 'swr';
 import { Button } from '../components/Button';
 import { Card } from '../components/Card';
 import { CopyButton } from '../components/CopyButton';
-import { TextField } from '../components/fields';
+import { SelectField, TextField } from '../components/fields';
 import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
 import { keys } from '../hooks/keys';
@@ -20,13 +20,19 @@ export default function TokensPage() {
   const { busy, run } = useAction();
   const [name, setName] = useState('');
   const [days, setDays] = useState('');
+  const [preset, setPreset] = useState<TokenScopePreset>('full');
   const [created, setCreated] = useState<CreatedApiToken | null>(null);
 
   async function create(event: FormEvent) {
     event.preventDefault();
     const expires = Number(days);
     const token = await run(
-      () => api().tokens.create({ name: name.trim(), ...(days && expires > 0 ? { expires_in_days: expires } : {}) }),
+      () =>
+        api().tokens.create({
+          name: name.trim(),
+          scopes: [...TOKEN_SCOPE_PRESETS[preset]],
+          ...(days && expires > 0 ? { expires_in_days: expires } : {}),
+        }),
       'Failed to create the token',
     );
     if (!token) return;
@@ -68,6 +74,10 @@ export default function TokensPage() {
               value={days}
               onChange={(e) => setDays(e.target.value)}
             />
+            <SelectField label="Access" value={preset} onChange={(e) => setPreset(e.target.value as TokenScopePreset)}>
+              <option value="full">Full: sessions, submissions and tokens</option>
+              <option value="ci">CI: submit and read only</option>
+            </SelectField>
             <Button type="submit" variant="primary" disabled={busy || !name.trim()}>
               Create token
             </Button>
@@ -104,6 +114,7 @@ export default function TokensPage() {
                       <tr>
                         <th className="py-2 pr-4 font-medium">Name</th>
                         <th className="py-2 pr-4 font-medium">Token</th>
+                        <th className="py-2 pr-4 font-medium">Scopes</th>
                         <th className="py-2 pr-4 font-medium">Created</th>
                         <th className="py-2 pr-4 font-medium">Last used</th>
                         <th className="py-2 pr-4 font-medium">Expires</th>
@@ -121,6 +132,9 @@ export default function TokensPage() {
                         >
                           <td className="py-2 pr-4 font-medium">{t.name}</td>
                           <td className="py-2 pr-4 font-mono text-xs">{t.prefix}…</td>
+                          <td className="py-2 pr-4 text-xs" data-testid="token-scopes">
+                            {t.scopes.join(', ')}
+                          </td>
                           <td className="py-2 pr-4 text-xs">{formatDate(t.created_at)}</td>
                           <td className="py-2 pr-4 text-xs">{t.last_used_at ? formatDate(t.last_used_at) : 'never'}</td>
                           <td className="py-2 pr-4 text-xs">{t.expires_at ? formatDate(t.expires_at) : 'never'}</td>

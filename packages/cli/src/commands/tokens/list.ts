@@ -24,6 +24,7 @@ export function tokensListCommand(runtime: Runtime): Command {
       { header: 'ID', value: (t) => t.id },
       { header: 'NAME', value: (t) => t.name, color: (t) => output.style.bold(t) },
       { header: 'PREFIX', value: (t) => `${t.prefix}…` },
+      { header: 'SCOPES', value: (t) => t.scopes.join(',') },
       { header: 'CREATED', value: (t) => formatDate(t.created_at) },
       { header: 'LAST USED', value: (t) => formatDate(t.last_used_at) },
       { header: 'EXPIRES', value: (t) => (t.expires_at ? formatDate(t.expires_at) : 'never') },

@@ -1,4 +1,4 @@
-// Drizzle tables for migrations/0001_auth.sql (users, API tokens, one-time tokens, outbox); the SQL file is the source of truth.
+// Drizzle tables for migrations/0001_auth.sql and 0005 (users, API tokens, one-time tokens, outbox); the SQL file is the source of truth.
 import { boolean, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -28,6 +28,8 @@ export const apiTokens = pgTable('api_tokens', {
   lastUsedAt: ts('last_used_at'),
   expiresAt: ts('expires_at'),
   revokedAt: ts('revoked_at'),
+  /** migrations/0005: what the token may do. */
+  scopes: text('scopes').array().notNull(),
 });
 export type ApiTokenRow = typeof apiTokens.$inferSelect;
 
