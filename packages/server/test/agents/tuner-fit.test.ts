@@ -85,6 +85,7 @@ describe('a start slower than the reference', () => {
     evaluated_at: new Date().toISOString(),
     verdict: 'accepted',
     message: 'accepted',
+    compile: { ok: true, compiler: 'gcc', flags: [], log: '', duration_ms: 0 },
     correctness: { passed: true, cases: [] },
     benchmarking_result: {
       optimized_time: ms,
