@@ -52,10 +52,11 @@ function matmul(d: Device): Variant {
 
 describe('spaces fitted to the device', () => {
   test('the matmul register tile fills the vector registers the device has, and its blocking its caches', () => {
-    // AVX2: 16 ymm registers of 8 floats: 6 x 2 accumulators + 2 of B + a broadcast = 15; KC x 16 floats in half of L1.
-    expect(startPoint(matmul(AVX2))).toMatchObject({ MR: 6, NV: 2, KC: 256, MC: 128, NC: 4096 });
-    // AVX-512: 32 zmm registers of 16 floats: 12 x 2 accumulators; a 48 KiB L1 and 2 MiB L2.
-    expect(startPoint(matmul(AVX512))).toMatchObject({ MR: 12, NV: 2, KC: 192, MC: 384 });
+    // AVX2: 16 ymm registers of 8 floats: 6 x 2 accumulators + 2 of B + a broadcast = 15; KC x 16 floats fill L1,
+    // an MC x KC block of A a quarter of L2, a KC x NC panel of B half the L3.
+    expect(startPoint(matmul(AVX2))).toMatchObject({ MR: 6, NV: 2, KC: 512, MC: 64, NC: 2048 });
+    // AVX-512: 32 zmm registers of 16 floats: 12 x 2 accumulators; a 48 KiB L1, 2 MiB L2, 32 MiB L3.
+    expect(startPoint(matmul(AVX512))).toMatchObject({ MR: 12, NV: 2, KC: 384, MC: 384, NC: 8192 });
     // NEON: 32 registers of 4 floats: an 8 x 12 tile (8 x 3 accumulators).
     expect(startPoint(matmul(NEON))).toMatchObject({ MR: 8, NV: 3 });
     expect(deviceConstants(AVX2)).toMatchObject({ ISA: 'avx2', VW: 8, VREGS: 16, L1D: 32768 });
