@@ -107,7 +107,8 @@ describe('a start slower than the reference', () => {
     await step(tuner, MATMUL, history, async () => measured(30), ctx);
     const second = await step(tuner, MATMUL, history, async () => measured(25), ctx);
     expect(second.explanation).toMatch(/0\.33x the reference \(slower than it\), so the search moves away/);
-    expect(second.agent_meta?.params).toMatchObject({ MR: 4, NV: 1 });
+    expect(second.agent_meta?.params).toMatchObject({ SPREAD: 0 });
+    await step(tuner, MATMUL, history, async () => measured(40), ctx);
     await step(tuner, MATMUL, history, async () => measured(40), ctx);
     await step(tuner, MATMUL, history, async () => measured(40), ctx);
     // Rescue points used up: the next is far from every slow point, not a one-step neighbour of the best.
