@@ -159,6 +159,19 @@ describe('catalogue', () => {
     const devices = listOf(Device).parse(result.json());
     expect(devices.data.some((d) => d.kind === 'cpu')).toBe(true);
   });
+
+  test('devices shows the ISA, the theoretical FMA peak beside the measured one, and how each peak was measured', async () => {
+    const result = await kforge(['devices'], signedIn());
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^ID\s+KIND\s+AVAILABLE\s+RUNNERS\s+GB\/S\s+GFLOP\/S\s+FMA PEAK\s+ISA\s+NAME/);
+    expect(result.stdout).toMatch(/ISA: \w+ \(.*\), \d+ vector registers of \d+ bits/);
+    expect(result.stdout).toMatch(/bandwidth [\d.]+ GB\/s: best of \d+: triad/);
+    expect(result.stdout).toMatch(/fp32 [\d.]+ GFLOP\/s: best of \d+: \d+ independent/);
+    expect(result.stdout).toMatch(/theoretical FMA peak [\d.]+ GFLOP\/s = \d+ cores? x [\d.]+ GHz x \d+ flops\/cycle/);
+    expect(result.stdout).toMatch(
+      /measured \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC at load average [\d.]+ with the \S+ code path/,
+    );
+  });
 });
 
 describe('usage errors exit 2', () => {

@@ -4,6 +4,7 @@
 //   toPublicProblem(def)          -> sdk Problem (no ranked sizes; prototype and reference source)
 //   customProblemDefinition(name, input) -> a definition for a user's CustomProblemInput
 //   discoverDevices()             -> sdk Device[] (cpu with measured peaks; GPUs via nvidia-smi)
+//   cpuInfo()                     -> sdk CpuInfo (ISA, vector registers, caches; no peaks measured)
 //   evaluate(payload, opts)       -> sdk EvaluationState (throws EvaluationSetupError when no evaluation can be made)
 //   startRunnerLoop(opts)         -> a standalone runner speaking the runner API; returns a handle to stop it
 export { loadCatalogue, loadProblem } from './problems/catalogue.js';
@@ -12,6 +13,7 @@ export { customProblemDefinition } from './problems/custom.js';
 export { prototypeOf } from './problems/prototype.js';
 export type { Catalogue, ProblemDefinition } from './problems/schema.js';
 export { discoverDevices } from './devices/discover.js';
+export { cpuInfo } from './devices/cpu.js';
 export { evaluate, EvaluationSetupError, type EvaluateOptions, type EvaluationProfile } from './evaluate/evaluate.js';
 export type { TimingRules } from './harness/plan.js';
 export { sandboxAvailable } from './sandbox/bwrap.js';

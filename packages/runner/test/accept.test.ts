@@ -141,6 +141,13 @@ describe('peaks measured on a busy machine', () => {
     expect(peakRecheck(flagged(['case r1 reaches 97% of peak']))).toBe('throttled');
     expect(peakRecheck(flagged(['speedup 14.2x over the reference']))).toBeNull();
     expect(peakRecheck(flagged([]))).toBeNull();
+    const near = (fraction: number) =>
+      ({
+        verdict: 'accepted',
+        benchmarking_result: { review_reasons: [], fraction_of_peak: fraction },
+      }) as unknown as Parameters<typeof peakRecheck>[0];
+    expect(peakRecheck(near(0.8))).toBe('throttled');
+    expect(peakRecheck(near(0.5))).toBeNull();
   });
 
   it('a throttled re-measurement runs once per interval', () => {

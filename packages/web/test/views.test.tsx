@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
-import { ApiError, type Submission } from '@kernelforge/sdk';
+import { ApiError, type Device, type Submission } from '@kernelforge/sdk';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DefaultErrorView } from '../src/components/DefaultErrorView';
+import { DeviceSelect } from '../src/components/DeviceSelect';
 import { MySubmissionsTable } from '../src/components/MySubmissions';
 import { QueryError } from '../src/components/QueryState';
 import { parseLoginSearch } from '../src/lib/authPaths';
@@ -283,5 +284,69 @@ describe('your submissions', () => {
   it('says so when there is none', () => {
     render(<MySubmissionsTable submissions={[]} total={0} />);
     expect(screen.getByText('No submissions yet.')).toBeTruthy();
+  });
+});
+
+describe('the device picker', () => {
+  const device: Device = {
+    id: 'cpu-x86_64',
+    kind: 'cpu',
+    name: 'AMD EPYC',
+    cores: 2,
+    available: true,
+    runners: 1,
+    languages: ['c', 'cpp'],
+    peaks: {
+      bandwidth_gbps: 30.1,
+      fp32_gflops: 79.4,
+      source: 'measured',
+      theoretical_fp32_gflops: 81.4,
+      theoretical_basis: '2 cores x 2.55 GHz x 16 flops/cycle (2 FMA pipes x 4 fp32 lanes x 2)',
+      measurement: {
+        measured_at: '2026-11-23T15:19:52.844Z',
+        runs: 9,
+        code_path: 'avx2-fma',
+        bandwidth_method: 'best of 15: triad a = b + s*c with non-temporal stores',
+        flops_method: 'best of 9: 12 independent avx2-fma FMA chains per thread',
+        load_average: 1.17,
+      },
+    },
+    cpu: {
+      arch: 'x86_64',
+      vector_isa: 'avx2',
+      isa: ['avx', 'avx2', 'fma'],
+      vector_bits: 256,
+      vector_registers: 16,
+      caches: { l1d_bytes: 32768, l2_bytes: 524288, l3_bytes: 8388608 },
+    },
+  };
+
+  it('names the ISA and peaks of each device and says how the selected one was measured', () => {
+    render(<DeviceSelect devices={[device]} value="cpu-x86_64" onChange={() => {}} />);
+    expect(
+      screen.getByRole('option', { name: /AMD EPYC \(cpu-x86_64, avx2, 30\.1 GB\/s, 79 GFLOP\/s\) — available/ }),
+    ).toBeTruthy();
+    const how = screen.getByTestId('device-peaks').textContent ?? '';
+    expect(how).toContain(
+      'ISA: avx2 (avx avx2 fma), 16 vector registers of 256 bits; L1d 32 KiB, L2 512 KiB, L3 8 MiB',
+    );
+    expect(how).toContain('fp32 79.4 GFLOP/s: best of 9: 12 independent avx2-fma FMA chains per thread.');
+    expect(how).toContain('Theoretical FMA peak 81.4 GFLOP/s = 2 cores x 2.55 GHz');
+    expect(how).toContain('Measured 2026-11-23 15:19:52 UTC at load average 1.17 (avx2-fma code path).');
+  });
+
+  it("an older runner's device (no ISA, no measurement record) still reads plainly", () => {
+    const { cpu: _cpu, ...old } = device;
+    render(
+      <DeviceSelect
+        devices={[{ ...old, peaks: { bandwidth_gbps: 20, fp32_gflops: 15, source: 'measured' } }]}
+        value="cpu-x86_64"
+        onChange={() => {}}
+      />,
+    );
+    expect(
+      screen.getByRole('option', { name: 'AMD EPYC (cpu-x86_64, 20.0 GB/s, 15 GFLOP/s) — available' }),
+    ).toBeTruthy();
+    expect(screen.queryByTestId('device-peaks')).toBeNull();
   });
 });

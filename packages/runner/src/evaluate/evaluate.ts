@@ -231,15 +231,21 @@ function jobLimits(problem: ProblemDefinition) {
   };
 }
 
+/** A result at this fraction of a measured peak gets the peaks measured again (at most every 10 minutes). */
+export const RECHECK_FRACTION = 0.75;
+
 /**
  * Whether a result calls for measuring the cpu's peaks again: `now` when it is above the peak (implausible),
- * `throttled` when it is only flagged for review for nearing it, null otherwise.
+ * `throttled` when it is flagged for review for nearing it or reaches RECHECK_FRACTION of it, null otherwise.
  */
 export function peakRecheck(
   state: Pick<EvaluationState, 'verdict' | 'benchmarking_result'>,
 ): 'now' | 'throttled' | null {
   if (state.verdict === 'implausible') return 'now';
-  return state.benchmarking_result?.review_reasons?.some((r) => /of peak/.test(r)) ? 'throttled' : null;
+  const r = state.benchmarking_result;
+  // Near a peak (flagged) or within reach of it (3/4): a peak measured on a busy machine may be the limit here.
+  if (r?.review_reasons?.some((x) => /of peak/.test(x))) return 'throttled';
+  return (r?.fraction_of_peak ?? 0) >= RECHECK_FRACTION ? 'throttled' : null;
 }
 
 /** Bytes of the largest case's arguments (inputs and outputs). */

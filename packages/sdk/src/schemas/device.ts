@@ -3,14 +3,67 @@ import { z } from 'zod';
 import { Text } from './common.js';
 import { Backend } from './problem.js';
 
+/** How a runner measured its cpu peaks (older runners send none). */
+export const PeakMeasurement = z.object({
+  /** When the figures were last measured (ISO 8601). */
+  measured_at: z.string(),
+  /** Each figure is the best of this many short runs. */
+  runs: z.number().int().positive(),
+  /** The code path the tests ran: the ISA they were compiled for, e.g. `avx2-fma`, `avx512`, `neon-or-generic`. */
+  code_path: z.string(),
+  bandwidth_method: z.string(),
+  flops_method: z.string(),
+  /** 1-minute load average at the time: a busy machine understates its peaks. */
+  load_average: z.number().nonnegative().optional(),
+  /** Clock measured on all cores at once (a chain of dependent adds), GHz. */
+  clock_ghz: z.number().nonnegative().optional(),
+  /** The same run's other figures: a plain (write-allocate) triad, the non-temporal triad, a read-only sum, one core's FMA throughput. */
+  triad_gbps: z.number().nonnegative().optional(),
+  triad_nt_gbps: z.number().nonnegative().optional(),
+  read_gbps: z.number().nonnegative().optional(),
+  one_core_gflops: z.number().nonnegative().optional(),
+  /** How many times the peaks were measured again (never lowered) since the runner started. */
+  remeasurements: z.number().int().nonnegative().optional(),
+});
+export type PeakMeasurement = z.infer<typeof PeakMeasurement>;
+
 export const DevicePeaks = z.object({
   /** Memory bandwidth in GB/s (measured for cpu; from a table for GPUs). */
   bandwidth_gbps: z.number().nonnegative(),
   /** fp32 throughput in GFLOP/s. */
   fp32_gflops: z.number().nonnegative(),
   source: z.enum(['measured', 'table', 'unknown']),
+  /** cpu: cores x clock x fp32 flops per cycle of the FMA units, and how that was worked out. */
+  theoretical_fp32_gflops: z.number().nonnegative().optional(),
+  theoretical_basis: z.string().optional(),
+  measurement: PeakMeasurement.optional(),
 });
 export type DevicePeaks = z.infer<typeof DevicePeaks>;
+
+/** What a cpu offers kernels, read by the runner at start (older runners send none). */
+export const CpuInfo = z.object({
+  /** `x86_64`, `arm64`, ... */
+  arch: z.string(),
+  /** The widest vector ISA with FMA (or the widest): `avx512`, `avx2`, `avx`, `sse`, `neon`, `scalar`. */
+  vector_isa: z.string(),
+  /** ISA extensions: sse4.2, avx, avx2, fma, avx512f, avx512bw, ..., amx_tile; neon, sve, ... */
+  isa: z.array(z.string()),
+  /** fp32 vector width the compiler's -march=native uses, and how many vector registers there are. */
+  vector_bits: z.number().int().positive(),
+  vector_registers: z.number().int().positive(),
+  physical_cores: z.number().int().positive().optional(),
+  /** Caches one core sees, bytes (0 when unknown); `llc_shared_by` cpus share the last level. */
+  caches: z
+    .object({
+      l1d_bytes: z.number().int().nonnegative(),
+      l2_bytes: z.number().int().nonnegative(),
+      l3_bytes: z.number().int().nonnegative(),
+      llc_shared_by: z.number().int().positive().optional(),
+      line_bytes: z.number().int().positive().optional(),
+    })
+    .optional(),
+});
+export type CpuInfo = z.infer<typeof CpuInfo>;
 
 export const Device = z.object({
   /** e.g. `cpu-x86_64`, `cuda-H100`. */
@@ -24,5 +77,7 @@ export const Device = z.object({
   /** How many runners currently serve this device. */
   runners: z.number().int().nonnegative().default(0),
   languages: z.array(Text).default([]),
+  /** cpu devices: ISA, vector registers and caches. */
+  cpu: CpuInfo.optional(),
 });
 export type Device = z.infer<typeof Device>;

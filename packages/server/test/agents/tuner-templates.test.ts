@@ -4,6 +4,9 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import type { Device } from '@kernelforge/sdk';
+import { cpuInfo } from '@kernelforge/runner';
+import { fitVariant } from '../../src/agents/tuner/fit.js';
 import { isValid, normalise, startPoint } from '../../src/agents/tuner/points.js';
 import { renderTemplate } from '../../src/agents/tuner/render.js';
 import { loadSpace, type Params, type Variant } from '../../src/agents/tuner/space.js';
@@ -19,6 +22,43 @@ const hasNvcc = (() => {
     return false;
   }
 })();
+
+const base = {
+  kind: 'cpu' as const,
+  name: 'cpu',
+  peaks: { bandwidth_gbps: 0, fp32_gflops: 0, source: 'unknown' as const },
+  available: true,
+  runners: 1,
+  languages: ['c'],
+};
+const caches = { l1d_bytes: 48 * 1024, l2_bytes: 2 * 1024 * 1024, l3_bytes: 32 * 1024 * 1024 };
+/** This machine as the runner reports it, and the other kinds of cpu the spaces are fitted to (rendered here too). */
+const DEVICES: Record<string, Device> = {
+  'this machine': { id: 'cpu-here', ...base, cpu: cpuInfo() },
+  avx512: {
+    id: 'cpu-avx512',
+    ...base,
+    cpu: {
+      arch: 'x86_64',
+      vector_isa: 'avx512',
+      isa: ['avx2', 'fma', 'avx512f'],
+      vector_bits: 512,
+      vector_registers: 32,
+      caches,
+    },
+  },
+  avx2: {
+    id: 'cpu-avx2',
+    ...base,
+    cpu: { arch: 'x86_64', vector_isa: 'avx2', isa: ['avx2', 'fma'], vector_bits: 256, vector_registers: 16, caches },
+  },
+  neon: {
+    id: 'cpu-arm64',
+    ...base,
+    cpu: { arch: 'arm64', vector_isa: 'neon', isa: ['neon'], vector_bits: 128, vector_registers: 32, caches },
+  },
+  'an older runner (no cpu facts)': { id: 'cpu-old', ...base },
+};
 
 /** The start point and every valid one-step neighbour of it. */
 function points(v: Variant): Params[] {
@@ -43,17 +83,21 @@ test('the built-in problems with a tuner include ReLU and the matmul', () => {
 describe.each(withTuner)('%s', (name) => {
   const space = loadSpace(PROBLEMS_DIR, name);
 
-  test('its cpu template compiles with gcc -O3 -march=native -fopenmp at the start and each neighbour', async () => {
-    const cpu = space?.variants.find((v) => v.backend === 'cpu');
-    expect(cpu).toBeDefined();
-    for (const params of points(cpu as Variant)) {
-      const src = renderTemplate((cpu as Variant).template, params);
-      expect(src).not.toMatch(/\{\{/);
-      expect(src).toMatch(/\bvoid solution\(/);
-      const { ok, log } = await compileOnly(src, (cpu as Variant).language === 'cpp' ? 'cpp' : 'c');
-      expect(ok, `${name} ${JSON.stringify(params)}\n${log}`).toBe(true);
-    }
-  });
+  test.each(Object.keys(DEVICES))(
+    'its cpu template fitted to %s compiles with gcc -O3 -march=native -fopenmp at the start and each neighbour',
+    async (kind) => {
+      const found = space?.variants.find((v) => v.backend === 'cpu');
+      expect(found).toBeDefined();
+      const cpu = fitVariant(found as Variant, DEVICES[kind] as Device);
+      for (const params of kind === 'this machine' ? points(cpu) : [startPoint(cpu)]) {
+        const src = renderTemplate(cpu.template, { ...cpu.constants, ...params });
+        expect(src).not.toMatch(/\{\{/);
+        expect(src).toMatch(/\bvoid solution\(/);
+        const { ok, log } = await compileOnly(src, (cpu as Variant).language === 'cpp' ? 'cpp' : 'c');
+        expect(ok, `${name} ${JSON.stringify(params)}\n${log}`).toBe(true);
+      }
+    },
+  );
 
   test.skipIf(!hasNvcc)('its cuda template (if any) compiles with nvcc at the start point', () => {
     const cuda = space?.variants.find((v) => v.backend === 'cuda');

@@ -61,7 +61,13 @@ export function userPrompt(ctx: AgentContext): string {
     );
   parts.push(
     `# Device: ${d.name} (${d.id}, ${d.kind}${d.cores ? `, ${d.cores} cores` : ''}${d.memory_mb ? `, ${Math.round(d.memory_mb)} MB` : ''})\n` +
-      `Peaks (${d.peaks.source}): memory bandwidth ${num(d.peaks.bandwidth_gbps)} GB/s, fp32 ${num(d.peaks.fp32_gflops)} GFLOP/s.`,
+      `Peaks (${d.peaks.source}): memory bandwidth ${num(d.peaks.bandwidth_gbps)} GB/s, fp32 ${num(d.peaks.fp32_gflops)} GFLOP/s.` +
+      (d.cpu
+        ? `\nISA: ${d.cpu.vector_isa} (${d.cpu.isa.join(' ') || 'baseline'}), ${d.cpu.vector_registers} vector registers of ${d.cpu.vector_bits} bits` +
+          (d.cpu.caches
+            ? `; caches per core: L1d ${Math.round(d.cpu.caches.l1d_bytes / 1024)} KiB, L2 ${Math.round(d.cpu.caches.l2_bytes / 1024)} KiB, L3 ${Math.round(d.cpu.caches.l3_bytes / 1024)} KiB.`
+            : '.')
+        : ''),
   );
   if (ctx.best?.source) {
     const b = ctx.best.evaluation_state?.benchmarking_result;

@@ -2,6 +2,7 @@
 import { AgentError, type Agent, type AgentContext, type AgentResult } from '../types.js';
 import { planCustom } from './custom.js';
 import { explainChoice } from './explain.js';
+import { fitVariant } from './fit.js';
 import { triedPoints } from './points.js';
 import { renderTemplate } from './render.js';
 import { choosePoint } from './search.js';
@@ -26,7 +27,7 @@ export class TunerAgent implements Agent {
         `The tuner has tried every point of its space for ${ctx.problem.name} under these instructions; pick an LLM agent (openai or anthropic) to go further.`,
       );
     }
-    const source = renderTemplate(variant.template, choice.params);
+    const source = renderTemplate(variant.template, { ...variant.constants, ...choice.params });
     const explanation = [explainChoice(variant, choice, tried, steering), note].filter(Boolean).join('\n');
     ctx.onText?.(explanation);
     return {
@@ -49,8 +50,8 @@ export class TunerAgent implements Agent {
     const backend = ctx.device.kind;
     const space = ctx.problem.custom ? null : loadSpace(this.problemsDir, ctx.problem.name);
     if (space) {
-      const variant = pickVariant(space, backend);
-      if (variant) return { variant, note: '' };
+      const variant = pickVariant(space, backend, ctx.device.cpu?.vector_isa);
+      if (variant) return { variant: backend === 'cpu' ? fitVariant(variant, ctx.device) : variant, note: '' };
       throw new AgentError(
         `The tuner has no ${backend} starting points for ${ctx.problem.name}; pick an LLM agent (openai or anthropic).`,
       );

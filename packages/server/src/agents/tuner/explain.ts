@@ -38,6 +38,16 @@ export function explainChoice(variant: Variant, choice: Choice, tried: Tried[], 
     ? choice.moves.map((m) => `${m.param} ${m.from}→${m.to}`).join(', ')
     : 'the starting parameters';
   lines.push(`Now: ${change}, because ${choice.reason}.`);
+  const fits = variant.params.filter((p) => p.fit);
+  const c = variant.constants;
+  if (tried.length === 0 && c && fits.length > 0) {
+    const regs = Number(c.VW) > 0 ? `${c.VREGS} vector registers of ${c.VW} floats` : 'vector width unknown';
+    lines.push(
+      `Fitted to this device (${c.ISA}: ${regs}, L1d ${c.L1D_KIB} KiB, L2 ${c.L2_KIB} KiB, L3 ${c.L3_KIB} KiB): ${fits
+        .map((p) => `${p.name}=${p.start}`)
+        .join(' ')}.`,
+    );
+  }
   for (const pin of steering.pins) lines.push(`Following '${pin.because}': ${pin.param} held at ${pin.value}.`);
   for (const push of steering.pushes)
     lines.push(

@@ -46,7 +46,10 @@ export function indexOf(p: ParamSpec, v: ParamValue | undefined): number {
 
 const validators = new WeakMap<Variant, (params: Params) => boolean>();
 
-/** The variant's `valid` expression (trusted: it comes from the repository's space.json, and is character-checked). */
+/**
+ * The variant's `valid` expression over its parameters and, once fitted to a device, the device's constants (VREGS,
+ * VW, ...: fit.ts). Trusted: it comes from the repository's space.json, and is character-checked.
+ */
 export function isValid(variant: Variant, params: Params): boolean {
   let check = validators.get(variant);
   if (!check) {
@@ -55,8 +58,12 @@ export function isValid(variant: Variant, params: Params): boolean {
     else {
       if (!/^[\w\s+\-*/%()<>=!&|.]+$/.test(expr)) throw new Error(`space ${variant.name}: bad valid expression`);
       const names = variant.params.map((p) => p.name);
-      const fn = new Function(...names, `return (${expr});`) as (...args: ParamValue[]) => unknown;
-      check = (ps) => Boolean(fn(...names.map((n) => ps[n] as ParamValue)));
+      const constants = Object.entries(variant.constants ?? {}).filter(([k]) => !names.includes(k));
+      const fn = new Function(...names, ...constants.map(([k]) => k), `return (${expr});`) as (
+        ...args: ParamValue[]
+      ) => unknown;
+      check = (ps) =>
+        Boolean(fn(...names.map((n) => ps[n] as ParamValue), ...constants.map(([, v]) => v as ParamValue)));
     }
     validators.set(variant, check);
   }

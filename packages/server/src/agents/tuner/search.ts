@@ -96,6 +96,70 @@ function rng(seed: number) {
   };
 }
 
+/** Points differ in this many active parameters. */
+function distance(variant: Variant, a: Params, b: Params): number {
+  return variant.params.filter((p) => (isActive(p, a) || isActive(p, b)) && a[p.name] !== b[p.name]).length;
+}
+
+/**
+ * While the best measured point is still slower than the reference, small steps around it are not worth an
+ * attempt: the search moves away first, to the space's rescue points in order, then to the untried point farthest
+ * from every point that was slower than the reference (best of a few hundred samples).
+ */
+function moveAway(
+  variant: Variant,
+  tried: Tried[],
+  top: Tried,
+  fresh: (p: Params) => boolean,
+  seed: number,
+): Choice | null {
+  if (top.speedup === null || top.speedup >= 1) return null;
+  const why = `the best point so far runs at ${top.speedup.toFixed(2)}x the reference (slower than it), so the search moves away from it before refining`;
+  const moves = (params: Params) =>
+    variant.params
+      .filter((p) => params[p.name] !== top.params[p.name])
+      .map((p) => ({ param: p.name, from: top.params[p.name] as ParamValue, to: params[p.name] as ParamValue }));
+  for (const [i, r] of (variant.rescue ?? []).entries()) {
+    const params = normalise(variant, { ...startPoint(variant), ...r });
+    if (!fresh(params)) continue;
+    return {
+      params,
+      key: pointKey(variant, params),
+      fromKey: top.key,
+      moves: moves(params),
+      reason: `${why}: rescue point ${i + 1} of the space (${Object.entries(r)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ')})`,
+    };
+  }
+  const slow = tried.filter((t) => t.outcome === 'ok' && t.speedup !== null && t.speedup < 1);
+  const rand = rng(seed * 7919 + 17);
+  let pick: Params | null = null;
+  let far = -1;
+  for (let n = 0; n < 400; n++) {
+    const params = normalise(
+      variant,
+      Object.fromEntries(
+        variant.params.map((p) => [p.name, p.values[Math.floor(rand() * p.values.length)] as ParamValue]),
+      ),
+    );
+    if (!fresh(params)) continue;
+    const d = Math.min(...slow.map((t) => distance(variant, params, t.params)));
+    if (d > far) {
+      far = d;
+      pick = params;
+    }
+  }
+  if (!pick) return null;
+  return {
+    params: pick,
+    key: pointKey(variant, pick),
+    fromKey: top.key,
+    moves: moves(pick),
+    reason: `${why}: an untried point ${far} parameters away from every point that was slower than the reference`,
+  };
+}
+
 export function choosePoint(
   variant: Variant,
   tried: Tried[],
@@ -111,6 +175,8 @@ export function choosePoint(
   const fresh = (p: Params) => feasible(p) && !triedKeys.has(pointKey(variant, p));
 
   const top = best(tried, (t) => feasible(t.params));
+  const away = top ? moveAway(variant, tried, top, fresh, opts.seed) : null;
+  if (away) return away;
   let center: Params;
   if (!top) {
     const { params, moves } = project(variant, steering, baseline);

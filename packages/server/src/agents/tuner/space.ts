@@ -29,6 +29,11 @@ export interface ParamSpec {
   tags: ParamTag[];
   /** The parameter matters only when these others hold these values (else it is pinned to `start`). */
   when?: Params;
+  /**
+   * An expression over the device's constants (VW, VREGS, L1D, L2, L3, CORES: fit.ts) and the other parameters'
+   * starts; the start becomes the value of `values` nearest to it on each device.
+   */
+  fit?: string;
 }
 
 export interface Variant {
@@ -43,6 +48,15 @@ export interface Variant {
   valid?: string;
   /** In order of how much they usually matter: coordinate descent visits them in this order. */
   params: ParamSpec[];
+  /** Vector ISAs (a device's `cpu.vector_isa`) this variant is written for; absent: any. */
+  isa?: string[];
+  /**
+   * Points (partial: the rest from the start) to try, in order, while every point measured so far is slower than
+   * the reference: ways out of a start that does not suit this machine.
+   */
+  rescue?: Params[];
+  /** The device's constants, once the variant is fitted to a device (fit.ts); the template may name them. */
+  constants?: Params;
 }
 
 export interface Space {
@@ -92,6 +106,15 @@ export function loadSpace(problemsDir: string, problem: string): Space | null {
 
 function validate(space: Space): void {
   for (const v of space.variants) {
+    for (const r of v.rescue ?? []) {
+      for (const [k, x] of Object.entries(r)) {
+        const p = v.params.find((q) => q.name === k);
+        if (!p?.values.some((y) => y === x))
+          throw new Error(
+            `${space.problem}/tuner/space.json: ${v.name} rescue point sets ${k}=${x}, not one of its values`,
+          );
+      }
+    }
     for (const p of v.params) {
       if (!p.values.some((x) => x === p.start)) {
         throw new Error(
@@ -102,7 +125,15 @@ function validate(space: Space): void {
   }
 }
 
-/** The variant for this device and language: cuda on cuda devices, the cpu one otherwise. */
-export function pickVariant(space: Space, backend: 'cpu' | 'cuda'): Variant | null {
-  return space.variants.find((v) => v.backend === backend) ?? null;
+/**
+ * The variant for this device: cuda on cuda devices, else the first cpu variant written for the device's vector ISA
+ * (or for any ISA). A device that does not report its ISA gets the first variant without an `isa` list.
+ */
+export function pickVariant(space: Space, backend: 'cpu' | 'cuda', vectorIsa?: string): Variant | null {
+  const ofBackend = space.variants.filter((v) => v.backend === backend);
+  return (
+    ofBackend.find((v) => !v.isa || (vectorIsa !== undefined && v.isa.includes(vectorIsa))) ??
+    ofBackend.find((v) => !v.isa) ??
+    null
+  );
 }

@@ -1,6 +1,7 @@
 // sdk Problem objects for tests, from problems/<name>/problem.json when the runner has written it.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { cpuInfo } from '@kernelforge/runner';
 import type { Device, Problem } from '@kernelforge/sdk';
 
 export const PROBLEMS_DIR = join(import.meta.dirname, '..', '..', '..', '..', '..', 'problems');
@@ -54,13 +55,15 @@ export function problem(name: string, extra: Partial<Problem> = {}): Problem {
   };
 }
 
+/** The machine the tests run on, with the ISA, registers and caches its runner would report (peaks made up). */
 export const CPU: Device = {
   id: 'cpu-x86_64',
   kind: 'cpu',
-  name: 'AMD EPYC (2 cores, AVX-512)',
+  name: 'this machine',
   cores: 2,
   peaks: { bandwidth_gbps: 90, fp32_gflops: 600, source: 'measured' },
   available: true,
   runners: 1,
   languages: ['c', 'cpp'],
+  cpu: cpuInfo(),
 };

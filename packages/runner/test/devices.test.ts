@@ -1,0 +1,132 @@
+// The cpu device: ISA read from cpuinfo for every kind of machine, the theoretical FMA peak, and peaks that are
+// ceilings (best of several runs, merged upwards, never called impossible because the machine was busy).
+import type { BenchmarkCase, Device } from '@kernelforge/sdk';
+import { describe, expect, it } from 'vitest';
+import { cpuListSize, isaFromCpuinfo, parseCacheSize, theoreticalFlopsPerCycle } from '../src/devices/cpu-features.js';
+import { cpuInfo, mergePeaks, parsePeaksOutput, peaksFromOutput } from '../src/devices/cpu.js';
+import { flopsPeak, implausibleReason } from '../src/evaluate/plausibility.js';
+
+const X86 = (vendor: string, family: number, model: number, flags: string) =>
+  `processor\t: 0\nvendor_id\t: ${vendor}\ncpu family\t: ${family}\nmodel\t\t: ${model}\nmodel name\t: test\nflags\t\t: fpu sse sse2 ${flags}\n`;
+
+describe('ISA from /proc/cpuinfo', () => {
+  it('an AVX2-only AMD EPYC (Zen, family 23 model 1): avx2, 16 registers, 256 bits, a 128-bit FMA datapath', () => {
+    const f = isaFromCpuinfo(X86('AuthenticAMD', 23, 1, 'ssse3 fma sse4_1 sse4_2 avx f16c avx2 sha_ni'), 'x64');
+    expect(f).toMatchObject({ vector_isa: 'avx2', vector_bits: 256, vector_registers: 16, family_model: '23/1' });
+    expect(f.isa).toEqual(['sse4.2', 'avx', 'avx2', 'fma', 'f16c']);
+    // Zen splits each 256-bit FMA into two 128-bit halves: 2 pipes x 4 lanes x 2 flops.
+    expect(theoreticalFlopsPerCycle(f)).toEqual({ flops: 16, pipes: 2, lanes: 4, fma: true });
+  });
+
+  it('an AVX-512 Intel Xeon with AMX: the AVX-512 subsets and AMX are reported, 32 registers of 512 bits', () => {
+    const f = isaFromCpuinfo(
+      X86(
+        'GenuineIntel',
+        6,
+        143,
+        'avx avx2 fma avx512f avx512dq avx512cd avx512bw avx512vl avx512_vnni avx512_bf16 avx512_fp16 amx_tile amx_bf16 amx_int8',
+      ),
+      'x64',
+    );
+    expect(f).toMatchObject({ vector_isa: 'avx512', vector_bits: 512, vector_registers: 32 });
+    expect(f.isa).toEqual(
+      expect.arrayContaining(['avx512f', 'avx512bw', 'avx512vl', 'avx512_vnni', 'avx512_bf16', 'amx_tile', 'amx_int8']),
+    );
+    expect(theoreticalFlopsPerCycle(f).flops).toBe(64);
+  });
+
+  it('AMD Zen 4 runs AVX-512 on 256-bit units: 32 flops per cycle, not 64', () => {
+    const f = isaFromCpuinfo(X86('AuthenticAMD', 25, 17, 'avx avx2 fma avx512f avx512bw avx512vl'), 'x64');
+    expect(f.vector_isa).toBe('avx512');
+    expect(theoreticalFlopsPerCycle(f).flops).toBe(32);
+  });
+
+  it('a CPU without AVX (SSE only) and one with AVX but no FMA', () => {
+    expect(isaFromCpuinfo(X86('GenuineIntel', 6, 26, 'ssse3 sse4_1 sse4_2'), 'x64')).toMatchObject({
+      vector_isa: 'sse',
+      vector_bits: 128,
+      vector_registers: 16,
+    });
+    const avx = isaFromCpuinfo(X86('GenuineIntel', 6, 42, 'sse4_2 avx'), 'x64');
+    expect(avx.vector_isa).toBe('avx');
+    expect(theoreticalFlopsPerCycle(avx)).toMatchObject({ flops: 16, fma: false });
+  });
+
+  it('arm64: NEON (and SVE when listed), 32 registers of 128 bits', () => {
+    const f = isaFromCpuinfo(
+      'processor\t: 0\nFeatures\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp asimddp sve sve2 bf16 i8mm\nCPU implementer\t: 0x41\nCPU part\t: 0xd4f\n',
+      'arm64',
+    );
+    expect(f).toMatchObject({ vector_isa: 'neon', vector_bits: 128, vector_registers: 32, family_model: '0x41/0xd4f' });
+    expect(f.isa).toEqual(expect.arrayContaining(['neon', 'neon_dotprod', 'sve', 'sve2', 'bf16', 'i8mm']));
+  });
+
+  it('sysfs sizes and cpu lists', () => {
+    expect(parseCacheSize('32K')).toBe(32768);
+    expect(parseCacheSize('8192K')).toBe(8 * 2 ** 20);
+    expect(parseCacheSize('32M')).toBe(32 * 2 ** 20);
+    expect(cpuListSize('0-1')).toBe(2);
+    expect(cpuListSize('0-3,8,10-11')).toBe(7);
+  });
+
+  it('this machine: what the runner reports is read at run time and self-consistent', () => {
+    const c = cpuInfo();
+    expect(c.vector_bits / 32).toBeGreaterThanOrEqual(1);
+    expect(c.vector_registers).toBeGreaterThanOrEqual(16);
+    expect(c.physical_cores).toBeGreaterThanOrEqual(1);
+    if (c.arch === 'x86_64') expect(['avx512', 'avx2', 'avx', 'sse']).toContain(c.vector_isa);
+  });
+});
+
+describe('peaks', () => {
+  const out = parsePeaksOutput(
+    'path=avx2-fma\nlanes=8\nchains=12\nthreads=2\ncores=2\nclock_all_ghz=2.5\nclock_one_ghz=2.5\nfma_runs=9\ngflops_all=70\ngflops_one=39.5\nmem_runs=15\narray_bytes=33554432\ntriad_nt_gbps=30\ntriad_gbps=21\nread_gbps=17\n',
+  );
+
+  it('are the larger of all threads and one thread x cores, and of the non-temporal triad and the read; the record says how', () => {
+    const p = peaksFromOutput(out, new Date('2026-11-23T12:00:00Z'), 1.5);
+    expect(p.bandwidth_gbps).toBe(30);
+    expect(p.fp32_gflops).toBeGreaterThanOrEqual(70);
+    expect(p.measurement).toMatchObject({
+      measured_at: '2026-11-23T12:00:00.000Z',
+      runs: 9,
+      code_path: 'avx2-fma',
+      load_average: 1.5,
+      clock_ghz: 2.5,
+      triad_gbps: 21,
+      triad_nt_gbps: 30,
+      read_gbps: 17,
+      one_core_gflops: 39.5,
+    });
+    expect(p.measurement?.flops_method).toMatch(/best of 9: 12 independent avx2-fma FMA chains/);
+    expect(p.measurement?.bandwidth_method).toMatch(/best of 15: triad .* non-temporal/);
+    expect(p.theoretical_basis).toMatch(/cores? x 2\.50 GHz x \d+ flops\/cycle/);
+  });
+
+  it('merged with a later measurement, every figure only goes up, and the re-measurement is counted', () => {
+    const first = peaksFromOutput(out, new Date(), 3);
+    const busy = peaksFromOutput(
+      { ...out, gflops_all: '20', gflops_one: '10', triad_nt_gbps: '9', read_gbps: '5' },
+      new Date(),
+      6,
+    );
+    const merged = mergePeaks(first, busy);
+    expect(merged.bandwidth_gbps).toBe(first.bandwidth_gbps);
+    expect(merged.fp32_gflops).toBe(first.fp32_gflops);
+    expect(merged.measurement?.remeasurements).toBe(1);
+    expect(mergePeaks(merged, first).measurement?.remeasurements).toBe(2);
+  });
+
+  it('a FLOP/s figure measured on a busy machine cannot make an honest kernel implausible: the theoretical peak is the ceiling', () => {
+    const device = {
+      kind: 'cpu',
+      peaks: { bandwidth_gbps: 30, fp32_gflops: 15, source: 'measured', theoretical_fp32_gflops: 80 },
+    } as Device;
+    expect(flopsPeak(device)).toBe(80);
+    const c = { name: 'n1024', gbps: 1, gflops: 70, fraction_of_peak_bandwidth: 0.03, fraction_of_peak_flops: 70 / 80 };
+    expect(implausibleReason(c as BenchmarkCase, device)).toBeUndefined();
+    expect(implausibleReason({ ...c, gflops: 120, fraction_of_peak_flops: 1.5 } as BenchmarkCase, device)).toMatch(
+      /above the device's peak of 80\.0 GFLOP\/s/,
+    );
+  });
+});

@@ -1,0 +1,110 @@
+// Fits a tuning space to the device it runs on: vector width, register count and cache sizes come from the device
+// the runner reported (never assumed), and parameters with a `fit` expression start at the value it gives.
+import type { Device } from '@kernelforge/sdk';
+import type { ParamValue, Params, Variant } from './space.js';
+
+/** Device facts a space's `fit`, `valid` and template may use. */
+export interface DeviceConstants extends Params {
+  /** e.g. avx2, avx512, neon; `unknown` when the runner did not say. */
+  ISA: string;
+  /** fp32 lanes per vector register; 0 when unknown (templates then let the compiler's target decide). */
+  VW: number;
+  /** Vector registers (16 on x86-64 before AVX-512, 32 with AVX-512 and on arm64). */
+  VREGS: number;
+  /** Per-core cache sizes in bytes, and in KiB for comments. */
+  L1D: number;
+  L2: number;
+  L3: number;
+  L1D_KIB: number;
+  L2_KIB: number;
+  L3_KIB: number;
+  CORES: number;
+}
+
+/** Used only when a device says nothing about itself (an older runner): conservative x86-64 figures. */
+const FALLBACK = { VREGS: 16, L1D: 32 * 1024, L2: 256 * 1024, L3: 4 * 1024 * 1024 };
+
+export function deviceConstants(device: Pick<Device, 'cpu' | 'cores'>): DeviceConstants {
+  const cpu = device.cpu;
+  const c = cpu?.caches;
+  const l1 = c?.l1d_bytes || FALLBACK.L1D;
+  const l2 = c?.l2_bytes || FALLBACK.L2;
+  // Last level as one core's share when it is shared, at least the L2 (machines without an L3).
+  const l3raw = c?.l3_bytes || FALLBACK.L3;
+  const l3 = Math.max(l2, l3raw);
+  return {
+    ISA: cpu?.vector_isa ?? 'unknown',
+    VW: cpu ? Math.max(1, Math.floor(cpu.vector_bits / 32)) : 0,
+    VREGS: cpu?.vector_registers ?? FALLBACK.VREGS,
+    L1D: l1,
+    L2: l2,
+    L3: l3,
+    L1D_KIB: Math.round(l1 / 1024),
+    L2_KIB: Math.round(l2 / 1024),
+    L3_KIB: Math.round(l3 / 1024),
+    CORES: cpu?.physical_cores ?? device.cores ?? 1,
+  };
+}
+
+const FUNCS = {
+  min: Math.min,
+  max: Math.max,
+  floor: Math.floor,
+  ceil: Math.ceil,
+  log2: Math.log2,
+  round: Math.round,
+};
+
+/** Evaluates a space's expression (trusted: it comes from the repository's space.json, and is character-checked). */
+export function evalSpaceExpr(expr: string, scope: Params): unknown {
+  if (!/^[\w\s+\-*/%()<>=!&|.?:,]+$/.test(expr)) throw new Error(`bad space expression: ${expr}`);
+  const names = [...Object.keys(FUNCS), ...Object.keys(scope)];
+  const fn = new Function(...names, `return (${expr});`) as (...args: unknown[]) => unknown;
+  return fn(...Object.values(FUNCS), ...Object.values(scope));
+}
+
+/** The value of `values` nearest to x (by ratio for positive numbers, so 100 is nearer 96 than 128). */
+function snap(values: readonly ParamValue[], x: number): ParamValue | undefined {
+  let best: ParamValue | undefined;
+  let bestD = Number.POSITIVE_INFINITY;
+  for (const v of values) {
+    if (typeof v !== 'number') continue;
+    const d = v > 0 && x > 0 ? Math.abs(Math.log(v / x)) : Math.abs(v - x);
+    if (d < bestD) {
+      bestD = d;
+      best = v;
+    }
+  }
+  return best;
+}
+
+const fitted = new WeakMap<Variant, Map<string, Variant>>();
+
+/**
+ * The variant with starts fitted to the device and its constants attached (for `valid` and the template). Fits may
+ * name other parameters (their starts) and the device constants; they are evaluated twice so one may depend on another.
+ */
+export function fitVariant(variant: Variant, device: Pick<Device, 'cpu' | 'cores'>): Variant {
+  const constants = deviceConstants(device);
+  const key = JSON.stringify(constants);
+  const byDevice = fitted.get(variant) ?? new Map<string, Variant>();
+  fitted.set(variant, byDevice);
+  const hit = byDevice.get(key);
+  if (hit) return hit;
+  const starts: Params = Object.fromEntries(variant.params.map((p) => [p.name, p.start]));
+  for (let pass = 0; pass < 2; pass++) {
+    for (const p of variant.params) {
+      if (!p.fit) continue;
+      const x = Number(evalSpaceExpr(p.fit, { ...constants, ...starts }));
+      const v = Number.isFinite(x) ? snap(p.values, x) : undefined;
+      if (v !== undefined) starts[p.name] = v;
+    }
+  }
+  const out: Variant = {
+    ...variant,
+    constants,
+    params: variant.params.map((p) => ({ ...p, start: starts[p.name] as ParamValue })),
+  };
+  byDevice.set(key, out);
+  return out;
+}

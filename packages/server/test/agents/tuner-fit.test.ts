@@ -1,0 +1,123 @@
+// The tuner's spaces fitted to the device it runs on, and its way out of a start slower than the reference.
+import type { Device, EvaluationState } from '@kernelforge/sdk';
+import { describe, expect, test } from 'vitest';
+import { type AgentAttemptView, createAgent } from '../../src/agents/index.js';
+import { deviceConstants, fitVariant } from '../../src/agents/tuner/fit.js';
+import { isValid, startPoint } from '../../src/agents/tuner/points.js';
+import { loadSpace, pickVariant, type Variant } from '../../src/agents/tuner/space.js';
+import { PROBLEMS_DIR } from './helpers/problems.js';
+import { keyOf, step } from './helpers/session.js';
+
+const MATMUL = '1_Square_matrix_multiplication_';
+const base = {
+  kind: 'cpu' as const,
+  name: 'cpu',
+  peaks: { bandwidth_gbps: 0, fp32_gflops: 0, source: 'unknown' as const },
+  available: true,
+  runners: 1,
+  languages: ['c'],
+};
+const device = (cpu: Device['cpu']): Device => ({ id: 'cpu-x', ...base, ...(cpu ? { cpu } : {}) });
+const AVX2 = device({
+  arch: 'x86_64',
+  vector_isa: 'avx2',
+  isa: ['avx', 'avx2', 'fma'],
+  vector_bits: 256,
+  vector_registers: 16,
+  caches: { l1d_bytes: 32 * 1024, l2_bytes: 512 * 1024, l3_bytes: 8 * 1024 * 1024 },
+});
+const AVX512 = device({
+  arch: 'x86_64',
+  vector_isa: 'avx512',
+  isa: ['avx2', 'fma', 'avx512f'],
+  vector_bits: 512,
+  vector_registers: 32,
+  caches: { l1d_bytes: 48 * 1024, l2_bytes: 2 * 1024 * 1024, l3_bytes: 32 * 1024 * 1024 },
+});
+const NEON = device({
+  arch: 'arm64',
+  vector_isa: 'neon',
+  isa: ['neon'],
+  vector_bits: 128,
+  vector_registers: 32,
+  caches: { l1d_bytes: 64 * 1024, l2_bytes: 1024 * 1024, l3_bytes: 32 * 1024 * 1024 },
+});
+
+function matmul(d: Device): Variant {
+  const space = loadSpace(PROBLEMS_DIR, MATMUL);
+  const v = space && pickVariant(space, 'cpu', d.cpu?.vector_isa);
+  if (!v) throw new Error('no cpu variant');
+  return fitVariant(v, d);
+}
+
+describe('spaces fitted to the device', () => {
+  test('the matmul register tile fills the vector registers the device has, and its blocking its caches', () => {
+    // AVX2: 16 ymm registers of 8 floats: 6 x 2 accumulators + 2 of B + a broadcast = 15; KC x 16 floats fill L1,
+    // an MC x KC block of A a quarter of L2, a KC x NC panel of B half the L3.
+    expect(startPoint(matmul(AVX2))).toMatchObject({ MR: 6, NV: 2, KC: 512, MC: 64, NC: 2048 });
+    // AVX-512: 32 zmm registers of 16 floats: 12 x 2 accumulators; a 48 KiB L1, 2 MiB L2, 32 MiB L3.
+    expect(startPoint(matmul(AVX512))).toMatchObject({ MR: 12, NV: 2, KC: 384, MC: 384, NC: 8192 });
+    // NEON: 32 registers of 4 floats: an 8 x 12 tile (8 x 3 accumulators).
+    expect(startPoint(matmul(NEON))).toMatchObject({ MR: 8, NV: 3 });
+    expect(deviceConstants(AVX2)).toMatchObject({ ISA: 'avx2', VW: 8, VREGS: 16, L1D: 32768 });
+  });
+
+  test('every start point fits the registers (valid), on every kind of device and on one that says nothing', () => {
+    for (const d of [AVX2, AVX512, NEON, device(undefined)]) {
+      const v = matmul(d);
+      expect(isValid(v, startPoint(v)), JSON.stringify(d.cpu)).toBe(true);
+    }
+    // An AVX2 device cannot take the AVX-512 tile: 12 x 2 accumulators do not fit 16 registers.
+    expect(isValid(matmul(AVX2), { ...startPoint(matmul(AVX2)), MR: 12 })).toBe(false);
+  });
+
+  test("an older runner's device (no ISA) gets conservative x86-64 figures and a template that picks the width at compile time", () => {
+    expect(deviceConstants(device(undefined))).toMatchObject({ ISA: 'unknown', VW: 0, VREGS: 16 });
+    expect(startPoint(matmul(device(undefined)))).toMatchObject({ MR: 6, NV: 2 });
+  });
+});
+
+describe('a start slower than the reference', () => {
+  const tuner = createAgent({ provider: 'tuner' }, { problemsDir: PROBLEMS_DIR });
+  /** A made-up measurement: the reference takes 10 ms, the candidate `ms`. */
+  const measured = (ms: number): EvaluationState => ({
+    mode: 'benchmark',
+    runner_seconds: 0,
+    evaluated_at: new Date().toISOString(),
+    verdict: 'accepted',
+    message: 'accepted',
+    compile: { ok: true, compiler: 'gcc', flags: [], log: '', duration_ms: 0 },
+    correctness: { passed: true, cases: [] },
+    benchmarking_result: {
+      optimized_time: ms,
+      baseline_time: 10,
+      speedup: 10 / ms,
+      gbps: 0,
+      gflops: 0,
+      fraction_of_peak: 0,
+      cases: [],
+      flagged_for_review: false,
+      review_reasons: [],
+    },
+  });
+
+  test('the search moves away from it (rescue points, then far points) before refining, and refines once one beats the reference', async () => {
+    const history: AgentAttemptView[] = [];
+    const ctx = { device: AVX2 };
+    await step(tuner, MATMUL, history, async () => measured(30), ctx);
+    const second = await step(tuner, MATMUL, history, async () => measured(25), ctx);
+    expect(second.explanation).toMatch(/0\.33x the reference \(slower than it\), so the search moves away/);
+    expect(second.agent_meta?.params).toMatchObject({ SPREAD: 0 });
+    await step(tuner, MATMUL, history, async () => measured(40), ctx);
+    await step(tuner, MATMUL, history, async () => measured(40), ctx);
+    await step(tuner, MATMUL, history, async () => measured(40), ctx);
+    // Rescue points used up: the next is far from every slow point, not a one-step neighbour of the best.
+    const far = await step(tuner, MATMUL, history, async () => measured(5), ctx);
+    expect(far.explanation).toMatch(/parameters away from every point that was slower than the reference/);
+    // Now one beats the reference: coordinate descent around it.
+    const next = await step(tuner, MATMUL, history, async () => measured(6), ctx);
+    expect(next.agent_meta?.from_key).toBe(keyOf(far));
+    expect(next.explanation).not.toMatch(/moves away/);
+    expect(next.agent_meta?.change).not.toBeNull();
+  });
+});

@@ -1,0 +1,65 @@
+// The tuner's first attempt, fitted to the machine the tests run on, compiles and beats the reference there,
+// measured by the real runner (benchmark mode: the reference timed in the same evaluation).
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { discoverDevices, evaluate, loadCatalogue, sandboxAvailable } from '@kernelforge/runner';
+import type { Device, EvaluationState } from '@kernelforge/sdk';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { createAgent } from '../../src/agents/index.js';
+import { PROBLEMS_DIR } from './helpers/problems.js';
+import { context } from './helpers/session.js';
+
+const PROBLEMS = [
+  '1_Square_matrix_multiplication_',
+  '4_Matrix_vector_multiplication_',
+  '23_Softmax',
+  '54_conv_2D_3x3_valid',
+];
+/** Shared CI machines are noisy: a start point gets this many evaluations, and the best speedup counts. */
+const TRIES = 3;
+
+const workDir = join(tmpdir(), `kforge-tuner-start-${process.pid}`);
+const catalogue = loadCatalogue(PROBLEMS_DIR);
+const tuner = createAgent({ provider: 'tuner' }, { problemsDir: PROBLEMS_DIR });
+let device: Device;
+
+beforeAll(() => {
+  mkdirSync(workDir, { recursive: true });
+  // The templates are ours, not untrusted code: without bubblewrap (a bare CI container) they run unsandboxed.
+  if (!sandboxAvailable()) process.env.KFORGE_ALLOW_UNSANDBOXED = '1';
+  const cpu = discoverDevices({ workDir }).find((d) => d.kind === 'cpu');
+  if (!cpu) throw new Error('no cpu device');
+  device = cpu;
+});
+
+describe.each(PROBLEMS)('%s', (name) => {
+  test('the start point fitted to this machine compiles and is faster than the reference', async () => {
+    const first = await tuner.generate({ ...context(name, []), device });
+    expect(first.explanation).toMatch(/starting point/);
+    const runs: EvaluationState[] = [];
+    for (let i = 0; i < TRIES; i++) {
+      const state = await evaluate(
+        {
+          kind: 'attempt',
+          target_id: `start-${name}`,
+          mode: 'benchmark',
+          problem_name: name,
+          device: device.id,
+          language: 'c',
+          source: first.source,
+        },
+        { problems: catalogue, device, workDir },
+      );
+      expect(state.verdict, state.message).toBe('accepted');
+      runs.push(state);
+      if ((state.benchmarking_result?.speedup ?? 0) > 1) break;
+    }
+    const speedups = runs.map((s) => s.benchmarking_result?.speedup ?? 0);
+    const isa = device.cpu ? `${device.cpu.vector_isa}, ${device.cores} cores` : 'unknown ISA';
+    expect(
+      Math.max(...speedups),
+      `speedups over the reference on this machine (${isa}): ${speedups.join(', ')}`,
+    ).toBeGreaterThan(1);
+  }, 600_000);
+});
