@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppContext } from './context.js';
 import type { AppEnv } from './http/auth.js';
+import { compressResponses } from './http/compress.js';
 import { HttpError, errorHandler } from './http/errors.js';
 import { mountAdminRoutes } from './routes/admin.js';
 import { mountAuthRoutes } from './routes/auth.js';
@@ -21,6 +22,7 @@ export function createApp(ctx: AppContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.onError(errorHandler(ctx.log));
   app.use('*', ctx.metrics.middleware());
+  app.use('*', compressResponses());
   app.use(
     '*',
     bodyLimit({
