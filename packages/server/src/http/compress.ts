@@ -78,7 +78,11 @@ export function compressResponses(): MiddlewareHandler {
     const raw = Buffer.from(await res.arrayBuffer());
     const body = raw.length < MIN_COMPRESS_BYTES ? raw : await encode(raw, encoding);
     // Hono's setter copies the old response's headers onto the new one, so the new headers are set after it.
-    c.res = new Response(new Uint8Array(body), { status: res.status, statusText: res.statusText, headers: res.headers });
+    c.res = new Response(new Uint8Array(body), {
+      status: res.status,
+      statusText: res.statusText,
+      headers: res.headers,
+    });
     const headers = c.res.headers;
     varyOnEncoding(headers);
     headers.set('Content-Length', String(body.length));
