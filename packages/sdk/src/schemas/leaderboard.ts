@@ -53,6 +53,7 @@ export const LeaderboardEntry = z.object({
   user: PublicUser,
   problem_name: z.string(),
   device: z.string(),
+  language: Language.optional(),
   time_ms: z.number(),
   speedup: z.number().nullable(),
   /** Over the device's peak or over 10x: ranked below every unflagged entry until reviewed; why, in words. */

@@ -14,6 +14,7 @@ interface EntryRow {
   review_reasons: string[] | null;
   problem_name: string;
   device: string;
+  language: string;
   time_ms: number;
   speedup: number | null;
   flagged_for_review: boolean;
@@ -36,7 +37,7 @@ async function entriesFor(
   }
   const rows = await p.sql.query<EntryRow & { rank: number }>(
     `WITH best AS (
-       SELECT DISTINCT ON (s.problem_name, s.user_id, s.device) s.id, s.user_id, s.problem_name, s.device, s.time_ms,
+       SELECT DISTINCT ON (s.problem_name, s.user_id, s.device) s.id, s.user_id, s.problem_name, s.device, s.language, s.time_ms,
          s.speedup, s.flagged_for_review, s.created_at,
          s.evaluation_state->'benchmarking_result'->'review_reasons' AS review_reasons
        FROM submissions s
@@ -61,6 +62,7 @@ async function entriesFor(
       user: publicUser(r, viewer),
       problem_name: r.problem_name,
       device: r.device,
+      language: r.language as LeaderboardEntry['language'],
       time_ms: Number(r.time_ms),
       speedup: r.speedup === null ? null : Number(r.speedup),
       flagged_for_review: r.flagged_for_review,

@@ -1,7 +1,7 @@
 // Attempts as a list: number, status, verdict, time with its spread, speedup; rows on phones; the agent's text live.
 import type { GenerationAttempt } from '@kernelforge/sdk';
 import { formatMs } from '../lib/format';
-import { formatSpread, spreadMs, withinNoise } from '../lib/noise';
+import { formatSpread, spreadMs, standardErrorMs, withinNoise } from '../lib/noise';
 import { stacked } from '../lib/stackedTable';
 import { AppLink } from './AppLink';
 import { Speedup, TimeWithSpread } from './Speedup';
@@ -20,7 +20,7 @@ export function AttemptTable({
 }) {
   if (attempts.length === 0) return <p className="py-4 text-sm text-slate-500 dark:text-slate-400">No attempts yet.</p>;
   const best = attempts.find((a) => a.id === bestId)?.evaluation_state?.benchmarking_result;
-  const bestSpread = spreadMs(best);
+  const bestError = standardErrorMs(best);
   return (
     <table className={stacked.table} data-testid="attempts">
       <thead className={stacked.thead}>
@@ -41,7 +41,7 @@ export function AttemptTable({
             best &&
             result &&
             a.id !== bestId &&
-            withinNoise(result.optimized_time, spread, best.optimized_time, bestSpread);
+            withinNoise(result.optimized_time, standardErrorMs(result), best.optimized_time, bestError);
           return (
             <tr key={a.id} data-testid="attempt-row" className={stacked.row}>
               <td className={`${stacked.cell} ${stacked.wide}`}>
@@ -54,7 +54,7 @@ export function AttemptTable({
                 {nearBest ? (
                   <span
                     className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700 dark:bg-slate-800 dark:text-slate-200"
-                    title="The difference from the best is within the measurement noise"
+                    title="The difference from the best is within twice the measurements' standard error"
                   >
                     ≈ best, within noise
                   </span>

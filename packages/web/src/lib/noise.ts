@@ -21,3 +21,13 @@ export function formatSpread(timeMs: number | null | undefined, spread: number |
   const pct = (spread / timeMs) * 100;
   return `±${pct < 0.1 ? pct.toFixed(2) : pct.toFixed(1)}%`;
 }
+
+/** The standard error (ms) of a result's time: how far the measured time itself may be off. */
+export function standardErrorMs(result: BenchmarkingResult | null | undefined): number | undefined {
+  if (!result || result.cases.length === 0) return undefined;
+  const variance = result.cases.reduce(
+    (sum, c) => sum + c.optimized.stddev_ms ** 2 / Math.max(1, c.optimized.samples),
+    0,
+  );
+  return Number.isFinite(variance) ? Math.sqrt(variance) : undefined;
+}

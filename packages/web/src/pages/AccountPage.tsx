@@ -33,7 +33,7 @@ export default function AccountPage() {
     <>
       <PageHeader title="Account" subtitle={`Signed in as ${user.email}`} />
       <Card title="Display name" className="max-w-xl">
-        <form onSubmit={save} className="space-y-4" aria-label="Display name">
+        <form onSubmit={save} className="space-y-4">
           <TextField
             label="Display name"
             hint={`shown on leaderboards and submissions; empty: ${fallback}`}

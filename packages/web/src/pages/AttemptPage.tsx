@@ -109,7 +109,9 @@ function AttemptView({ session, attempt }: { session: AgentSession; attempt: Gen
       </Card>
       {attempt.explanation ? (
         <Card title="The agent's explanation" className="mb-6">
-          <p className="text-sm whitespace-pre-line text-slate-700 dark:text-slate-300">{attempt.explanation}</p>
+          <p className="text-sm wrap-anywhere whitespace-pre-line text-slate-700 dark:text-slate-300">
+            {attempt.explanation}
+          </p>
         </Card>
       ) : null}
       {attempt.status === 'generating' && streamed[attempt.id] ? (
