@@ -159,7 +159,6 @@ export function AttemptChart({
                 strokeLinecap="round"
               />
             ) : null}
-            {/* biome-ignore lint/a11y/useSemanticElements: an SVG point cannot be a <button>; it takes keys like one. */}
             <circle
               cx={x(p.n)}
               cy={y(p.t)}

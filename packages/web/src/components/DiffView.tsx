@@ -66,7 +66,6 @@ export function DiffView({ before, after, label }: { before: string; after: stri
       <div
         role="region"
         aria-label={label}
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: the region scrolls; keyboard users need to reach it.
         tabIndex={0}
         className="max-h-[36rem] overflow-auto rounded-md border border-slate-200 bg-white py-1 dark:border-slate-800 dark:bg-slate-950"
       >

@@ -91,10 +91,10 @@ export default function SubmitPage() {
     (l) => !device_ || device_.languages.length === 0 || device_.languages.includes(l),
   );
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: setProblemName only navigates.
   useEffect(() => {
     const first = problems.data?.data[0];
     if (!problemName && first) setProblemName(first.name);
-    // biome-ignore lint/correctness/useExhaustiveDependencies: setProblemName only navigates.
   }, [problems.data, problemName]);
   useEffect(() => {
     if (usableDevices.some((d) => d.id === device && d.available)) return;
