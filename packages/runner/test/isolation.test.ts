@@ -117,3 +117,31 @@ describe('a correct kernel is never called a cheat', () => {
     }, 120_000);
   }
 });
+
+describe('one timing at a time per host and device', () => {
+  it('waits for another runner holding the device lock, and records the lock and the load with the result', async () => {
+    const { spawn } = await import('node:child_process');
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { timingLockPath } = await import('../src/sandbox/timing-lock.js');
+    process.env.KFORGE_TIMING_LOCK_DIR = mkdtempSync(join(tmpdir(), 'kforge-lock-'));
+    try {
+      // Another "runner" times on the same device for 20 s (longer than this one's compile and checks).
+      const holder = spawn('flock', ['-x', timingLockPath(cpuDevice().id), 'sleep', '20'], { stdio: 'ignore' });
+      await sleep(300);
+      const started = Date.now();
+      const state = await run('19_ReLU', fixture('./candidates/relu_omp.c'));
+      holder.kill();
+      expect(Date.now() - started).toBeGreaterThan(19_000);
+      expect(state.verdict, state.message).toBe('accepted');
+      const load = state.benchmarking_result!.load!;
+      expect(load.lock).toBe(true);
+      expect(load.lock_wait_ms).toBeGreaterThan(1_500);
+      expect(load.cores).toBeGreaterThan(0);
+      expect(load.outside_cores).toBeGreaterThanOrEqual(0);
+    } finally {
+      delete process.env.KFORGE_TIMING_LOCK_DIR;
+    }
+  }, 120_000);
+});
