@@ -92,9 +92,7 @@ export function mountSubmissionRoutes(api: Hono<AppEnv>, ctx: AppContext): void 
   api.get('/leaderboard', auth, async (c) => {
     const q = parseQuery(c, BoardQuery);
     return c.json(
-      LeaderboardList.parse(
-        await allLeaderboards(p, { limit: q.limit ?? ALL_LEADERBOARDS_LIMIT, device: q.device }, currentUser(c)),
-      ),
+      LeaderboardList.parse(await allLeaderboards(p, { limit: q.limit ?? ALL_LEADERBOARDS_LIMIT, device: q.device })),
     );
   });
 
@@ -114,12 +112,7 @@ export function mountSubmissionRoutes(api: Hono<AppEnv>, ctx: AppContext): void 
     const q = parseQuery(c, BoardQuery);
     return c.json(
       Leaderboard.parse(
-        await leaderboardFor(
-          p,
-          problem_name,
-          { limit: q.limit ?? DEFAULT_LEADERBOARD_LIMIT, device: q.device },
-          currentUser(c),
-        ),
+        await leaderboardFor(p, problem_name, { limit: q.limit ?? DEFAULT_LEADERBOARD_LIMIT, device: q.device }),
       ),
     );
   });

@@ -1,5 +1,5 @@
 // Buttons in three weights; every one keyboard reachable with a visible focus ring.
-import type { ComponentProps } from 'react';
+import type { ButtonHTMLAttributes } from 'react';
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost';
 
@@ -22,6 +22,6 @@ export function Button({
   className = '',
   type = 'button',
   ...props
-}: ComponentProps<'button'> & { variant?: Variant; size?: 'sm' | 'md' }) {
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; size?: 'sm' | 'md' }) {
   return <button type={type} className={`${buttonClass(variant, size)} ${className}`} {...props} />;
 }

@@ -2,8 +2,6 @@
 import type { Language } from '@kernelforge/sdk';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { useSWRConfig } from 'swr';
-import { useSearch } from 'wouter';
-import { navigate } from 'wouter/use-browser-location';
 import { AppLink } from '../components/AppLink';
 import { Button } from '../components/Button';
 import { Card } from '../components/Card';
@@ -71,11 +69,7 @@ export default function SubmitPage() {
   const devices = useDevices();
   const { busy, run } = useAction();
   const { mutate } = useSWRConfig();
-  // The chosen problem lives in the URL (?problem=), so a link can open the page on it.
-  const search = useSearch();
-  const problemName = new URLSearchParams(search).get('problem') ?? '';
-  const setProblemName = (name: string) =>
-    navigate(`${window.location.pathname}?problem=${encodeURIComponent(name)}`, { replace: true });
+  const [problemName, setProblemName] = useState('');
   const [device, setDevice] = useState('');
   const [language, setLanguage] = useState<Language>('c');
   const [source, setSource] = useState('');
@@ -91,7 +85,6 @@ export default function SubmitPage() {
     (l) => !device_ || device_.languages.length === 0 || device_.languages.includes(l),
   );
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: setProblemName only navigates.
   useEffect(() => {
     const first = problems.data?.data[0];
     if (!problemName && first) setProblemName(first.name);
