@@ -6,13 +6,13 @@ import { Backend } from './problem.js';
 /** How a runner measured its cpu peaks (older runners send none). */
 export const PeakMeasurement = z.object({
   /** When the figures were last measured (ISO 8601). */
-  measured_at: z.string(),
+  measured_at: Text,
   /** Each figure is the best of this many short runs. */
   runs: z.number().int().positive(),
   /** The code path the tests ran: the ISA they were compiled for, e.g. `avx2-fma`, `avx512`, `neon-or-generic`. */
-  code_path: z.string(),
-  bandwidth_method: z.string(),
-  flops_method: z.string(),
+  code_path: Text,
+  bandwidth_method: Text,
+  flops_method: Text,
   /** 1-minute load average at the time: a busy machine understates its peaks. */
   load_average: z.number().nonnegative().optional(),
   /** Clock measured on all cores at once (a chain of dependent adds), GHz. */
@@ -35,7 +35,7 @@ export const DevicePeaks = z.object({
   source: z.enum(['measured', 'table', 'unknown']),
   /** cpu: cores x clock x fp32 flops per cycle of the FMA units, and how that was worked out. */
   theoretical_fp32_gflops: z.number().nonnegative().optional(),
-  theoretical_basis: z.string().optional(),
+  theoretical_basis: Text.optional(),
   measurement: PeakMeasurement.optional(),
 });
 export type DevicePeaks = z.infer<typeof DevicePeaks>;
@@ -43,11 +43,11 @@ export type DevicePeaks = z.infer<typeof DevicePeaks>;
 /** What a cpu offers kernels, read by the runner at start (older runners send none). */
 export const CpuInfo = z.object({
   /** `x86_64`, `arm64`, ... */
-  arch: z.string(),
+  arch: Text,
   /** The widest vector ISA with FMA (or the widest): `avx512`, `avx2`, `avx`, `sse`, `neon`, `scalar`. */
-  vector_isa: z.string(),
+  vector_isa: Text,
   /** ISA extensions: sse4.2, avx, avx2, fma, avx512f, avx512bw, ..., amx_tile; neon, sve, ... */
-  isa: z.array(z.string()),
+  isa: z.array(Text),
   /** fp32 vector width the compiler's -march=native uses, and how many vector registers there are. */
   vector_bits: z.number().int().positive(),
   vector_registers: z.number().int().positive(),
