@@ -113,7 +113,9 @@ export function machine() {
   ].filter((f) => flags.has(f));
   const cache = (i) => {
     const d = `/sys/devices/system/cpu/cpu0/cache/index${i}`;
-    return existsSync(d) ? `L${read(`${d}/level`).trim()}${read(`${d}/type`).trim()[0]} ${read(`${d}/size`).trim()}` : null;
+    return existsSync(d)
+      ? `L${read(`${d}/level`).trim()}${read(`${d}/type`).trim()[0]} ${read(`${d}/size`).trim()}`
+      : null;
   };
   const caches = [0, 1, 2, 3, 4].map(cache).filter(Boolean);
   const llcText = read('/sys/devices/system/cpu/cpu0/cache/index3/size').trim() || '32M';
