@@ -51,15 +51,17 @@ describe.each(PROBLEMS)('%s', (name) => {
         },
         { problems: catalogue, device, workDir },
       );
-      expect(state.verdict, state.message).toBe('accepted');
       runs.push(state);
-      if ((state.benchmarking_result?.speedup ?? 0) > 1) break;
+      // A wrong or broken kernel fails at once; verdicts a busy machine can cause (a timeout, a thread seen
+      // running after the reply) get another try, like a slow run does.
+      expect(['accepted', 'rejected', 'timeout'], `${state.verdict}: ${state.message}`).toContain(state.verdict);
+      if (state.verdict === 'accepted' && (state.benchmarking_result?.speedup ?? 0) > 1) break;
     }
-    const speedups = runs.map((s) => s.benchmarking_result?.speedup ?? 0);
+    const seen = runs.map((s) =>
+      s.verdict === 'accepted' ? `${s.benchmarking_result?.speedup.toFixed(2)}x` : `${s.verdict} (${s.message})`,
+    );
+    const speedups = runs.map((s) => (s.verdict === 'accepted' ? (s.benchmarking_result?.speedup ?? 0) : 0));
     const isa = device.cpu ? `${device.cpu.vector_isa}, ${device.cores} cores` : 'unknown ISA';
-    expect(
-      Math.max(...speedups),
-      `speedups over the reference on this machine (${isa}): ${speedups.join(', ')}`,
-    ).toBeGreaterThan(1);
+    expect(Math.max(...speedups), `over the reference on this machine (${isa}): ${seen.join(', ')}`).toBeGreaterThan(1);
   }, 600_000);
 });
