@@ -61,6 +61,8 @@ export function stateFromReport(a: {
   device: Device;
   ranked: boolean;
   run: HarnessRun;
+  /** How many times the benchmark phase was timed (a ranked run under heavy outside load is timed again). */
+  timedRuns?: number;
   compile: CompileReport;
   environment: EvaluationEnvironment;
   base: { mode: EvaluationMode; evaluated_at: string };
@@ -143,6 +145,7 @@ export function stateFromReport(a: {
             lock: r.load.lock,
             lock_wait_ms: r.load.lock_wait_ms,
             noisy: heavyLoad(r.load),
+            timed_runs: a.timedRuns ?? 1,
           },
         }
       : {}),

@@ -84,6 +84,8 @@ export const TimingLoad = z.object({
   lock_wait_ms: z.number(),
   /** More outside work than the runner accepts for a quiet measurement: the times may be inflated. */
   noisy: z.boolean(),
+  /** How many times the benchmark phase was timed: a ranked run under heavy outside load is timed again once. */
+  timed_runs: z.number().int().optional(),
 });
 export type TimingLoad = z.infer<typeof TimingLoad>;
 

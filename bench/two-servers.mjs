@@ -1,0 +1,91 @@
+// Issue 10's "one timing at a time per host and device": two servers, each with its own data folder and its own
+// in-process cpu runner, on one machine, each running a matmul tuner session at the same time. Their runners
+// share the host-wide timing lock, so compiles and correctness checks may overlap but timings never do. Prints
+// the best time of a lone session, then of each of the two concurrent ones, and their ratio to the lone one.
+// Usage: node_modules/.bin/tsx bench/two-servers.mjs [attempts=4] [problem=1_Square_matrix_multiplication_]
+// Runs the servers from source (tsx); prints figures; never fails on timing.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient } from '../packages/sdk/src/index.ts';
+
+const attempts = Number(process.argv[2] ?? 4);
+const problem = process.argv[3] ?? '1_Square_matrix_multiplication_';
+const root = new URL('..', import.meta.url).pathname;
+const admin = { email: 'bench@example.com', password: 'bench-password-1' };
+const load = () => loadavg()[0].toFixed(2);
+
+async function startServer() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kforge-two-'));
+  const port = 18000 + Math.floor(Math.random() * 1000);
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'packages/server/src/main.ts')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      TSX_TSCONFIG_PATH: join(root, 'packages/server/test/helpers/tsconfig.sources.json'),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      KFORGE_DATA_DIR: dataDir,
+      KFORGE_ADMIN_EMAIL: admin.email,
+      KFORGE_ADMIN_PASSWORD: admin.password,
+      KFORGE_LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 240; i++) {
+    if (
+      await fetch(`${baseUrl}/readyz`)
+        .then((r) => r.ok)
+        .catch(() => false)
+    )
+      break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const client = createClient({ baseUrl });
+  await client.auth.loginWithPassword({ username: admin.email, password: admin.password });
+  return {
+    client,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function session(client) {
+  const { data: devices } = await client.devices.list();
+  const cpu = devices.find((d) => d.kind === 'cpu');
+  const created = await client.sessions.create({ problem_name: problem, device: cpu.id, max_attempts: attempts });
+  let s = created;
+  while (s.status === 'active') {
+    await new Promise((r) => setTimeout(r, 1000));
+    s = await client.sessions.get(created.id);
+  }
+  const r = s.best_attempt?.evaluation_state?.benchmarking_result;
+  const locks = s.generation_attempts
+    .map((a) => a.evaluation_state?.benchmarking_result?.load?.lock_wait_ms ?? 0)
+    .reduce((x, y) => Math.max(x, y), 0);
+  return { best: r?.optimized_time ?? Number.NaN, attempt: s.best_attempt?.attempt_number, maxLockWaitMs: locks };
+}
+
+console.log(`${problem}, ${attempts} attempts per session; load ${load()}`);
+const a = await startServer();
+const b = await startServer();
+try {
+  const lone = await session(a.client);
+  console.log(`lone session (server A): best #${lone.attempt} ${lone.best.toFixed(3)} ms; load ${load()}`);
+  const [ra, rb] = await Promise.all([session(a.client), session(b.client)]);
+  for (const [name, r] of [
+    ['A', ra],
+    ['B', rb],
+  ])
+    console.log(
+      `concurrent session (server ${name}): best #${r.attempt} ${r.best.toFixed(3)} ms = ${(r.best / lone.best).toFixed(3)}x the lone run; longest wait for the timing lock ${(r.maxLockWaitMs / 1000).toFixed(1)} s; load ${load()}`,
+    );
+} finally {
+  await a.stop();
+  await b.stop();
+}
