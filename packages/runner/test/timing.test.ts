@@ -2,6 +2,7 @@
 // slow sample in a few cannot hold up.
 import { describe, expect, it } from 'vitest';
 import { llcBytes } from '../src/devices/cpu.js';
+import { clockCheck } from '../src/evaluate/build-state.js';
 import { DEFAULT_TIMING, planText } from '../src/harness/plan.js';
 import { catalogue, run } from './helpers.js';
 
@@ -61,4 +62,26 @@ void solution(const float* restrict x, float* restrict y, int64_t n) {
     expect(c.optimized.median_ms).toBeLessThan(15);
     expect(state.runner_seconds).toBeLessThan(9);
   }, 120_000);
+});
+
+describe('the clock tripwire', () => {
+  // Scheduling delay only ever lengthens the outside time; under heavy load most samples carry some.
+  it('passes an honest short kernel on a loaded machine, where only some samples are undelayed', () => {
+    // 30 samples of a 65,536-element ReLU at load 15 on 2 cores: 7 undelayed (outside ~ inside), 23 delayed.
+    const inside = Array.from({ length: 30 }, () => 0.033);
+    const outside = inside.map((x, i) => (i % 4 === 0 && i < 28 ? x + 0.02 : 3 + i * 0.1));
+    const check = clockCheck(outside, inside, 0.5);
+    expect(check.agreeing).toBe(7);
+    expect(check.ok).toBe(true);
+  });
+  it('rejects a clock running at half speed, which agrees on no sample', () => {
+    const outside = Array.from({ length: 30 }, (_, i) => 3 + (i % 3) * 0.05);
+    const inside = outside.map((x) => x / 2);
+    expect(clockCheck(outside, inside, 0.5).ok).toBe(false);
+  });
+  it('needs at least two agreeing samples', () => {
+    const outside = [3, 3, 3, 3, 3];
+    expect(clockCheck(outside, [3, 1, 1, 1, 1], 0.5).ok).toBe(false);
+    expect(clockCheck(outside, [3, 3, 1, 1, 1], 0.5).ok).toBe(true);
+  });
 });

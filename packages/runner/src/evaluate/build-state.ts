@@ -27,10 +27,25 @@ export const CLOCK_TOLERANCE = 0.2;
 export const CLOCK_SLACK_MS = 0.5;
 export const CLOCK_CHECK_MIN_MS = 1;
 /** A shared or virtual machine delays some wake-ups by milliseconds, so samples are compared pairwise and
-    only a quarter of them must agree; a candidate that rescales its clock agrees on none. */
-export const CLOCK_MIN_AGREEING = 0.25;
+    only some of them must agree: a tenth, and at least two. A candidate that rescales its clock agrees on
+    none. Scheduling delay only ever makes the outside time longer, and under heavy outside load most
+    samples carry some: on the 2-core VM at load 15, a plain 65,536-element ReLU had 24% of its samples
+    agree (inside 0.033 ms, outside median 3.0 ms), and the earlier quarter rule rejected it. */
+export const CLOCK_MIN_AGREEING = 0.1;
+export const CLOCK_MIN_AGREEING_SAMPLES = 2;
 /** Too few samples on a loaded machine say nothing either way (the default rules take at least 10). */
 export const CLOCK_CHECK_MIN_SAMPLES = 5;
+
+/** Whether a case's inside (the candidate's own clock) and outside timings agree well enough: see above. */
+export function clockCheck(
+  outside: readonly number[],
+  inside: readonly number[],
+  slackMs = CLOCK_SLACK_MS,
+): { ok: boolean; agreeing: number; needed: number } {
+  const agreeing = Math.round(clockAgreement(outside, inside, slackMs) * outside.length);
+  const needed = Math.max(CLOCK_MIN_AGREEING_SAMPLES, Math.ceil(CLOCK_MIN_AGREEING * outside.length));
+  return { ok: agreeing >= needed, agreeing, needed };
+}
 
 export function clockAgreement(
   outside: readonly number[],
@@ -155,10 +170,10 @@ export function stateFromReport(a: {
   for (const [i, c] of cases.entries()) {
     const b = r.bench[i];
     if (!b || c.optimized.median_ms <= CLOCK_CHECK_MIN_MS || b.optimized.length < CLOCK_CHECK_MIN_SAMPLES) continue;
-    const agreeing = clockAgreement(b.optimized, b.inside, Math.max(CLOCK_SLACK_MS, 2 * (r.nop_p90_ms ?? 0)));
-    if (agreeing < CLOCK_MIN_AGREEING) {
+    const check = clockCheck(b.optimized, b.inside, Math.max(CLOCK_SLACK_MS, 2 * (r.nop_p90_ms ?? 0)));
+    if (!check.ok) {
       verdict = 'rejected';
-      message = `rejected: case ${c.name}: the candidate's own clock disagrees with the harness's outside timing (inside ${(c.inside_ms ?? 0).toFixed(3)} ms, outside ${c.optimized.median_ms.toFixed(3)} ms; ${(agreeing * 100).toFixed(0)}% of samples within ${CLOCK_TOLERANCE * 100}%): clock tampering?`;
+      message = `rejected: case ${c.name}: the candidate's own clock disagrees with the harness's outside timing (inside ${(c.inside_ms ?? 0).toFixed(3)} ms, outside ${c.optimized.median_ms.toFixed(3)} ms; ${check.agreeing} of ${b.optimized.length} samples within ${CLOCK_TOLERANCE * 100}%, ${check.needed} needed): clock tampering?`;
       break;
     }
   }

@@ -57,14 +57,14 @@ function processesNamed(name: string): number[] {
 }
 
 async function api<T>(url: string, path: string, token: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${url}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: {
-      Authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const init: RequestInit = { headers: { Authorization: `Bearer ${token}` } };
+  if (body !== undefined)
+    Object.assign(init, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const res = await fetch(`${url}${path}`, init);
   return { status: res.status, body: (await res.json()) as T };
 }
 
