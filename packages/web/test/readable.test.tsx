@@ -1,7 +1,13 @@
 // @vitest-environment happy-dom
 // Results readable at a glance: the folded diff, the correctness summary, confirmations, the session's progress,
 // chart ticks, spreads and 'slower', and dead ends with a way on.
-import type { AgentSession, CorrectnessCase, EvaluationState, GenerationAttempt } from '@kernelforge/sdk';
+import type {
+  AgentSession,
+  CorrectnessCase,
+  EvaluationState,
+  GenerationAttempt,
+  LeaderboardEntry,
+} from '@kernelforge/sdk';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { niceTicks, tickFormatter } from '../src/components/AttemptChart';
@@ -13,6 +19,7 @@ import { SessionProgress, sessionProgress } from '../src/components/SessionProgr
 import { Speedup } from '../src/components/Speedup';
 import { diffLines, unifiedDiff } from '../src/lib/diff';
 import { withinNoise } from '../src/lib/noise';
+import { bestPerDevice } from '../src/pages/LeaderboardsPage';
 import { fakeApi, renderApp, settings } from './helpers';
 
 afterEach(() => {
@@ -186,6 +193,34 @@ describe('numbers at a glance', () => {
     expect(screen.getByText('slower')).toBeTruthy();
     expect(withinNoise(1.0, 0.02, 1.03, 0.02)).toBe(true);
     expect(withinNoise(1.0, 0.01, 1.2, 0.01)).toBe(false);
+  });
+});
+
+const entry = (device: string, time_ms: number, flagged = false): LeaderboardEntry => ({
+  rank: 1,
+  submission_id: `s-${device}-${time_ms}`,
+  user: { id: 'u1', full_name: null, display_name: 'Ada' },
+  problem_name: '19_ReLU',
+  device,
+  time_ms,
+  speedup: 1,
+  flagged_for_review: flagged,
+  review_reasons: flagged ? ['speedup 12.0x is over 10x'] : [],
+  created_at: '2026-11-23T00:00:00.000Z',
+});
+
+describe('the leaderboards overview', () => {
+  it('takes the best unflagged entry per device, and a flagged one only where a device has nothing else', () => {
+    const best = bestPerDevice({
+      problem_name: '19_ReLU',
+      title: 'ReLU',
+      count: 4,
+      entries: [entry('cpu', 0.5, true), entry('cpu', 2), entry('cpu', 1), entry('gpu', 0.1, true)],
+    });
+    expect(best.map((e) => [e.device, e.time_ms, e.flagged_for_review])).toEqual([
+      ['cpu', 1, false],
+      ['gpu', 0.1, true],
+    ]);
   });
 });
 

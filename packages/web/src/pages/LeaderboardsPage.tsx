@@ -13,13 +13,20 @@ import { useProblems } from '../hooks/useProblems';
 import { formatMs } from '../lib/format';
 import { stacked } from '../lib/stackedTable';
 
-/** The best time per device among a board's top entries (flagged ones left out while unreviewed). */
+/**
+ * The best time per device among a board's top entries. An unflagged entry always wins over a flagged one (flagged
+ * results stay off the top until reviewed); a device whose only entries are flagged shows its best flagged one,
+ * marked as such, rather than "no entry yet" beside a non-zero entry count.
+ */
 export function bestPerDevice(board: Leaderboard): LeaderboardEntry[] {
   const best = new Map<string, LeaderboardEntry>();
   for (const e of board.entries) {
-    if (e.flagged_for_review) continue;
     const held = best.get(e.device);
-    if (!held || e.time_ms < held.time_ms) best.set(e.device, e);
+    const better =
+      !held ||
+      (held.flagged_for_review && !e.flagged_for_review) ||
+      (held.flagged_for_review === e.flagged_for_review && e.time_ms < held.time_ms);
+    if (better) best.set(e.device, e);
   }
   return [...best.values()].sort((a, b) => a.device.localeCompare(b.device));
 }
@@ -130,6 +137,15 @@ export default function LeaderboardsPage() {
                                       {e.user.display_name}
                                     </AppLink>
                                   </span>
+                                  {e.flagged_for_review ? (
+                                    <span
+                                      className="block text-xs text-amber-700 dark:text-amber-300"
+                                      data-testid="flagged"
+                                    >
+                                      ⚑ Under review
+                                      {e.review_reasons.length ? `: ${e.review_reasons.join('; ')}` : ''}
+                                    </span>
+                                  ) : null}
                                 </li>
                               ))}
                             </ul>
