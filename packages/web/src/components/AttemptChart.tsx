@@ -2,8 +2,8 @@
 // each point's spread as a bar, the best one circled; a point opens its attempt. Drawn at the width it is given, so
 // its text stays at its real size on a phone.
 import type { GenerationAttempt } from '@kernelforge/sdk';
-import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
+import { useWidth } from '../hooks/useWidth';
 import { formatMs } from '../lib/format';
 import { spreadMs } from '../lib/noise';
 
@@ -30,22 +30,6 @@ export function niceTicks(max: number, count = 4): number[] {
 export function tickFormatter(max: number): (ms: number) => string {
   const [scale, unit] = max >= 1000 ? [1e-3, 's'] : max >= 1 ? [1, 'ms'] : max >= 0.001 ? [1e3, 'µs'] : [1e6, 'ns'];
   return (ms) => `${Number((ms * scale).toPrecision(4))} ${unit}`;
-}
-
-function useWidth<T extends HTMLElement>(initial: number): [React.RefObject<T | null>, number] {
-  const ref = useRef<T>(null);
-  const [width, setWidth] = useState(initial);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(([entry]) => {
-      const w = Math.round(entry?.contentRect.width ?? 0);
-      if (w > 0) setWidth(w);
-    });
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-  return [ref, width];
 }
 
 export function AttemptChart({

@@ -1,14 +1,19 @@
 // The roofline: the attempt's point (arithmetic intensity, GFLOP/s) under the device's bandwidth and compute ceilings.
 import type { BenchmarkingResult, DevicePeaks } from '@kernelforge/sdk';
+import { useWidth } from '../hooks/useWidth';
 import { formatNumber } from '../lib/format';
 
-const W = 420;
-const H = 260;
+/** Drawn at the width it is given (up to MAX_W), so its labels keep their size on a phone. */
+const MAX_W = 576;
+const MIN_W = 260;
 const PAD = { left: 56, right: 16, top: 16, bottom: 40 };
 
 const log = Math.log10;
 
 export function Roofline({ result, peaks }: { result: BenchmarkingResult; peaks: DevicePeaks }) {
+  const [ref, measured] = useWidth<HTMLElement>(MAX_W);
+  const W = Math.max(MIN_W, Math.min(MAX_W, measured));
+  const H = Math.round(Math.min(300, Math.max(220, W * 0.6)));
   const bw = peaks.bandwidth_gbps;
   const fl = peaks.fp32_gflops;
   if (!(bw > 0 && fl > 0 && result.gbps > 0)) return null;
@@ -27,10 +32,12 @@ export function Roofline({ result, peaks }: { result: BenchmarkingResult; peaks:
   const decadesY = Array.from({ length: yTop - y0 + 1 }, (_, i) => y0 + i);
   const pointY = Math.max(result.gflops, 10 ** y0);
   return (
-    <figure data-testid="roofline">
+    <figure data-testid="roofline" ref={ref}>
       <svg
+        width={W}
+        height={H}
         viewBox={`0 0 ${W} ${H}`}
-        className="block h-auto w-full max-w-xl text-[11px]"
+        className="block max-w-full text-xs"
         role="img"
         aria-label="Roofline"
       >
@@ -85,7 +92,7 @@ export function Roofline({ result, peaks }: { result: BenchmarkingResult; peaks:
           strokeWidth={2.5}
           className="stroke-slate-700 dark:stroke-slate-300"
         />
-        <text x={x(ridge) + 6} y={y(fl) - 5} className="fill-slate-600 dark:fill-slate-300">
+        <text x={W - PAD.right} y={y(fl) - 5} textAnchor="end" className="fill-slate-600 dark:fill-slate-300">
           {formatNumber(fl, 0)} GFLOP/s
         </text>
         <text x={x(10 ** x0) + 4} y={y(bw * 10 ** x0) - 6} className="fill-slate-600 dark:fill-slate-300">
