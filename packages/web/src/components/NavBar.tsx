@@ -29,10 +29,16 @@ export function NavBar({ user }: { user: User }) {
   const [open, setOpen] = useState(false);
   const menuId = useId();
   const links = user.is_superuser ? [...LINKS, { href: '/admin', label: 'Admin', section: '/admin' }] : LINKS;
+  // A session and its attempts (/kernels/{id}/...) belong to My sessions (as their breadcrumb says), not New kernel.
   const active = (section: string) =>
     section === '/kernels'
-      ? location.startsWith('/kernels') && !location.startsWith('/kernels/submit')
-      : location.startsWith(section);
+      ? location.startsWith('/kernels/generate-kernel')
+      : section === '/sessions'
+        ? location.startsWith('/sessions') ||
+          (location.startsWith('/kernels/') &&
+            !location.startsWith('/kernels/generate-kernel') &&
+            !location.startsWith('/kernels/submit'))
+        : location.startsWith(section);
   // A new page closes the menu.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the location is the trigger.
   useEffect(() => setOpen(false), [location]);
