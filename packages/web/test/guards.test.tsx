@@ -41,13 +41,13 @@ describe('route guards and redirects', () => {
       'GET /api/v1/agent-session': { body: { data: [], count: 0 } },
     });
     const current = () =>
-      screen.getByRole('navigation', { name: 'Main', exact: true }).querySelector('[aria-current="page"]')?.textContent;
+      screen.getByRole('navigation', { name: 'Main' }).querySelector('[aria-current="page"]')?.textContent;
     const { unmount } = renderApp('/kernels/generate-kernel');
     await screen.findByRole('heading', { name: 'New kernel' });
     expect(current()).toBe('New kernel');
     unmount();
     renderApp('/kernels/00000000-0000-4000-8000-000000000000/attempts');
-    await screen.findByRole('navigation', { name: 'Main', exact: true });
+    await screen.findByRole('navigation', { name: 'Main' });
     await waitFor(() => expect(current()).toBe('My sessions'));
   });
 
