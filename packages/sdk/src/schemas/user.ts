@@ -16,8 +16,8 @@ export type User = z.infer<typeof User>;
 
 export const DISPLAY_NAME_MAX = 40;
 
-/** PATCH /api/v1/users/me: the signed-in user's own settings; an empty display name clears it. */
-export const UpdateMeRequest = z.object({ display_name: z.string().trim().max(DISPLAY_NAME_MAX).nullable() });
+/** PATCH /api/v1/users/me: the signed-in user's own settings; an empty display name clears it (no NUL, as every Text). */
+export const UpdateMeRequest = z.object({ display_name: Text.trim().max(DISPLAY_NAME_MAX).nullable() });
 export type UpdateMeRequest = z.infer<typeof UpdateMeRequest>;
 
 export const LoginResponse = z.object({

@@ -67,14 +67,12 @@ describe('display names', () => {
     expect(after.entries.map((e) => e.user.display_name)).toContain('Ada Lovelace');
   });
 
-  it('refuses a name longer than 40 characters with 422', async () => {
+  it('refuses a name longer than 40 characters, or with a NUL, with 422', async () => {
     const u = await server.createUser();
-    const r = await server.request('/api/v1/users/me', {
-      method: 'PATCH',
-      token: u.token,
-      json: { display_name: 'x'.repeat(41) },
-    });
-    expect(r.status).toBe(422);
+    for (const display_name of ['x'.repeat(41), 'nul\u0000byte']) {
+      const r = await server.request('/api/v1/users/me', { method: 'PATCH', token: u.token, json: { display_name } });
+      expect(r.status, display_name).toBe(422);
+    }
   });
 
   it('ranks a flagged result below every unflagged one and says why', async () => {
