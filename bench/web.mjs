@@ -3,7 +3,7 @@
 // fixed session (a stand-in at the protocol level), so the figure is the web app's own cost, not the server's.
 // Run: node bench/web.mjs
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
@@ -30,18 +30,23 @@ execFileSync(
 
 // 1. What index.html loads before any route runs: the entry script, its modulepreloads, the stylesheets.
 const html = readFileSync(join(dist, 'index.html'), 'utf8');
-const initial = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]);
+const initial = [...html.matchAll(/(?:src|href)="(\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]);
 let js = 0;
 let css = 0;
+let sent = 0;
 for (const asset of new Set(initial)) {
-  const size = gzipSync(readFileSync(join(dist, asset))).length;
+  const raw = readFileSync(join(dist, asset));
+  const size = gzipSync(raw).length;
   if (asset.endsWith('.css')) css += size;
   else js += size;
+  // What the server sends a browser (which asks for br): the build's brotli copy, or the file when it has none.
+  sent += existsSync(join(dist, `${asset}.br`)) ? statSync(join(dist, `${asset}.br`)).size : raw.length;
 }
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 console.log(`initial JS  (gzip): ${kb(js)}`);
 console.log(`initial CSS (gzip): ${kb(css)}`);
 console.log(`initial JS + CSS (gzip): ${kb(js + css)}  [${[...new Set(initial)].length} files]`);
+console.log(`initial JS + CSS as sent (build-time brotli): ${kb(sent)}`);
 
 // 2. A session page with 20 attempts.
 const b64 = (v) => Buffer.from(JSON.stringify(v)).toString('base64url');
@@ -178,8 +183,13 @@ const server = createServer((req, res) => {
   } catch {
     file = join(dist, 'index.html');
   }
-  res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
-  res.end(readFileSync(file));
+  // As the real server does: the build's brotli copy to a client that takes it.
+  const br = /\bbr\b/.test(req.headers['accept-encoding'] ?? '') && existsSync(`${file}.br`);
+  res.writeHead(200, {
+    'content-type': types[extname(file)] ?? 'application/octet-stream',
+    ...(br ? { 'content-encoding': 'br' } : {}),
+  });
+  res.end(readFileSync(br ? `${file}.br` : file));
 });
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const base = `http://127.0.0.1:${server.address().port}`;

@@ -220,6 +220,7 @@ describe('submissions, leaderboards, tokens, admin', () => {
     await page.getByTestId('token-row').filter({ hasText: 'ci only' }).getByText('read, submit').waitFor();
     await shoot(page, 'tokens');
     await page.getByRole('button', { name: 'Revoke ci laptop' }).click();
+    await page.getByRole('button', { name: 'Revoke token' }).click();
     await page.getByTestId('token-row').filter({ hasText: 'ci laptop' }).waitFor({ state: 'detached' });
     await page.reload();
     await page.getByRole('heading', { name: 'User API Tokens' }).waitFor();

@@ -2,7 +2,7 @@
 import { HttpClient, type Fetch } from './core/http.js';
 import type { RetryOptions } from './core/retry.js';
 import { MemoryTokenStore, type TokenStore } from './core/token.js';
-import { AdminResource, TokensResource } from './resources/account.js';
+import { AdminResource, TokensResource, UsersResource } from './resources/account.js';
 import { AuthResource } from './resources/auth.js';
 import { AgentsResource, DevicesResource, ProblemsResource, SettingsResource } from './resources/catalogue.js';
 import { LeaderboardsResource, SubmissionsResource } from './resources/leaderboards.js';
@@ -38,6 +38,7 @@ export interface KernelforgeClient {
   readonly submissions: SubmissionsResource;
   readonly tokens: TokensResource;
   readonly admin: AdminResource;
+  readonly users: UsersResource;
 }
 
 export function createClient(options: ClientOptions): KernelforgeClient {
@@ -65,5 +66,6 @@ export function createClient(options: ClientOptions): KernelforgeClient {
     submissions: new SubmissionsResource(api),
     tokens: new TokensResource(api),
     admin: new AdminResource(api),
+    users: new UsersResource(api),
   };
 }

@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppContext } from './context.js';
 import type { AppEnv } from './http/auth.js';
+import { compressResponses } from './http/compress.js';
 import { HttpError, errorHandler } from './http/errors.js';
 import { requestGuard } from './http/request-guard.js';
 import { securityHeaders } from './http/security-headers.js';
@@ -25,6 +26,7 @@ export function createApp(ctx: AppContext): Hono<AppEnv> {
   app.use('*', securityHeaders(ctx.config));
   app.use('*', ctx.metrics.middleware());
   app.use('*', requestGuard());
+  app.use('*', compressResponses());
   app.use(
     '*',
     bodyLimit({

@@ -1,6 +1,7 @@
 // The route table (spec section 2): every path, its layout and its page, read top to bottom; first match wins.
 import { Suspense, useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
+import { AnyLayout } from './components/AnyLayout';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { PublicLayout } from './components/PublicLayout';
 import { SignedInLayout } from './components/SignedInLayout';
@@ -35,6 +36,8 @@ export const routes: readonly RouteDef[] = [
   { patterns: ['/magic-link-login'], layout: 'public', page: page(() => import('./pages/MagicLinkLoginPage')) },
   { patterns: ['/admin', '/admin/'], layout: 'signed-in', page: page(() => import('./pages/AdminPage')) },
   { patterns: ['/tokens', '/tokens/'], layout: 'signed-in', page: page(() => import('./pages/TokensPage')) },
+  { patterns: ['/account'], layout: 'signed-in', page: page(() => import('./pages/AccountPage')) },
+  { patterns: ['/sessions', '/sessions/'], layout: 'signed-in', page: page(() => import('./pages/MySessionsPage')) },
   {
     patterns: ['/leaderboard', '/leaderboard/'],
     layout: 'signed-in',
@@ -105,7 +108,12 @@ function startLoading(location: string, found: { route: RouteDef; params: PathPa
 export function AppRoutes() {
   const [location] = useLocation();
   const found = findRoute(location);
-  if (!found) return <NotFoundPage />;
+  if (!found)
+    return (
+      <AnyLayout>
+        <NotFoundPage />
+      </AnyLayout>
+    );
   startLoading(location, found);
   const Layout = LAYOUTS[found.route.layout];
   return (

@@ -31,6 +31,26 @@ describe('route guards and redirects', () => {
     expect(await screen.findByRole('heading', { name: 'New kernel' })).toBeTruthy();
   });
 
+  it('marks the section a page belongs to in the nav: a session page under My sessions, not New kernel', async () => {
+    localStorage.setItem('access_token', jwt(3600));
+    fakeApi({
+      'GET /api/v1/settings': { body: settings },
+      'GET /auth/users/me': { body: user },
+      'GET /api/v1/problems': { body: { data: [], count: 0 } },
+      'GET /api/v1/devices': { body: { data: [], count: 0 } },
+      'GET /api/v1/agent-session': { body: { data: [], count: 0 } },
+    });
+    const current = () =>
+      screen.getByRole('navigation', { name: 'Main' }).querySelector('[aria-current="page"]')?.textContent;
+    const { unmount } = renderApp('/kernels/generate-kernel');
+    await screen.findByRole('heading', { name: 'New kernel' });
+    expect(current()).toBe('New kernel');
+    unmount();
+    renderApp('/kernels/00000000-0000-4000-8000-000000000000/attempts');
+    await screen.findByRole('navigation', { name: 'Main' });
+    await waitFor(() => expect(current()).toBe('My sessions'));
+  });
+
   it('redirects /kernels/ to /kernels/generate-kernel', async () => {
     localStorage.setItem('access_token', jwt(3600));
     fakeApi({ 'GET /api/v1/settings': { body: settings }, 'GET /auth/users/me': { body: user } });

@@ -2,7 +2,14 @@
 import { z } from 'zod';
 import { type HttpClient, path, type RequestOptions } from '../core/http.js';
 import { listOf } from '../schemas/common.js';
-import { ApiToken, type CreateApiTokenRequest, CreatedApiToken, OutboxMail, User } from '../schemas/user.js';
+import {
+  ApiToken,
+  type CreateApiTokenRequest,
+  CreatedApiToken,
+  OutboxMail,
+  type UpdateMeRequest,
+  User,
+} from '../schemas/user.js';
 
 export class TokensResource {
   constructor(private readonly http: HttpClient) {}
@@ -20,6 +27,15 @@ export class TokensResource {
   /** DELETE /api/v1/tokens/{id} */
   revoke(id: string, options?: RequestOptions) {
     return this.http.request({ ...options, method: 'DELETE', path: path`/tokens/${id}`, schema: z.unknown() });
+  }
+}
+
+export class UsersResource {
+  constructor(private readonly http: HttpClient) {}
+
+  /** PATCH /api/v1/users/me: the signed-in user's display name. */
+  updateMe(body: UpdateMeRequest, options?: RequestOptions) {
+    return this.http.request({ ...options, method: 'PATCH', path: '/users/me', json: body, schema: User });
   }
 }
 

@@ -7,7 +7,13 @@ import { Language } from './problem.js';
 export const SubmissionStatus = z.enum(['queued', 'evaluating', 'completed', 'failed']);
 export type SubmissionStatus = z.infer<typeof SubmissionStatus>;
 
-export const PublicUser = z.object({ id: Id, full_name: Text.nullable(), display_name: Text });
+export const PublicUser = z.object({
+  id: Id,
+  full_name: Text.nullable(),
+  display_name: Text,
+  /** Only superusers see it; never sent to anyone else. */
+  email: Text.optional(),
+});
 export type PublicUser = z.infer<typeof PublicUser>;
 
 export const Submission = z.object({
@@ -47,9 +53,12 @@ export const LeaderboardEntry = z.object({
   user: PublicUser,
   problem_name: Text,
   device: Text,
+  language: Language.optional(),
   time_ms: z.number(),
   speedup: z.number().nullable(),
+  /** Over the device's peak or over 10x: ranked below every unflagged entry until reviewed; why, in words. */
   flagged_for_review: z.boolean().default(false),
+  review_reasons: z.array(z.string()).default([]),
   created_at: Timestamp,
 });
 export type LeaderboardEntry = z.infer<typeof LeaderboardEntry>;

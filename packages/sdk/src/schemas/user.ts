@@ -6,11 +6,19 @@ export const User = z.object({
   id: Id,
   email: Text,
   full_name: Text.nullable(),
+  /** The name shown to other users (leaderboards, submissions); null: the full name, else a neutral handle. */
+  display_name: Text.nullable().default(null),
   created_at: Timestamp,
   is_superuser: z.boolean(),
   is_active: z.boolean().default(true),
 });
 export type User = z.infer<typeof User>;
+
+export const DISPLAY_NAME_MAX = 40;
+
+/** PATCH /api/v1/users/me: the signed-in user's own settings; an empty display name clears it (no NUL, as every Text). */
+export const UpdateMeRequest = z.object({ display_name: Text.trim().max(DISPLAY_NAME_MAX).nullable() });
+export type UpdateMeRequest = z.infer<typeof UpdateMeRequest>;
 
 export const LoginResponse = z.object({
   access_token: Text,

@@ -7,6 +7,7 @@ export interface UserRecord {
   id: string;
   email: string;
   full_name: string | null;
+  display_name: string | null;
   hashed_password: string | null;
   is_superuser: boolean;
   is_active: boolean;
@@ -17,7 +18,8 @@ export interface UserRecord {
 /** The signed-in user as routes see it: no hash. */
 export type AuthUser = Omit<UserRecord, 'hashed_password'>;
 
-const COLUMNS = 'id, email, full_name, hashed_password, is_superuser, is_active, created_at, last_login_at';
+const COLUMNS =
+  'id, email, full_name, display_name, hashed_password, is_superuser, is_active, created_at, last_login_at';
 
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
@@ -26,6 +28,7 @@ export function toWireUser(u: AuthUser): User {
     id: u.id,
     email: u.email,
     full_name: u.full_name,
+    display_name: u.display_name ?? null,
     created_at: new Date(u.created_at).toISOString(),
     is_superuser: u.is_superuser,
     is_active: u.is_active,
@@ -98,4 +101,17 @@ export async function listUsers(
   );
   const count = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM users');
   return { rows: rows.rows, count: count.rows[0]?.n ?? 0 };
+}
+
+/** Sets (or, with null, clears) the name a user is shown by to others. */
+export async function setDisplayName(
+  db: Queryable,
+  id: string,
+  displayName: string | null,
+): Promise<UserRecord | null> {
+  const r = await db.query<UserRecord>(
+    `UPDATE users SET display_name = $2, updated_at = now() WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id, displayName],
+  );
+  return r.rows[0] ?? null;
 }

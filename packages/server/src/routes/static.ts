@@ -1,10 +1,12 @@
-// The built web app at `/`, with index.html for client routes; a plain page saying how to build it when it is missing.
-import { createReadStream, existsSync, statSync } from 'node:fs';
+// The built web app at `/`, with index.html for client routes (404 for a path no route takes); brotli or gzip copies
+// made at build time go to clients that take them; a plain page saying how to build the app when it is missing.
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Context, Hono } from 'hono';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/auth.js';
+import { type Encoding, pickEncoding, varyOnEncoding } from '../http/compress.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -44,22 +46,70 @@ const isServerPath = (path: string) =>
   path.startsWith('/auth/') ||
   ['/healthz', '/readyz', '/metrics'].includes(path);
 
-function sendFile(c: Context, file: string, size: number, immutable: boolean): Response {
+const ENCODED_SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz' };
+
+/** The precompressed copy of `file` the client takes, if the build made one. */
+function encodedCopy(c: Context, file: string): { path: string; size: number; encoding: Encoding } | null {
+  const offered = (['br', 'gzip'] as const).filter((e) => existsSync(file + ENCODED_SUFFIX[e]));
+  if (offered.length === 0) return null;
+  const encoding = pickEncoding(c.req.header('Accept-Encoding'), offered);
+  if (!encoding) return null;
+  const path = file + ENCODED_SUFFIX[encoding];
+  return { path, size: statSync(path).size, encoding };
+}
+
+function sendFile(c: Context, file: string, size: number, immutable: boolean, status = 200): Response {
   const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
-  const headers: Record<string, string> = {
+  const encoded = encodedCopy(c, file);
+  const headers = new Headers({
     'Content-Type': type,
-    'Content-Length': String(size),
+    'Content-Length': String(encoded?.size ?? size),
     // Vite fingerprints files under assets/; index.html must be revalidated so a new build shows at once.
     'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-  };
-  if (c.req.method === 'HEAD') return new Response(null, { status: 200, headers });
-  const body = Readable.toWeb(createReadStream(file)) as unknown as ReadableStream;
-  return new Response(body, { status: 200, headers });
+  });
+  if (encoded) headers.set('Content-Encoding', encoded.encoding);
+  if (encoded || existsSync(`${file}.gz`)) varyOnEncoding(headers);
+  if (c.req.method === 'HEAD') return new Response(null, { status, headers });
+  const body = Readable.toWeb(createReadStream(encoded?.path ?? file)) as unknown as ReadableStream;
+  return new Response(body, { status, headers });
+}
+
+/**
+ * The client route patterns the web build lists in routes.json (`/kernels/:kernelId`, ...), so a path no page
+ * takes answers 404 (with index.html, which shows the 404 page). Without the file every path is a client route.
+ */
+function clientRoutes(dist: string): ((path: string) => boolean) | null {
+  const file = join(dist, 'routes.json');
+  if (!existsSync(file)) return null;
+  try {
+    const patterns = JSON.parse(readFileSync(file, 'utf8')) as string[];
+    const matchers = patterns.map((pattern) => {
+      const source = pattern
+        .split('/')
+        .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .join('/');
+      return new RegExp(`^${source}$`);
+    });
+    return (path) => matchers.some((m) => m.test(path));
+  } catch {
+    return null;
+  }
 }
 
 /** Mount last: it answers every GET/HEAD no other route took, outside /api and /auth. */
 export function mountStaticRoutes(app: Hono<AppEnv>, ctx: AppContext): void {
   const dist = ctx.config.webDist;
+  let routes: ReturnType<typeof clientRoutes> | undefined;
+  let routesFor: number | undefined;
+  /** routes.json, read again when a new build replaces index.html. */
+  const isClientRoute = (path: string, index: string) => {
+    const built = statSync(index).mtimeMs;
+    if (routes === undefined || routesFor !== built) {
+      routes = clientRoutes(dist);
+      routesFor = built;
+    }
+    return routes ? routes(path) : true;
+  };
   const handler = (c: Context) => {
     const path = decodeURIComponent(c.req.path);
     if (isServerPath(path)) return undefined;
@@ -73,7 +123,7 @@ export function mountStaticRoutes(app: Hono<AppEnv>, ctx: AppContext): void {
     }
     // A missing file with an extension is a real 404, not a client route (avoids serving HTML as a script).
     if (extname(path) && path.startsWith('/assets/')) return c.text('Not Found', 404);
-    return sendFile(c, index, statSync(index).size, false);
+    return sendFile(c, index, statSync(index).size, false, isClientRoute(path, index) ? 200 : 404);
   };
   app.on(['GET', 'HEAD'], '*', async (c, next) => {
     const res = handler(c);

@@ -92,7 +92,9 @@ export function mountSubmissionRoutes(api: Hono<AppEnv>, ctx: AppContext): void 
   api.get('/leaderboard', auth, async (c) => {
     const q = parseQuery(c, BoardQuery);
     return c.json(
-      LeaderboardList.parse(await allLeaderboards(p, { limit: q.limit ?? ALL_LEADERBOARDS_LIMIT, device: q.device })),
+      LeaderboardList.parse(
+        await allLeaderboards(p, { limit: q.limit ?? ALL_LEADERBOARDS_LIMIT, device: q.device }, currentUser(c)),
+      ),
     );
   });
 
@@ -112,7 +114,12 @@ export function mountSubmissionRoutes(api: Hono<AppEnv>, ctx: AppContext): void 
     const q = parseQuery(c, BoardQuery);
     return c.json(
       Leaderboard.parse(
-        await leaderboardFor(p, problem_name, { limit: q.limit ?? DEFAULT_LEADERBOARD_LIMIT, device: q.device }),
+        await leaderboardFor(
+          p,
+          problem_name,
+          { limit: q.limit ?? DEFAULT_LEADERBOARD_LIMIT, device: q.device },
+          currentUser(c),
+        ),
       ),
     );
   });

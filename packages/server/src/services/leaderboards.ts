@@ -2,14 +2,19 @@
 import type { Leaderboard, LeaderboardEntry } from '@kernelforge/sdk';
 import type { Product } from './product.js';
 import { iso } from './sql.js';
+import type { Caller } from './sessions.js';
 import { publicUser } from './submissions.js';
 
 interface EntryRow {
   id: string;
   user_id: string;
   full_name: string | null;
+  display_name: string | null;
+  email: string;
+  review_reasons: string[] | null;
   problem_name: string;
   device: string;
+  language: string;
   time_ms: number;
   speedup: number | null;
   flagged_for_review: boolean;
@@ -22,6 +27,7 @@ async function entriesFor(
   p: Product,
   problemNames: string[],
   opts: { limit: number; device?: string | undefined },
+  viewer: Pick<Caller, 'is_superuser'>,
 ): Promise<Map<string, { entries: LeaderboardEntry[]; count: number }>> {
   const params: unknown[] = [problemNames, opts.limit];
   let deviceFilter = '';
@@ -31,16 +37,19 @@ async function entriesFor(
   }
   const rows = await p.sql.query<EntryRow & { rank: number }>(
     `WITH best AS (
-       SELECT DISTINCT ON (s.problem_name, s.user_id, s.device) s.id, s.user_id, s.problem_name, s.device, s.time_ms,
-         s.speedup, s.flagged_for_review, s.created_at
+       SELECT DISTINCT ON (s.problem_name, s.user_id, s.device) s.id, s.user_id, s.problem_name, s.device, s.language, s.time_ms,
+         s.speedup, s.flagged_for_review, s.created_at,
+         s.evaluation_state->'benchmarking_result'->'review_reasons' AS review_reasons
        FROM submissions s
        WHERE s.problem_name = ANY($1::text[]) AND s.verdict = 'accepted' AND s.time_ms IS NOT NULL ${deviceFilter}
        ORDER BY s.problem_name, s.user_id, s.device, s.time_ms, s.created_at, s.id),
      ranked AS (
-       SELECT best.*, (row_number() OVER (PARTITION BY problem_name ORDER BY time_ms, created_at, id))::int AS rank,
+       -- A flagged result (over the device's peak, over 10x) ranks below every unflagged one until reviewed.
+       SELECT best.*, (row_number() OVER (PARTITION BY problem_name
+           ORDER BY flagged_for_review, time_ms, created_at, id))::int AS rank,
          (count(*) OVER (PARTITION BY problem_name))::int AS total
        FROM best)
-     SELECT r.*, u.full_name FROM ranked r JOIN users u ON u.id = r.user_id
+     SELECT r.*, u.full_name, u.display_name, u.email FROM ranked r JOIN users u ON u.id = r.user_id
      WHERE r.rank <= $2 ORDER BY r.problem_name, r.rank`,
     params,
   );
@@ -50,12 +59,14 @@ async function entriesFor(
     board.entries.push({
       rank: r.rank,
       submission_id: r.id,
-      user: publicUser(r.user_id, r.full_name),
+      user: publicUser(r, viewer),
       problem_name: r.problem_name,
       device: r.device,
+      language: r.language as LeaderboardEntry['language'],
       time_ms: Number(r.time_ms),
       speedup: r.speedup === null ? null : Number(r.speedup),
       flagged_for_review: r.flagged_for_review,
+      review_reasons: Array.isArray(r.review_reasons) ? r.review_reasons : [],
       created_at: iso(r.created_at),
     });
     out.set(r.problem_name, board);
@@ -67,9 +78,10 @@ export async function leaderboardFor(
   p: Product,
   problemName: string,
   opts: { limit: number; device?: string | undefined },
+  viewer: Pick<Caller, 'is_superuser'>,
 ): Promise<Leaderboard> {
   const problem = await p.catalogue.require(problemName);
-  const board = (await entriesFor(p, [problem.name], opts)).get(problem.name);
+  const board = (await entriesFor(p, [problem.name], opts, viewer)).get(problem.name);
   return { problem_name: problem.name, title: problem.title, entries: board?.entries ?? [], count: board?.count ?? 0 };
 }
 
@@ -77,12 +89,14 @@ export async function leaderboardFor(
 export async function allLeaderboards(
   p: Product,
   opts: { limit: number; device?: string | undefined },
+  viewer: Pick<Caller, 'is_superuser'>,
 ): Promise<{ data: Leaderboard[]; count: number }> {
   const problems = await p.catalogue.list();
   const boards = await entriesFor(
     p,
     problems.map((x) => x.name),
     opts,
+    viewer,
   );
   const data = problems.map((x) => {
     const b = boards.get(x.name);

@@ -14,6 +14,8 @@ export interface SubmissionRow {
   id: string;
   user_id: string;
   full_name: string | null;
+  display_name: string | null;
+  email: string;
   problem_name: string;
   device: string;
   language: string;
@@ -31,20 +33,29 @@ export interface SubmissionRow {
   finished_at: Date | null;
 }
 
-export const SUBMISSION_SELECT = `SELECT s.id, s.user_id, u.full_name, s.problem_name, s.device, s.language, s.source, s.status,
+export const SUBMISSION_SELECT = `SELECT s.id, s.user_id, u.full_name, u.display_name, u.email, s.problem_name, s.device, s.language, s.source, s.status,
   s.verdict, s.time_ms, s.speedup, s.flagged_for_review, s.evaluation_state, s.session_id, s.attempt_id, s.error,
   s.created_at, s.finished_at FROM submissions s JOIN users u ON u.id = s.user_id`;
 
-/** What others see of a user: no email, a name or a neutral handle. */
-export function publicUser(id: string, fullName: string | null) {
-  return { id, full_name: fullName, display_name: fullName?.trim() || `user-${id.slice(0, 8)}` };
+/** What others see of a user: the name they chose, else their full name, else a neutral handle; the email only
+ * when the viewer is a superuser. */
+export function publicUser(
+  u: { user_id: string; full_name: string | null; display_name: string | null; email: string },
+  viewer: Pick<Caller, 'is_superuser'>,
+) {
+  return {
+    id: u.user_id,
+    full_name: u.full_name,
+    display_name: u.display_name?.trim() || u.full_name?.trim() || `user-${u.user_id.slice(0, 8)}`,
+    ...(viewer.is_superuser ? { email: u.email } : {}),
+  };
 }
 
 export function toSubmission(r: SubmissionRow, viewer: Caller): Submission {
   const mine = viewer.id === r.user_id || viewer.is_superuser;
   return {
     id: r.id,
-    user: publicUser(r.user_id, r.full_name),
+    user: publicUser(r, viewer),
     problem_name: r.problem_name,
     device: r.device,
     language: r.language as Submission['language'],

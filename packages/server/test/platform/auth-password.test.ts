@@ -24,7 +24,17 @@ describe('POST /auth/login/access-token', () => {
     expect(me.status).toBe(200);
     const user = (await me.json()) as Record<string, unknown>;
     expect(user).toMatchObject({ email: server.admin.email, is_superuser: true, is_active: true, full_name: null });
-    expect(Object.keys(user).sort()).toEqual(['created_at', 'email', 'full_name', 'id', 'is_active', 'is_superuser']);
+    // The spec's fields, is_active, and display_name (the name others see, which the user sets: issue 14).
+    expect(Object.keys(user).sort()).toEqual([
+      'created_at',
+      'display_name',
+      'email',
+      'full_name',
+      'id',
+      'is_active',
+      'is_superuser',
+    ]);
+    expect(user.display_name).toBeNull();
   });
 
   it('accepts multipart form data and a differently-cased email', async () => {

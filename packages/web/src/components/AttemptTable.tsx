@@ -1,7 +1,10 @@
-// Attempts as a list: number, status, verdict, time, speedup; the agent's text while it generates.
+// Attempts as a list: number, status, verdict, time with its spread, speedup; rows on phones; the agent's text live.
 import type { GenerationAttempt } from '@kernelforge/sdk';
-import { formatMs, formatSpeedup } from '../lib/format';
+import { formatMs } from '../lib/format';
+import { formatSpread, spreadMs, standardErrorMs, withinNoise } from '../lib/noise';
+import { stacked } from '../lib/stackedTable';
 import { AppLink } from './AppLink';
+import { Speedup, TimeWithSpread } from './Speedup';
 import { StatusBadge, VerdictBadge } from './StatusBadge';
 
 export function AttemptTable({
@@ -16,60 +19,78 @@ export function AttemptTable({
   streamed?: Record<string, string>;
 }) {
   if (attempts.length === 0) return <p className="py-4 text-sm text-slate-500 dark:text-slate-400">No attempts yet.</p>;
+  const best = attempts.find((a) => a.id === bestId)?.evaluation_state?.benchmarking_result;
+  const bestError = standardErrorMs(best);
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm" data-testid="attempts">
-        <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
-          <tr>
-            <th className="py-2 pr-4 font-medium">Attempt</th>
-            <th className="py-2 pr-4 font-medium">Status</th>
-            <th className="py-2 pr-4 font-medium">Verdict</th>
-            <th className="py-2 pr-4 text-right font-medium">Time</th>
-            <th className="py-2 text-right font-medium">Speedup</th>
-          </tr>
-        </thead>
-        <tbody>
-          {attempts.map((a) => {
-            const result = a.evaluation_state?.benchmarking_result;
-            const text = streamed[a.id];
-            return (
-              <tr
-                key={a.id}
-                data-testid="attempt-row"
-                className="border-t border-slate-100 align-top dark:border-slate-800"
-              >
-                <td className="py-2 pr-4">
-                  <AppLink href={`/kernels/${sessionId}/attempts/${a.id}`}>Attempt #{a.attempt_number}</AppLink>
-                  {a.id === bestId ? (
-                    <span className="ml-2 rounded bg-emerald-100 px-1.5 py-0.5 text-xs font-semibold text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200">
-                      best
-                    </span>
-                  ) : null}
-                  {a.status === 'generating' && text ? (
-                    <pre
-                      aria-live="polite"
-                      className="mt-2 max-h-40 max-w-xl overflow-auto rounded bg-slate-100 p-2 text-xs whitespace-pre-wrap text-slate-700 dark:bg-slate-950 dark:text-slate-300"
-                    >
-                      {text}
-                    </pre>
-                  ) : null}
-                  {a.status === 'failed' && a.error ? (
-                    <p className="mt-1 text-xs text-rose-700 dark:text-rose-300">{a.error}</p>
-                  ) : null}
-                </td>
-                <td className="py-2 pr-4">
-                  <StatusBadge status={a.status} />
-                </td>
-                <td className="py-2 pr-4">
-                  <VerdictBadge verdict={a.evaluation_state?.verdict} />
-                </td>
-                <td className="py-2 pr-4 text-right tabular-nums">{formatMs(result?.optimized_time)}</td>
-                <td className="py-2 text-right tabular-nums">{formatSpeedup(result?.speedup)}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <table className={stacked.table} data-testid="attempts">
+      <thead className={stacked.thead}>
+        <tr>
+          <th className={stacked.th}>Attempt</th>
+          <th className={stacked.th}>Status</th>
+          <th className={stacked.th}>Verdict</th>
+          <th className={`${stacked.th} text-right`}>Time</th>
+          <th className={`${stacked.th} text-right`}>Speedup</th>
+        </tr>
+      </thead>
+      <tbody className={stacked.tbody}>
+        {attempts.map((a) => {
+          const result = a.evaluation_state?.benchmarking_result;
+          const spread = spreadMs(result);
+          const text = streamed[a.id];
+          const nearBest =
+            best &&
+            result &&
+            a.id !== bestId &&
+            withinNoise(result.optimized_time, standardErrorMs(result), best.optimized_time, bestError);
+          return (
+            <tr key={a.id} data-testid="attempt-row" className={stacked.row}>
+              <td className={`${stacked.cell} ${stacked.wide}`}>
+                <AppLink href={`/kernels/${sessionId}/attempts/${a.id}`}>Attempt #{a.attempt_number}</AppLink>
+                {a.id === bestId ? (
+                  <span className="ml-2 rounded bg-emerald-100 px-1.5 py-0.5 text-xs font-semibold text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200">
+                    best
+                  </span>
+                ) : null}
+                {nearBest ? (
+                  <span
+                    className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700 dark:bg-slate-800 dark:text-slate-200"
+                    title="The difference from the best is within twice the measurements' standard error"
+                  >
+                    ≈ best, within noise
+                  </span>
+                ) : null}
+                {a.status === 'generating' && text ? (
+                  <pre
+                    aria-live="polite"
+                    className="mt-2 max-h-40 max-w-xl overflow-auto rounded bg-slate-100 p-2 text-xs whitespace-pre-wrap text-slate-700 dark:bg-slate-950 dark:text-slate-300"
+                  >
+                    {text}
+                  </pre>
+                ) : null}
+                {a.status === 'failed' && a.error ? (
+                  <p className="mt-1 text-xs text-rose-700 dark:text-rose-300">{a.error}</p>
+                ) : null}
+              </td>
+              <td data-label="Status" className={stacked.cell}>
+                <StatusBadge status={a.status} />
+              </td>
+              <td data-label="Verdict" className={stacked.cell}>
+                <VerdictBadge verdict={a.evaluation_state?.verdict} />
+              </td>
+              <td data-label="Time" className={`${stacked.cell} ${stacked.num}`}>
+                <TimeWithSpread
+                  ms={result?.optimized_time}
+                  formatted={formatMs(result?.optimized_time)}
+                  spread={formatSpread(result?.optimized_time, spread)}
+                />
+              </td>
+              <td data-label="Speedup" className={`${stacked.cell} ${stacked.num}`}>
+                <Speedup value={result?.speedup} />
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
   );
 }

@@ -1,5 +1,5 @@
 // Buttons in three weights; every one keyboard reachable with a visible focus ring.
-import type { ButtonHTMLAttributes } from 'react';
+import type { ComponentProps } from 'react';
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost';
 
@@ -22,6 +22,6 @@ export function Button({
   className = '',
   type = 'button',
   ...props
-}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; size?: 'sm' | 'md' }) {
+}: ComponentProps<'button'> & { variant?: Variant; size?: 'sm' | 'md' }) {
   return <button type={type} className={`${buttonClass(variant, size)} ${className}`} {...props} />;
 }

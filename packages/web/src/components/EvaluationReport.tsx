@@ -1,7 +1,13 @@
 // An evaluation's report: verdict, compile log, correctness per case, timing per case, roofline figures.
-import type { EvaluationState } from '@kernelforge/sdk';
-import { formatMs, formatNumber, formatPercent, formatSpeedup } from '../lib/format';
+import type { CorrectnessReport, EvaluationState } from '@kernelforge/sdk';
+import { useState } from 'react';
+import { useDevices } from '../hooks/useDevices';
+import { formatMs, formatNumber, formatPercent } from '../lib/format';
+import { formatSpread, spreadMs } from '../lib/noise';
+import { Button } from './Button';
 import { Card } from './Card';
+import { Roofline } from './Roofline';
+import { Speedup } from './Speedup';
 import { VerdictBadge } from './StatusBadge';
 
 function sizes(record: Record<string, number>): string {
@@ -13,8 +19,87 @@ function sizes(record: Record<string, number>): string {
 const th = 'py-2 pr-4 font-medium';
 const td = 'py-1.5 pr-4 tabular-nums';
 
+const exp = (v: number | null | undefined) => (v === null || v === undefined ? '—' : v.toExponential(2));
+const worst = (values: (number | null)[]) =>
+  values.reduce<number | null>((m, v) => (v !== null && Number.isFinite(v) && (m === null || v > m) ? v : m), null);
+
+/** One line for the whole check (cases passed, worst errors); the table lists failures, all cases on request. */
+function Correctness({ report }: { report: CorrectnessReport }) {
+  const [all, setAll] = useState(false);
+  const failed = report.cases.filter((c) => !c.passed);
+  const passed = report.cases.length - failed.length;
+  const rows = all ? report.cases : failed;
+  return (
+    <Card
+      title={`Correctness (${report.passed ? 'passed' : 'failed'})`}
+      actions={
+        report.cases.length > 0 ? (
+          <Button size="sm" aria-expanded={all} onClick={() => setAll((a) => !a)}>
+            {all ? 'Show failures only' : `Show all ${report.cases.length} cases`}
+          </Button>
+        ) : null
+      }
+    >
+      <p data-testid="correctness-summary" className="text-sm text-slate-700 dark:text-slate-300">
+        <span
+          className={
+            failed.length
+              ? 'font-semibold text-rose-700 dark:text-rose-300'
+              : 'font-semibold text-emerald-700 dark:text-emerald-400'
+          }
+        >
+          {passed} of {report.cases.length} cases passed
+        </span>
+        {' · '}worst abs error {exp(worst(report.cases.map((c) => c.max_abs_error)))}
+        {' · '}worst rel error {exp(worst(report.cases.map((c) => c.max_rel_error)))}
+      </p>
+      {rows.length > 0 ? (
+        <div className="mt-3 overflow-x-auto">
+          <table className="w-full text-left text-sm" data-testid="correctness-cases">
+            <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
+              <tr>
+                <th className={th}>Case</th>
+                <th className={th}>Sizes</th>
+                <th className={th}>Inputs</th>
+                <th className={th}>Result</th>
+                <th className={`${th} text-right`}>Max abs error</th>
+                <th className={`${th} text-right`}>Max rel error</th>
+                <th className={th}>Message</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((c, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: a case name repeats across seeds and distributions.
+                <tr key={i} data-testid="correctness-case" className="border-t border-slate-100 dark:border-slate-800">
+                  <td className={td}>{c.name}</td>
+                  <td className={`${td} font-mono text-xs`}>{sizes(c.sizes)}</td>
+                  <td className={`${td} text-xs`}>
+                    {c.distribution}, seed {c.seed}
+                  </td>
+                  <td className={td}>
+                    {c.passed ? (
+                      <span className="text-emerald-700 dark:text-emerald-400">pass</span>
+                    ) : (
+                      <span className="text-rose-700 dark:text-rose-400">fail</span>
+                    )}
+                  </td>
+                  <td className={`${td} text-right`}>{exp(c.max_abs_error)}</td>
+                  <td className={`${td} text-right`}>{exp(c.max_rel_error)}</td>
+                  <td className={`${td} text-xs`}>{c.message ?? ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </Card>
+  );
+}
+
 export function EvaluationReport({ state }: { state: EvaluationState }) {
   const bench = state.benchmarking_result;
+  const devices = useDevices();
+  const device = devices.data?.data.find((d) => d.id === state.environment?.device_id);
   return (
     <div className="space-y-6">
       <Card title="Verdict">
@@ -25,14 +110,14 @@ export function EvaluationReport({ state }: { state: EvaluationState }) {
         {bench ? (
           <dl className="mt-4 grid grid-cols-2 gap-4 text-sm sm:grid-cols-3 lg:grid-cols-6" data-testid="figures">
             {[
-              ['Time', formatMs(bench.optimized_time)],
+              ['Time', `${formatMs(bench.optimized_time)} ${formatSpread(bench.optimized_time, spreadMs(bench))}`],
               ['Baseline', formatMs(bench.baseline_time)],
-              ['Speedup', formatSpeedup(bench.speedup)],
+              ['Speedup', <Speedup key="s" value={bench.speedup} />],
               ['GB/s', formatNumber(bench.gbps)],
               ['GFLOP/s', formatNumber(bench.gflops)],
               ['Fraction of peak', formatPercent(bench.fraction_of_peak)],
             ].map(([term, value]) => (
-              <div key={term} className="rounded-md bg-slate-50 p-3 dark:bg-slate-800/60">
+              <div key={String(term)} className="rounded-md bg-slate-50 p-3 dark:bg-slate-800/60">
                 <dt className="text-xs text-slate-500 dark:text-slate-400">{term}</dt>
                 <dd className="mt-1 text-lg font-semibold text-slate-900 tabular-nums dark:text-white">{value}</dd>
               </div>
@@ -65,47 +150,7 @@ export function EvaluationReport({ state }: { state: EvaluationState }) {
           </pre>
         </Card>
       ) : null}
-      {state.correctness ? (
-        <Card title={`Correctness (${state.correctness.passed ? 'passed' : 'failed'})`}>
-          <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
-                <tr>
-                  <th className={th}>Case</th>
-                  <th className={th}>Sizes</th>
-                  <th className={th}>Inputs</th>
-                  <th className={th}>Result</th>
-                  <th className={`${th} text-right`}>Max abs error</th>
-                  <th className={`${th} text-right`}>Max rel error</th>
-                  <th className={th}>Message</th>
-                </tr>
-              </thead>
-              <tbody>
-                {state.correctness.cases.map((c, i) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: a case name repeats across seeds and distributions.
-                  <tr key={i} className="border-t border-slate-100 dark:border-slate-800">
-                    <td className={td}>{c.name}</td>
-                    <td className={`${td} font-mono text-xs`}>{sizes(c.sizes)}</td>
-                    <td className={`${td} text-xs`}>
-                      {c.distribution}, seed {c.seed}
-                    </td>
-                    <td className={td}>
-                      {c.passed ? (
-                        <span className="text-emerald-700 dark:text-emerald-400">pass</span>
-                      ) : (
-                        <span className="text-rose-700 dark:text-rose-400">fail</span>
-                      )}
-                    </td>
-                    <td className={`${td} text-right`}>{c.max_abs_error?.toExponential(2) ?? '—'}</td>
-                    <td className={`${td} text-right`}>{c.max_rel_error?.toExponential(2) ?? '—'}</td>
-                    <td className={`${td} text-xs`}>{c.message ?? ''}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </Card>
-      ) : null}
+      {state.correctness ? <Correctness report={state.correctness} /> : null}
       {bench && bench.cases.length > 0 ? (
         <Card title="Timing per case">
           <div className="overflow-x-auto">
@@ -133,12 +178,19 @@ export function EvaluationReport({ state }: { state: EvaluationState }) {
                       {c.name} <span className="font-mono text-xs text-slate-500">{sizes(c.sizes)}</span>
                     </td>
                     <td className={`${td} text-right`}>{formatMs(c.optimized.mean_ms)}</td>
-                    <td className={`${td} text-right`}>{formatMs(c.optimized.median_ms)}</td>
+                    <td className={`${td} text-right`}>
+                      {formatMs(c.optimized.median_ms)}{' '}
+                      <span className="text-xs text-slate-500">
+                        {formatSpread(c.optimized.median_ms, c.optimized.stddev_ms)}
+                      </span>
+                    </td>
                     <td className={`${td} text-right`}>{formatMs(c.optimized.min_ms)}</td>
                     <td className={`${td} text-right`}>{formatMs(c.optimized.max_ms)}</td>
                     <td className={`${td} text-right`}>{c.optimized.samples}</td>
                     <td className={`${td} text-right`}>{formatMs(c.baseline.median_ms)}</td>
-                    <td className={`${td} text-right`}>{formatSpeedup(c.speedup)}</td>
+                    <td className={`${td} text-right`}>
+                      <Speedup value={c.speedup} />
+                    </td>
                     <td className={`${td} text-right`}>{formatNumber(c.gbps)}</td>
                     <td className={`${td} text-right`}>{formatNumber(c.gflops)}</td>
                     <td className={`${td} text-right`}>{formatPercent(c.fraction_of_peak)}</td>
@@ -147,6 +199,11 @@ export function EvaluationReport({ state }: { state: EvaluationState }) {
               </tbody>
             </table>
           </div>
+        </Card>
+      ) : null}
+      {bench && device ? (
+        <Card title="Roofline">
+          <Roofline result={bench} peaks={device.peaks} />
         </Card>
       ) : null}
       {state.stderr ? (

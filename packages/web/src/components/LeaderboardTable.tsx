@@ -1,7 +1,8 @@
 // Leaderboard rows: rank, user, device, time, speedup, date; each row opens its submission.
 import type { LeaderboardEntry } from '@kernelforge/sdk';
-import { formatDate, formatMs, formatSpeedup } from '../lib/format';
+import { formatDate, formatMs } from '../lib/format';
 import { AppLink } from './AppLink';
+import { Speedup } from './Speedup';
 
 export function LeaderboardTable({
   entries,
@@ -20,6 +21,7 @@ export function LeaderboardTable({
             <th className="py-2 pr-4 font-medium">Rank</th>
             <th className="py-2 pr-4 font-medium">User</th>
             <th className="py-2 pr-4 font-medium">Device</th>
+            {compact ? null : <th className="py-2 pr-4 font-medium">Language</th>}
             <th className="py-2 pr-4 text-right font-medium">Time</th>
             <th className="py-2 pr-4 text-right font-medium">Speedup</th>
             {compact ? null : <th className="py-2 font-medium">Date</th>}
@@ -35,15 +37,22 @@ export function LeaderboardTable({
               <td className="py-2 pr-4 font-semibold tabular-nums">{e.rank}</td>
               <td className="py-2 pr-4">
                 <AppLink href={`/leaderboard/submission/${e.submission_id}`}>{e.user.display_name}</AppLink>
+                {e.user.email ? (
+                  <span className="ml-2 text-xs break-all text-slate-500 dark:text-slate-400">{e.user.email}</span>
+                ) : null}
                 {e.flagged_for_review ? (
-                  <span className="ml-2 text-xs text-amber-600 dark:text-amber-400" title="Flagged for review">
-                    ⚑
+                  <span className="mt-1 block text-xs text-amber-700 dark:text-amber-300" data-testid="flagged">
+                    ⚑ Flagged for review, ranked below unflagged results
+                    {e.review_reasons.length ? `: ${e.review_reasons.join('; ')}` : ''}
                   </span>
                 ) : null}
               </td>
               <td className="py-2 pr-4 font-mono text-xs">{e.device}</td>
+              {compact ? null : <td className="py-2 pr-4 text-xs">{e.language ?? '—'}</td>}
               <td className="py-2 pr-4 text-right tabular-nums">{formatMs(e.time_ms)}</td>
-              <td className="py-2 pr-4 text-right tabular-nums">{formatSpeedup(e.speedup)}</td>
+              <td className="py-2 pr-4 text-right tabular-nums">
+                <Speedup value={e.speedup} />
+              </td>
               {compact ? null : (
                 <td className="py-2 text-xs text-slate-500 dark:text-slate-400">{formatDate(e.created_at)}</td>
               )}

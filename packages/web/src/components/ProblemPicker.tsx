@@ -21,7 +21,7 @@ export function ProblemPicker({
   }, [problems, query]);
 
   return (
-    <fieldset>
+    <fieldset className="min-w-0">
       <legend className="mb-1 text-sm font-medium text-slate-700 dark:text-slate-200">Problem</legend>
       <label htmlFor={searchId} className="sr-only">
         Search problems

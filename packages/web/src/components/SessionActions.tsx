@@ -23,7 +23,7 @@ export function SessionActions({
           onRename={(label) => run(() => actions.rename(label), 'Failed to rename the session', 'Session renamed')}
         />
       ) : null}
-      {!deleted && session.status !== 'stopped' ? (
+      {!deleted && session.status === 'active' ? (
         <Button
           size="sm"
           disabled={busy}

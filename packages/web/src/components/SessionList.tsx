@@ -1,50 +1,66 @@
 // A table of sessions (the caller's, or everybody's on the admin page).
 import type { AgentSessionSummary } from '@kernelforge/sdk';
 import { formatDate, formatMs } from '../lib/format';
+import { stacked } from '../lib/stackedTable';
 import { AppLink } from './AppLink';
 import { StatusBadge } from './StatusBadge';
 
 export function SessionList({
   sessions,
   showOwner = false,
+  owners,
 }: {
   sessions: readonly AgentSessionSummary[];
   showOwner?: boolean;
+  /** Owner id to the email (and name) superusers see in place of the id. */
+  owners?: Record<string, string>;
 }) {
   if (sessions.length === 0) return <p className="py-4 text-sm text-slate-500 dark:text-slate-400">No sessions yet.</p>;
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm">
-        <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
+    <div>
+      <table className={stacked.table} data-testid="sessions">
+        <thead className={stacked.thead}>
           <tr>
-            <th className="py-2 pr-4 font-medium">Session</th>
-            <th className="py-2 pr-4 font-medium">Problem</th>
-            {showOwner ? <th className="py-2 pr-4 font-medium">Owner</th> : null}
-            <th className="py-2 pr-4 font-medium">Device</th>
-            <th className="py-2 pr-4 font-medium">Status</th>
-            <th className="py-2 pr-4 text-right font-medium">Attempts</th>
-            <th className="py-2 pr-4 text-right font-medium">Best time</th>
-            <th className="py-2 font-medium">Created</th>
+            <th className={stacked.th}>Session</th>
+            <th className={stacked.th}>Problem</th>
+            {showOwner ? <th className={stacked.th}>Owner</th> : null}
+            <th className={stacked.th}>Device</th>
+            <th className={stacked.th}>Status</th>
+            <th className={`${stacked.th} text-right`}>Attempts</th>
+            <th className={`${stacked.th} text-right`}>Best time</th>
+            <th className={stacked.th}>Created</th>
           </tr>
         </thead>
-        <tbody>
+        <tbody className={stacked.tbody}>
           {sessions.map((s) => (
-            <tr key={s.id} className="border-t border-slate-100 dark:border-slate-800">
-              <td className="py-2 pr-4">
+            <tr key={s.id} data-testid="session-row" className={stacked.row}>
+              <td className={`${stacked.cell} ${stacked.wide}`}>
                 <AppLink href={`/kernels/${s.id}`}>{s.label || s.name}</AppLink>
                 {s.deleted_at ? <span className="ml-2 text-xs text-rose-600 dark:text-rose-400">deleted</span> : null}
               </td>
-              <td className="py-2 pr-4 font-mono text-xs">{s.problem_name}</td>
-              {showOwner ? <td className="py-2 pr-4 font-mono text-xs">{s.owner_id}</td> : null}
-              <td className="py-2 pr-4 font-mono text-xs">{s.device}</td>
-              <td className="py-2 pr-4">
+              <td data-label="Problem" className={`${stacked.cell} font-mono text-xs break-all`}>
+                {s.problem_name}
+              </td>
+              {showOwner ? (
+                <td data-label="Owner" className={`${stacked.cell} text-xs break-all`}>
+                  {owners?.[s.owner_id] ?? <span className="font-mono">{s.owner_id}</span>}
+                </td>
+              ) : null}
+              <td data-label="Device" className={`${stacked.cell} font-mono text-xs`}>
+                {s.device}
+              </td>
+              <td data-label="Status" className={stacked.cell}>
                 <StatusBadge status={s.status} />
               </td>
-              <td className="py-2 pr-4 text-right tabular-nums">{s.attempt_count}</td>
-              <td className="py-2 pr-4 text-right tabular-nums">
+              <td data-label="Attempts" className={`${stacked.cell} ${stacked.num}`}>
+                {s.attempt_count}
+              </td>
+              <td data-label="Best time" className={`${stacked.cell} ${stacked.num}`}>
                 {formatMs(s.best_attempt?.evaluation_state?.benchmarking_result?.optimized_time)}
               </td>
-              <td className="py-2 text-xs text-slate-500 dark:text-slate-400">{formatDate(s.created_at)}</td>
+              <td data-label="Created" className={`${stacked.cell} text-xs text-slate-500 dark:text-slate-400`}>
+                {formatDate(s.created_at)}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -1,4 +1,5 @@
-// A submission as it is evaluated: status, verdict, rank, figures, the report, and the source for its owner.
+// A submission as it is evaluated: status, verdict, rank and figures, then the source for its owner (near the top,
+// as on an attempt), then the evaluation report.
 import type { SubmissionDetail } from '@kernelforge/sdk';
 import { formatDate, formatMs, formatSpeedup } from '../lib/format';
 import { AppLink } from './AppLink';
@@ -58,7 +59,6 @@ export function SubmissionResult({ submission }: { submission: SubmissionDetail 
           </p>
         ) : null}
       </Card>
-      {submission.evaluation_state ? <EvaluationReport state={submission.evaluation_state} /> : null}
       {submission.source !== null ? (
         <Card title="Source" actions={<CopyButton text={submission.source} label="Copy source" />}>
           <CodeView source={submission.source} label="Submitted source" />
@@ -66,6 +66,7 @@ export function SubmissionResult({ submission }: { submission: SubmissionDetail 
       ) : (
         <p className="text-sm text-slate-500 dark:text-slate-400">The source is visible to its author only.</p>
       )}
+      {submission.evaluation_state ? <EvaluationReport state={submission.evaluation_state} /> : null}
     </div>
   );
 }

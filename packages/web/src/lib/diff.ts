@@ -57,3 +57,37 @@ function lcsDiff(a: string[], b: string[]): DiffLine[] {
   while (j < m) out.push({ kind: 'added', text: b[j++] ?? '' });
   return out;
 }
+
+export interface NumberedLine extends DiffLine {
+  /** Line number in the old text (removed and unchanged lines). */
+  oldNo?: number;
+  /** Line number in the new text (added and unchanged lines). */
+  newNo?: number;
+}
+
+export type DiffSegment = { kind: 'lines'; lines: NumberedLine[] } | { kind: 'fold'; lines: NumberedLine[] };
+
+/** A unified diff: changed lines with `context` unchanged lines around them; longer unchanged runs folded. */
+export function unifiedDiff(lines: readonly DiffLine[], context = 3): DiffSegment[] {
+  let oldNo = 0;
+  let newNo = 0;
+  const numbered: NumberedLine[] = lines.map((line) => {
+    if (line.kind === 'same') return { ...line, oldNo: ++oldNo, newNo: ++newNo };
+    if (line.kind === 'removed') return { ...line, oldNo: ++oldNo };
+    return { ...line, newNo: ++newNo };
+  });
+  // Which lines are shown: every change and `context` lines either side of it.
+  const shown = numbered.map(() => false);
+  numbered.forEach((line, i) => {
+    if (line.kind === 'same') return;
+    for (let j = Math.max(0, i - context); j <= Math.min(numbered.length - 1, i + context); j++) shown[j] = true;
+  });
+  const segments: DiffSegment[] = [];
+  for (let i = 0; i < numbered.length; ) {
+    const kind = shown[i] ? 'lines' : 'fold';
+    const run: NumberedLine[] = [];
+    while (i < numbered.length && (shown[i] ? 'lines' : 'fold') === kind) run.push(numbered[i++] as NumberedLine);
+    segments.push({ kind, lines: run });
+  }
+  return segments;
+}

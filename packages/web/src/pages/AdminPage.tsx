@@ -22,6 +22,9 @@ function AllSessions() {
   const users = useUsers();
   const problems = useProblems();
   const count = sessions.data?.count ?? 0;
+  const owners = Object.fromEntries(
+    (users.data?.data ?? []).map((u) => [u.id, u.full_name ? `${u.full_name} <${u.email}>` : u.email]),
+  );
   return (
     <Card title="All sessions">
       <div className="mb-4 grid gap-4 sm:grid-cols-2 lg:w-2/3">
@@ -57,7 +60,7 @@ function AllSessions() {
         </SelectField>
       </div>
       <QueryState data={sessions.data} error={sessions.error}>
-        {(list) => <SessionList sessions={list.data} showOwner />}
+        {(list) => <SessionList sessions={list.data} showOwner owners={owners} />}
       </QueryState>
       <nav aria-label="Pages" className="mt-4 flex items-center gap-3 text-sm">
         <Button size="sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>

@@ -2,7 +2,8 @@
 import { type AgentSession, bestAttempt, type GenerationAttempt } from '@kernelforge/sdk';
 import { useLocation } from 'wouter';
 import { AppLink } from '../components/AppLink';
-import { Button } from '../components/Button';
+import { buttonClass } from '../components/Button';
+import { ConfirmButton } from '../components/ConfirmButton';
 import { Card } from '../components/Card';
 import { EvaluationReport } from '../components/EvaluationReport';
 import { NotFoundFallback } from '../components/NotFoundFallback';
@@ -24,6 +25,11 @@ function AttemptView({ session, attempt }: { session: AgentSession; attempt: Gen
     .filter((a) => a.attempt_number < attempt.attempt_number && a.source)
     .sort((a, b) => b.attempt_number - a.attempt_number)[0];
   const best = bestAttempt(session);
+  const ordered = [...session.generation_attempts].sort((a, b) => a.attempt_number - b.attempt_number);
+  const at = ordered.findIndex((a) => a.id === attempt.id);
+  const prev = ordered[at - 1];
+  const next = ordered[at + 1];
+  const href = (a: GenerationAttempt) => `/kernels/${session.id}/attempts/${a.id}`;
   const accepted = attempt.evaluation_state?.verdict === 'accepted' && Boolean(attempt.source);
 
   async function submit() {
@@ -44,6 +50,32 @@ function AttemptView({ session, attempt }: { session: AgentSession; attempt: Gen
 
   return (
     <>
+      <nav aria-label="Breadcrumb" className="mb-3 flex flex-wrap items-center justify-between gap-2 text-sm">
+        <ol className="flex min-w-0 flex-wrap items-center gap-1 text-slate-600 dark:text-slate-400">
+          <li>
+            <AppLink href="/sessions">My sessions</AppLink>
+          </li>
+          <li aria-hidden="true">/</li>
+          <li className="min-w-0 truncate">
+            <AppLink href={`/kernels/${session.id}`}>{session.label}</AppLink>
+          </li>
+          <li aria-hidden="true">/</li>
+          <li aria-current="page">Attempt #{attempt.attempt_number}</li>
+        </ol>
+        <span className="flex gap-2">
+          {prev ? (
+            <AppLink href={href(prev)} className={buttonClass('secondary', 'sm')} rel="prev">
+              ← #{prev.attempt_number}
+              <span className="sr-only"> previous attempt</span>
+            </AppLink>
+          ) : null}
+          {next ? (
+            <AppLink href={href(next)} className={buttonClass('secondary', 'sm')} rel="next">
+              #{next.attempt_number} →<span className="sr-only"> next attempt</span>
+            </AppLink>
+          ) : null}
+        </span>
+      </nav>
       <PageHeader
         title={`Attempt #${attempt.attempt_number}`}
         subtitle={
@@ -60,19 +92,26 @@ function AttemptView({ session, attempt }: { session: AgentSession; attempt: Gen
           </span>
         }
         actions={
-          <Button
+          <ConfirmButton
             variant="primary"
             disabled={!accepted || busy}
-            onClick={() => void submit()}
             title={accepted ? undefined : 'Only an accepted attempt can be ranked'}
+            question={`Submit attempt #${attempt.attempt_number} to the ${session.problem_name} leaderboard? It is evaluated again in ranked mode and shown under your display name.`}
+            confirmLabel="Submit"
+            onConfirm={submit}
           >
             Submit to leaderboard
-          </Button>
+          </ConfirmButton>
         }
       />
+      <Card className="mb-6">
+        <SourceTabs attempt={attempt} previous={previous} best={best} />
+      </Card>
       {attempt.explanation ? (
         <Card title="The agent's explanation" className="mb-6">
-          <p className="text-sm whitespace-pre-line text-slate-700 dark:text-slate-300">{attempt.explanation}</p>
+          <p className="text-sm wrap-anywhere whitespace-pre-line text-slate-700 dark:text-slate-300">
+            {attempt.explanation}
+          </p>
         </Card>
       ) : null}
       {attempt.status === 'generating' && streamed[attempt.id] ? (
@@ -90,9 +129,6 @@ function AttemptView({ session, attempt }: { session: AgentSession; attempt: Gen
           {attempt.error}
         </p>
       ) : null}
-      <Card className="mb-6">
-        <SourceTabs attempt={attempt} previous={previous} best={best} />
-      </Card>
       {attempt.evaluation_state ? (
         <EvaluationReport state={attempt.evaluation_state} />
       ) : (

@@ -1,29 +1,74 @@
-// `/leaderboard/{problemId}` ('Problem: <name>'): the top 100, with a device filter.
+// `/leaderboard/{problemId}` ('Problem: <name>'): the statement, the baseline, a chart of the top entries and the
+// top 100 with a device filter; Submit opens the submit page for this problem.
 import { problemTitle } from '@kernelforge/sdk';
 import { useState } from 'react';
+import { AppLink } from '../components/AppLink';
+import { buttonClass } from '../components/Button';
 import { Card } from '../components/Card';
 import { DeviceSelect } from '../components/DeviceSelect';
+import { LeaderChart } from '../components/LeaderChart';
 import { LeaderboardTable } from '../components/LeaderboardTable';
 import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
 import { useDevices } from '../hooks/useDevices';
 import { useLeaderboard } from '../hooks/useLeaderboards';
+import { useProblem } from '../hooks/useProblems';
+import { formatMs } from '../lib/format';
 import type { PageProps } from '../routes';
 
 export const PROBLEM_ID_REQUIRED = 'Problem ID is required';
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.floor(sorted.length / 2)] : undefined;
+};
 
 export default function LeaderboardPage({ params }: PageProps) {
   const problemId = params.problemId ?? '';
   const [device, setDevice] = useState('');
   const { data, error } = useLeaderboard(problemId.trim() ? problemId : '', device);
   const devices = useDevices();
+  const problem = useProblem(problemId.trim() ? problemId : undefined);
   if (!problemId.trim()) throw new Error(PROBLEM_ID_REQUIRED);
+  // The baseline of a ranked run is time x speedup; the entries' median of it is the board's baseline.
+  const baseline = median(
+    (data?.entries ?? []).flatMap((e) => (e.speedup && e.speedup > 0 ? [e.time_ms * e.speedup] : [])),
+  );
   return (
     <>
       <PageHeader
         title={`Problem: ${problemTitle(problemId)}`}
         subtitle={data?.title && data.title !== problemTitle(problemId) ? data.title : undefined}
+        actions={
+          <AppLink href={`/kernels/submit?problem=${encodeURIComponent(problemId)}`} className={buttonClass('primary')}>
+            Submit a solution
+          </AppLink>
+        }
       />
+      {problem.data ? (
+        <Card title="The problem" className="mb-6">
+          <p className="text-sm whitespace-pre-line text-slate-700 dark:text-slate-300">{problem.data.description}</p>
+          <p className="mt-3 overflow-x-auto font-mono text-xs text-slate-600 dark:text-slate-400">
+            {problem.data.prototype}
+          </p>
+          <dl className="mt-3 flex flex-wrap gap-x-6 gap-y-1 text-sm">
+            <div>
+              <dt className="inline text-slate-500 dark:text-slate-400">Level </dt>
+              <dd className="inline">{problem.data.level}</dd>
+            </div>
+            <div>
+              <dt className="inline text-slate-500 dark:text-slate-400">Languages </dt>
+              <dd className="inline">{problem.data.languages.join(', ')}</dd>
+            </div>
+            <div>
+              <dt className="inline text-slate-500 dark:text-slate-400">Baseline time </dt>
+              <dd className="inline tabular-nums" data-testid="baseline">
+                {formatMs(baseline)}
+              </dd>
+            </div>
+          </dl>
+        </Card>
+      ) : null}
       <Card>
         <div className="mb-4 max-w-sm">
           <DeviceSelect
@@ -35,7 +80,14 @@ export default function LeaderboardPage({ params }: PageProps) {
           />
         </div>
         <QueryState data={data} error={error}>
-          {(board) => <LeaderboardTable entries={board.entries} />}
+          {(board) => (
+            <>
+              <LeaderChart entries={board.entries} baseline={baseline} />
+              <div className="mt-4 overflow-x-auto">
+                <LeaderboardTable entries={board.entries} />
+              </div>
+            </>
+          )}
         </QueryState>
       </Card>
     </>

@@ -1,37 +1,168 @@
-// `/leaderboard/` ('Leaderboard'): every problem with its top 3.
+// `/leaderboard/` ('Leaderboard'): every problem in one dense table (level, devices, best time per device, entries),
+// with a search and a level filter kept in the URL (?q=&level=).
+import { type Leaderboard, type LeaderboardEntry, type Problem, problemTitle } from '@kernelforge/sdk';
+import { useSearch } from 'wouter';
+import { navigate } from 'wouter/use-browser-location';
 import { AppLink } from '../components/AppLink';
 import { Card } from '../components/Card';
-import { LeaderboardTable } from '../components/LeaderboardTable';
+import { SelectField, TextField } from '../components/fields';
 import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
 import { useLeaderboards } from '../hooks/useLeaderboards';
+import { useProblems } from '../hooks/useProblems';
+import { formatMs } from '../lib/format';
+import { stacked } from '../lib/stackedTable';
+
+/**
+ * The best time per device among a board's top entries. An unflagged entry always wins over a flagged one (flagged
+ * results stay off the top until reviewed); a device whose only entries are flagged shows its best flagged one,
+ * marked as such, rather than "no entry yet" beside a non-zero entry count.
+ */
+export function bestPerDevice(board: Leaderboard): LeaderboardEntry[] {
+  const best = new Map<string, LeaderboardEntry>();
+  for (const e of board.entries) {
+    const held = best.get(e.device);
+    const better =
+      !held ||
+      (held.flagged_for_review && !e.flagged_for_review) ||
+      (held.flagged_for_review === e.flagged_for_review && e.time_ms < held.time_ms);
+    if (better) best.set(e.device, e);
+  }
+  return [...best.values()].sort((a, b) => a.device.localeCompare(b.device));
+}
+
+function useFilters() {
+  const search = useSearch();
+  const params = new URLSearchParams(search);
+  const q = params.get('q') ?? '';
+  const level = params.get('level') ?? '';
+  const set = (key: string, value: string) => {
+    const next = new URLSearchParams(search);
+    if (value) next.set(key, value);
+    else next.delete(key);
+    const qs = next.toString();
+    navigate(`${window.location.pathname}${qs ? `?${qs}` : ''}`, { replace: true });
+  };
+  return { q, level, set };
+}
 
 export default function LeaderboardsPage() {
   const { data, error } = useLeaderboards();
+  const problems = useProblems();
+  const { q, level, set } = useFilters();
+  const byName = new Map<string, Problem>((problems.data?.data ?? []).map((p) => [p.name, p]));
+  const levels = [...new Set((problems.data?.data ?? []).map((p) => p.level))].sort((a, b) => a - b);
   return (
     <>
       <PageHeader title="Leaderboard" subtitle="The fastest accepted solution of each user, per problem and device." />
-      <QueryState data={data} error={error} label="Loading leaderboards…">
-        {(list) =>
-          list.data.length === 0 ? (
-            <p className="text-slate-500 dark:text-slate-400">No leaderboard yet.</p>
-          ) : (
-            <div className="grid gap-6 md:grid-cols-2">
-              {list.data.map((board) => (
-                <Card
-                  key={board.problem_name}
-                  title={
-                    <AppLink href={`/leaderboard/${encodeURIComponent(board.problem_name)}`}>{board.title}</AppLink>
-                  }
-                  actions={<span className="text-xs text-slate-500 dark:text-slate-400">{board.count} ranked</span>}
-                >
-                  <LeaderboardTable entries={board.entries} compact />
-                </Card>
-              ))}
-            </div>
-          )
-        }
-      </QueryState>
+      <Card>
+        <form role="search" className="mb-4 grid gap-4 sm:grid-cols-[1fr_12rem]" onSubmit={(e) => e.preventDefault()}>
+          <TextField
+            label="Search problems"
+            type="search"
+            value={q}
+            placeholder="e.g. relu, matmul, softmax"
+            onChange={(e) => set('q', e.target.value)}
+          />
+          <SelectField label="Level" value={level} onChange={(e) => set('level', e.target.value)}>
+            <option value="">Every level</option>
+            {levels.map((l) => (
+              <option key={l} value={String(l)}>
+                Level {l}
+              </option>
+            ))}
+          </SelectField>
+        </form>
+        <QueryState data={data} error={error} label="Loading leaderboards…">
+          {(list) => {
+            const needle = q.trim().toLowerCase();
+            const rows = list.data.filter((board) => {
+              const problem = byName.get(board.problem_name);
+              if (level && String(problem?.level ?? '') !== level) return false;
+              if (!needle) return true;
+              return [board.problem_name, board.title, problem?.description ?? '']
+                .join(' ')
+                .toLowerCase()
+                .includes(needle);
+            });
+            if (list.data.length === 0)
+              return <p className="text-slate-500 dark:text-slate-400">No leaderboard yet.</p>;
+            if (rows.length === 0)
+              return <p className="text-slate-500 dark:text-slate-400">No problem matches these filters.</p>;
+            return (
+              <table className={stacked.table} data-testid="problems">
+                <thead className={stacked.thead}>
+                  <tr>
+                    <th className={stacked.th}>Problem</th>
+                    <th className={stacked.th}>Level</th>
+                    <th className={stacked.th}>Runs on</th>
+                    <th className={stacked.th}>Best time per device</th>
+                    <th className={`${stacked.th} text-right`}>Entries</th>
+                  </tr>
+                </thead>
+                <tbody className={stacked.tbody}>
+                  {rows.map((board) => {
+                    const problem = byName.get(board.problem_name);
+                    const best = bestPerDevice(board);
+                    return (
+                      <tr key={board.problem_name} data-testid="problem-row" className={stacked.row}>
+                        <td className={`${stacked.cell} ${stacked.wide}`}>
+                          <AppLink href={`/leaderboard/${encodeURIComponent(board.problem_name)}`}>
+                            {board.title || problemTitle(board.problem_name)}
+                          </AppLink>
+                          <span className="block font-mono text-xs text-slate-500 dark:text-slate-400">
+                            {board.problem_name}
+                          </span>
+                        </td>
+                        <td data-label="Level" className={`${stacked.cell} tabular-nums`}>
+                          {problem?.level ?? '—'}
+                        </td>
+                        <td data-label="Runs on" className={`${stacked.cell} text-xs`}>
+                          {problem?.backends.join(', ') ?? '—'}
+                        </td>
+                        <td data-label="Best time per device" className={`${stacked.cell} max-md:col-span-2`}>
+                          {best.length === 0 ? (
+                            <span className="text-slate-400">no entry yet</span>
+                          ) : (
+                            <ul className="space-y-0.5">
+                              {best.map((e) => (
+                                <li key={e.device} data-testid="leaderboard-row" className="tabular-nums">
+                                  {formatMs(e.time_ms)}{' '}
+                                  <span className="font-mono text-xs text-slate-500 dark:text-slate-400">
+                                    {e.device}
+                                  </span>{' '}
+                                  <span className="text-xs text-slate-500 dark:text-slate-400">
+                                    by{' '}
+                                    <AppLink href={`/leaderboard/submission/${e.submission_id}`}>
+                                      {e.user.display_name}
+                                    </AppLink>
+                                  </span>
+                                  {e.flagged_for_review ? (
+                                    <span
+                                      className="block text-xs text-amber-700 dark:text-amber-300"
+                                      data-testid="flagged"
+                                    >
+                                      ⚑ Under review
+                                      {e.review_reasons.length ? `: ${e.review_reasons.join('; ')}` : ''}
+                                    </span>
+                                  ) : null}
+                                </li>
+                              ))}
+                            </ul>
+                          )}
+                        </td>
+                        <td data-label="Entries" className={`${stacked.cell} ${stacked.num}`}>
+                          {board.count}
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            );
+          }}
+        </QueryState>
+      </Card>
     </>
   );
 }

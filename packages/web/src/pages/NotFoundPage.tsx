@@ -1,4 +1,4 @@
-// The 404 page for an unknown route (spec section 2).
+// The 404 page for an unknown route (spec section 2), inside the layout the visitor would see (see routes.tsx).
 import { AppLink } from '../components/AppLink';
 import { buttonClass } from '../components/Button';
 import { usePageTitle } from '../hooks/usePageTitle';
@@ -6,12 +6,12 @@ import { usePageTitle } from '../hooks/usePageTitle';
 export default function NotFoundPage() {
   usePageTitle('404 - Not Found');
   return (
-    <main className="mx-auto flex min-h-[60vh] max-w-lg flex-col items-center justify-center px-6 text-center">
+    <div className="mx-auto flex min-h-[60vh] max-w-lg flex-col items-center justify-center px-6 text-center">
       <h1 className="text-3xl font-bold text-slate-900 dark:text-white">404 - Not Found</h1>
       <p className="mt-3 text-slate-600 dark:text-slate-400">The page you are looking for does not exist.</p>
       <AppLink href="/" className={`${buttonClass('primary')} mt-6`}>
         Go back to Home
       </AppLink>
-    </main>
+    </div>
   );
 }

@@ -9,11 +9,14 @@ import { NewInstructionForm } from '../components/NewInstructionForm';
 import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
 import { SessionActions } from '../components/SessionActions';
+import { SessionProgress } from '../components/SessionProgress';
 import { StatusBadge } from '../components/StatusBadge';
 import { useSession } from '../hooks/useSession';
 import { useSessionEvents, useStreamedText } from '../hooks/useSessionEvents';
 import { useSessionMutations } from '../hooks/useSessionMutations';
-import { formatMs, formatSpeedup } from '../lib/format';
+import { Speedup } from '../components/Speedup';
+import { formatMs } from '../lib/format';
+import { formatSpread, spreadMs } from '../lib/noise';
 import { problemTitle } from '@kernelforge/sdk';
 import type { PageProps } from '../routes';
 
@@ -51,9 +54,10 @@ function SessionView({ session }: { session: AgentSession }) {
           This session is deleted. Restore it to keep working on it.
         </p>
       ) : null}
+      {deleted ? null : <SessionProgress session={session} streamed={streamed} />}
       <div className="grid gap-6 lg:grid-cols-3">
-        <Card title="Time per attempt" className="lg:col-span-2">
-          <AttemptChart attempts={session.generation_attempts} bestId={bestId} />
+        <Card title="Time per attempt" className="min-w-0 lg:col-span-2">
+          <AttemptChart attempts={session.generation_attempts} bestId={bestId} sessionId={session.id} />
         </Card>
         <Card title="Best attempt">
           {bestId && best ? (
@@ -63,9 +67,16 @@ function SessionView({ session }: { session: AgentSession }) {
                 <AppLink href={`/kernels/${session.id}/attempts/${best.id}`}>#{best.attempt_number}</AppLink>
               </dd>
               <dt className="text-slate-500 dark:text-slate-400">Time</dt>
-              <dd className="tabular-nums">{formatMs(result?.optimized_time)}</dd>
+              <dd className="tabular-nums">
+                {formatMs(result?.optimized_time)}{' '}
+                <span className="text-xs text-slate-500 dark:text-slate-400">
+                  {formatSpread(result?.optimized_time, spreadMs(result))}
+                </span>
+              </dd>
               <dt className="text-slate-500 dark:text-slate-400">Speedup</dt>
-              <dd className="tabular-nums">{formatSpeedup(result?.speedup)}</dd>
+              <dd className="tabular-nums">
+                <Speedup value={result?.speedup} />
+              </dd>
             </dl>
           ) : (
             <p className="text-sm text-slate-500 dark:text-slate-400">No completed attempt yet.</p>

@@ -2,6 +2,8 @@
 import type { Language } from '@kernelforge/sdk';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { useSWRConfig } from 'swr';
+import { useSearch } from 'wouter';
+import { navigate } from 'wouter/use-browser-location';
 import { AppLink } from '../components/AppLink';
 import { Button } from '../components/Button';
 import { Card } from '../components/Card';
@@ -69,7 +71,11 @@ export default function SubmitPage() {
   const devices = useDevices();
   const { busy, run } = useAction();
   const { mutate } = useSWRConfig();
-  const [problemName, setProblemName] = useState('');
+  // The chosen problem lives in the URL (?problem=), so a link can open the page on it.
+  const search = useSearch();
+  const problemName = new URLSearchParams(search).get('problem') ?? '';
+  const setProblemName = (name: string) =>
+    navigate(`${window.location.pathname}?problem=${encodeURIComponent(name)}`, { replace: true });
   const [device, setDevice] = useState('');
   const [language, setLanguage] = useState<Language>('c');
   const [source, setSource] = useState('');
@@ -85,6 +91,7 @@ export default function SubmitPage() {
     (l) => !device_ || device_.languages.length === 0 || device_.languages.includes(l),
   );
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: setProblemName only navigates.
   useEffect(() => {
     const first = problems.data?.data[0];
     if (!problemName && first) setProblemName(first.name);

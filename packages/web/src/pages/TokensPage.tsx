@@ -4,6 +4,7 @@ import { type FormEvent, useState } from 'react';
 import { useSWRConfig } from 'swr';
 import { Button } from '../components/Button';
 import { Card } from '../components/Card';
+import { ConfirmButton } from '../components/ConfirmButton';
 import { CopyButton } from '../components/CopyButton';
 import { SelectField, TextField } from '../components/fields';
 import { PageHeader } from '../components/PageHeader';
@@ -13,6 +14,7 @@ import { useAction } from '../hooks/useAction';
 import { useTokens } from '../hooks/useTokens';
 import { api } from '../lib/client';
 import { formatDate } from '../lib/format';
+import { stacked } from '../lib/stackedTable';
 
 export default function TokensPage() {
   const tokens = useTokens();
@@ -99,6 +101,16 @@ export default function TokensPage() {
               <div className="mt-2">
                 <CopyButton text={created.token} label="Copy token" />
               </div>
+              <p className="mt-3 text-emerald-900 dark:text-emerald-100">For the CLI and scripts:</p>
+              <code
+                data-testid="export-line"
+                className="mt-1 block rounded bg-white p-2 font-mono text-xs break-all text-slate-900 dark:bg-slate-900 dark:text-slate-100"
+              >
+                export KFORGE_TOKEN={created.token}
+              </code>
+              <div className="mt-2">
+                <CopyButton text={`export KFORGE_TOKEN=${created.token}`} label="Copy export line" />
+              </div>
             </div>
           ) : null}
         </Card>
@@ -108,46 +120,52 @@ export default function TokensPage() {
               list.data.length === 0 ? (
                 <p className="text-sm text-slate-500 dark:text-slate-400">No token yet.</p>
               ) : (
-                <div className="overflow-x-auto">
-                  <table className="w-full text-left text-sm">
-                    <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
+                <div>
+                  <table className={stacked.table}>
+                    <thead className={stacked.thead}>
                       <tr>
-                        <th className="py-2 pr-4 font-medium">Name</th>
-                        <th className="py-2 pr-4 font-medium">Token</th>
-                        <th className="py-2 pr-4 font-medium">Scopes</th>
-                        <th className="py-2 pr-4 font-medium">Created</th>
-                        <th className="py-2 pr-4 font-medium">Last used</th>
-                        <th className="py-2 pr-4 font-medium">Expires</th>
-                        <th className="py-2 font-medium">
+                        <th className={stacked.th}>Name</th>
+                        <th className={stacked.th}>Token</th>
+                        <th className={stacked.th}>Scopes</th>
+                        <th className={stacked.th}>Created</th>
+                        <th className={stacked.th}>Last used</th>
+                        <th className={stacked.th}>Expires</th>
+                        <th className={stacked.th}>
                           <span className="sr-only">Actions</span>
                         </th>
                       </tr>
                     </thead>
-                    <tbody>
+                    <tbody className={stacked.tbody}>
                       {list.data.map((t) => (
-                        <tr
-                          key={t.id}
-                          data-testid="token-row"
-                          className="border-t border-slate-100 dark:border-slate-800"
-                        >
-                          <td className="py-2 pr-4 font-medium">{t.name}</td>
-                          <td className="py-2 pr-4 font-mono text-xs">{t.prefix}…</td>
-                          <td className="py-2 pr-4 text-xs" data-testid="token-scopes">
+                        <tr key={t.id} data-testid="token-row" className={stacked.row}>
+                          <td className={`${stacked.cell} ${stacked.wide} font-medium`}>{t.name}</td>
+                          <td data-label="Token" className={`${stacked.cell} font-mono text-xs`}>
+                            {t.prefix}…
+                          </td>
+                          <td data-label="Scopes" className={`${stacked.cell} text-xs`} data-testid="token-scopes">
                             {t.scopes.join(', ')}
                           </td>
-                          <td className="py-2 pr-4 text-xs">{formatDate(t.created_at)}</td>
-                          <td className="py-2 pr-4 text-xs">{t.last_used_at ? formatDate(t.last_used_at) : 'never'}</td>
-                          <td className="py-2 pr-4 text-xs">{t.expires_at ? formatDate(t.expires_at) : 'never'}</td>
-                          <td className="py-2 text-right">
-                            <Button
+                          <td data-label="Created" className={`${stacked.cell} text-xs`}>
+                            {formatDate(t.created_at)}
+                          </td>
+                          <td data-label="Last used" className={`${stacked.cell} text-xs`}>
+                            {t.last_used_at ? formatDate(t.last_used_at) : 'never'}
+                          </td>
+                          <td data-label="Expires" className={`${stacked.cell} text-xs`}>
+                            {t.expires_at ? formatDate(t.expires_at) : 'never'}
+                          </td>
+                          <td className={`${stacked.cell} ${stacked.wide} md:text-right`}>
+                            <ConfirmButton
                               size="sm"
                               variant="danger"
                               disabled={busy}
                               aria-label={`Revoke ${t.name}`}
-                              onClick={() => void revoke(t.id)}
+                              question={`Revoke “${t.name}”? Scripts using it stop working at once.`}
+                              confirmLabel="Revoke token"
+                              onConfirm={() => revoke(t.id)}
                             >
                               Revoke
-                            </Button>
+                            </ConfirmButton>
                           </td>
                         </tr>
                       ))}

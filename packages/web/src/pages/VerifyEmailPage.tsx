@@ -1,5 +1,6 @@
 // `/verify-email?token=`: verify, register, store the token, record the sign-up, go on.
 import { useCallback } from 'react';
+import { ResendVerification } from '../components/auth/ResendVerification';
 import { TokenLanding } from '../components/auth/TokenLanding';
 import { useAuthActions } from '../hooks/useAuthActions';
 import { authErrorMessage, lacksAccessToken, UNKNOWN_ERROR } from '../lib/authErrors';
@@ -27,5 +28,12 @@ export default function VerifyEmailPage() {
     },
     [completeLogin],
   );
-  return <TokenLanding title="Verify your email" busyLabel="Verifying your email…" run={run} />;
+  return (
+    <TokenLanding
+      title="Verify your email"
+      busyLabel="Verifying your email…"
+      run={run}
+      whenMissing={<ResendVerification />}
+    />
+  );
 }

@@ -7,6 +7,7 @@ export const users = pgTable('users', {
   id: uuid('id').primaryKey().defaultRandom(),
   email: text('email').notNull().unique(),
   fullName: text('full_name'),
+  displayName: text('display_name'),
   hashedPassword: text('hashed_password'),
   isSuperuser: boolean('is_superuser').notNull().default(false),
   isActive: boolean('is_active').notNull().default(true),

@@ -10,9 +10,12 @@ export function TokenLanding({
   title,
   busyLabel,
   run,
+  whenMissing,
 }: {
   title: string;
   busyLabel: string;
+  /** What to do next when the link has no token (shown under 'Token is required'). */
+  whenMissing?: ReactNode;
   /** Resolves when done (it navigates on); rejects with the message to show. */
   run: (token: string) => Promise<void>;
 }) {
@@ -33,9 +36,12 @@ export function TokenLanding({
   let body: ReactNode;
   if (!parsed.ok)
     body = (
-      <p role="alert" className="text-rose-700 dark:text-rose-300">
-        {parsed.error}
-      </p>
+      <>
+        <p role="alert" className="text-rose-700 dark:text-rose-300">
+          {parsed.error}
+        </p>
+        {whenMissing}
+      </>
     );
   else if (error)
     body = (

@@ -1,0 +1,55 @@
+// `/account` ('Account'): the name others see on leaderboards and submissions; the email stays private.
+import { DISPLAY_NAME_MAX } from '@kernelforge/sdk';
+import { type FormEvent, useState } from 'react';
+import { useSWRConfig } from 'swr';
+import { Button } from '../components/Button';
+import { Card } from '../components/Card';
+import { TextField } from '../components/fields';
+import { PageHeader } from '../components/PageHeader';
+import { useUser } from '../components/SignedInLayout';
+import { keys } from '../hooks/keys';
+import { useAction } from '../hooks/useAction';
+import { api } from '../lib/client';
+
+export default function AccountPage() {
+  const user = useUser();
+  const { mutate } = useSWRConfig();
+  const { busy, run } = useAction();
+  const [name, setName] = useState(user.display_name ?? '');
+  const fallback = user.full_name?.trim() || `user-${user.id.slice(0, 8)}`;
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    const updated = await run(
+      () => api().users.updateMe({ display_name: name.trim() || null }),
+      'Failed to save your display name',
+      'Display name saved',
+    );
+    if (!updated) return;
+    await mutate(keys.me, updated, { revalidate: false });
+    void mutate((key) => Array.isArray(key) && key[0] === 'leaderboard');
+    void mutate(keys.leaderboards);
+  }
+  return (
+    <>
+      <PageHeader title="Account" subtitle={`Signed in as ${user.email}`} />
+      <Card title="Display name" className="max-w-xl">
+        <form onSubmit={save} className="space-y-4">
+          <TextField
+            label="Display name"
+            hint={`shown on leaderboards and submissions; empty: ${fallback}`}
+            value={name}
+            maxLength={DISPLAY_NAME_MAX}
+            onChange={(e) => setName(e.target.value)}
+            placeholder={fallback}
+          />
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            Other users see this name, never your email address. Administrators can see your email.
+          </p>
+          <Button type="submit" variant="primary" disabled={busy}>
+            Save
+          </Button>
+        </form>
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,249 @@
+// @vitest-environment happy-dom
+// Results readable at a glance: the folded diff, the correctness summary, confirmations, the session's progress,
+// chart ticks, spreads and 'slower', and dead ends with a way on.
+import type {
+  AgentSession,
+  CorrectnessCase,
+  EvaluationState,
+  GenerationAttempt,
+  LeaderboardEntry,
+} from '@kernelforge/sdk';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { niceTicks, tickFormatter } from '../src/components/AttemptChart';
+import { ConfirmButton } from '../src/components/ConfirmButton';
+import { DefaultErrorView } from '../src/components/DefaultErrorView';
+import { DiffView } from '../src/components/DiffView';
+import { EvaluationReport } from '../src/components/EvaluationReport';
+import { SessionProgress, sessionProgress } from '../src/components/SessionProgress';
+import { Speedup } from '../src/components/Speedup';
+import { diffLines, unifiedDiff } from '../src/lib/diff';
+import { withinNoise } from '../src/lib/noise';
+import { bestPerDevice } from '../src/pages/LeaderboardsPage';
+import { fakeApi, renderApp, settings } from './helpers';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const lines = (n: number, change?: number) =>
+  Array.from({ length: n }, (_, i) => (i + 1 === change ? `changed ${i + 1}` : `line ${i + 1}`)).join('\n');
+
+describe('the diff', () => {
+  it('keeps 3 lines of context around each change and folds the rest, with old and new line numbers', () => {
+    const segments = unifiedDiff(diffLines(lines(40), lines(40, 20)), 3);
+    expect(segments.map((s) => [s.kind, s.lines.length])).toEqual([
+      ['fold', 16],
+      ['lines', 8],
+      ['fold', 17],
+    ]);
+    const shown = segments[1]?.kind === 'lines' ? segments[1].lines : [];
+    expect(shown[0]).toMatchObject({ kind: 'same', oldNo: 17, newNo: 17 });
+    expect(shown.find((l) => l.kind === 'removed')).toMatchObject({ text: 'line 20', oldNo: 20 });
+    expect(shown.find((l) => l.kind === 'added')).toMatchObject({ text: 'changed 20', newNo: 20 });
+  });
+
+  it('unfolds a folded region on request', () => {
+    render(<DiffView before={lines(40)} after={lines(40, 20)} label="Diff" />);
+    const table = screen.getByTestId('diff');
+    expect(table.textContent).not.toContain('line 5');
+    const folds = screen.getAllByTestId('diff-fold');
+    expect(folds[0]?.textContent).toContain('Show 16 unchanged lines');
+    fireEvent.click(folds[0] as HTMLElement);
+    expect(table.textContent).toContain('line 5');
+    expect(screen.getAllByTestId('diff-fold')).toHaveLength(1);
+  });
+});
+
+const kase = (passed: boolean, i: number): CorrectnessCase => ({
+  name: `n${i}`,
+  sizes: { n: 17 + i },
+  seed: i,
+  distribution: 'uniform',
+  passed,
+  max_abs_error: passed ? 1e-7 * (i + 1) : 0.5,
+  mean_abs_error: 0,
+  max_rel_error: passed ? 1e-6 : 2,
+  mean_rel_error: 0,
+  ...(passed ? {} : { message: 'output y[3] differs' }),
+});
+
+const evaluation = (cases: CorrectnessCase[]): EvaluationState => ({
+  verdict: cases.every((c) => c.passed) ? 'accepted' : 'incorrect',
+  mode: 'benchmark',
+  message: 'checked',
+  compile: null,
+  correctness: { passed: cases.every((c) => c.passed), cases },
+  runner_seconds: 1,
+  evaluated_at: '2026-01-01T00:00:00Z',
+});
+
+describe('the correctness summary', () => {
+  it('says how many cases passed and the worst error, and lists only the failures', () => {
+    fakeApi({ 'GET /api/v1/devices': { body: { data: [], count: 0 } } });
+    const cases = [...Array.from({ length: 30 }, (_, i) => kase(true, i)), kase(false, 31)];
+    render(<EvaluationReport state={evaluation(cases)} />);
+    const summary = screen.getByTestId('correctness-summary').textContent ?? '';
+    expect(summary).toContain('30 of 31 cases passed');
+    expect(summary).toContain('worst abs error 5.00e-1');
+    expect(screen.getAllByTestId('correctness-case')).toHaveLength(1);
+    fireEvent.click(screen.getByRole('button', { name: 'Show all 31 cases' }));
+    expect(screen.getAllByTestId('correctness-case')).toHaveLength(31);
+  });
+
+  it('shows no rows at all when every case passed', () => {
+    fakeApi({ 'GET /api/v1/devices': { body: { data: [], count: 0 } } });
+    render(<EvaluationReport state={evaluation(Array.from({ length: 40 }, (_, i) => kase(true, i)))} />);
+    expect(screen.getByTestId('correctness-summary').textContent).toContain('40 of 40 cases passed');
+    expect(screen.queryAllByTestId('correctness-case')).toHaveLength(0);
+  });
+});
+
+describe('confirmation', () => {
+  it('runs the action only after the second, explicit yes; Cancel runs nothing', () => {
+    const revoke = vi.fn();
+    render(
+      <ConfirmButton question="Revoke laptop?" confirmLabel="Revoke token" onConfirm={revoke}>
+        Revoke
+      </ConfirmButton>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Revoke' }));
+    expect(revoke).not.toHaveBeenCalled();
+    expect(screen.getByRole('alertdialog').textContent).toContain('Revoke laptop?');
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(revoke).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: 'Revoke' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Revoke token' }));
+    expect(revoke).toHaveBeenCalledTimes(1);
+  });
+});
+
+const attempt = (n: number, status: GenerationAttempt['status'], instruction = 'i1'): GenerationAttempt => ({
+  id: `a${n}`,
+  session_id: 's1',
+  instruction_id: instruction,
+  attempt_number: n,
+  status,
+  language: 'c',
+  source: null,
+  explanation: null,
+  evaluation_state: null,
+  created_at: new Date(Date.now() - 65_000).toISOString(),
+  finished_at: null,
+});
+
+const session = (status: AgentSession['status'], attempts: GenerationAttempt[]): AgentSession => ({
+  id: 's1',
+  owner_id: 'u1',
+  problem_name: '19_ReLU',
+  name: 'relu',
+  label: 'relu',
+  device: 'cpu-x86_64',
+  status,
+  agent: { provider: 'tuner' },
+  custom: false,
+  created_at: '2026-01-01T00:00:00Z',
+  updated_at: '2026-01-01T00:00:00Z',
+  deleted_at: null,
+  best_attempt: null,
+  generation_attempts: attempts,
+  user_instructions: [
+    {
+      id: 'i1',
+      session_id: 's1',
+      text: 'tile for L1',
+      name: 'tile',
+      starred: false,
+      status: 'generating',
+      max_attempts: 5,
+      created_at: '2026-01-01T00:00:00Z',
+      deleted_at: null,
+    },
+  ],
+});
+
+describe('a running session', () => {
+  it("says 'Attempt 2 of 5', the phase, the streamed text and the time elapsed", () => {
+    const s = session('active', [attempt(1, 'completed'), attempt(2, 'evaluating'), attempt(3, 'queued')]);
+    render(<SessionProgress session={s} streamed={{ a2: 'trying 8x8 tiles' }} />);
+    expect(screen.getByTestId('progress-count').textContent).toBe('Attempt 2 of 5');
+    expect(screen.getByTestId('progress-phase').textContent).toBe('compiling, checking, timing');
+    expect(screen.getByTestId('progress-elapsed').textContent).toMatch(/^1 min 0[5-9] s elapsed$/);
+    expect(screen.getByText('trying 8x8 tiles')).toBeTruthy();
+  });
+
+  it('shows nothing once the session is idle or stopped', () => {
+    expect(sessionProgress(session('idle', [attempt(1, 'completed')]))).toBeNull();
+    expect(sessionProgress(session('stopped', [attempt(1, 'queued')]))).toBeNull();
+  });
+});
+
+describe('numbers at a glance', () => {
+  it('ticks at 1, 2, 2.5 or 5 times a power of ten, all in one unit', () => {
+    expect(niceTicks(0.87)).toEqual([0, 0.25, 0.5, 0.75, 1]);
+    expect(niceTicks(13)).toEqual([0, 5, 10, 15]);
+    const fmt = tickFormatter(1);
+    expect([0, 0.25, 0.5, 1].map(fmt)).toEqual(['0 ms', '0.25 ms', '0.5 ms', '1 ms']);
+    expect(tickFormatter(0.5)(0.25)).toBe('250 µs');
+  });
+
+  it('marks a speedup below 1x as slower, and tells noise from a difference', () => {
+    render(<Speedup value={0.8} />);
+    expect(screen.getByText('slower')).toBeTruthy();
+    expect(withinNoise(1.0, 0.02, 1.03, 0.02)).toBe(true);
+    expect(withinNoise(1.0, 0.01, 1.2, 0.01)).toBe(false);
+  });
+});
+
+const entry = (device: string, time_ms: number, flagged = false): LeaderboardEntry => ({
+  rank: 1,
+  submission_id: `s-${device}-${time_ms}`,
+  user: { id: 'u1', full_name: null, display_name: 'Ada' },
+  problem_name: '19_ReLU',
+  device,
+  time_ms,
+  speedup: 1,
+  flagged_for_review: flagged,
+  review_reasons: flagged ? ['speedup 12.0x is over 10x'] : [],
+  created_at: '2026-11-23T00:00:00.000Z',
+});
+
+describe('the leaderboards overview', () => {
+  it('takes the best unflagged entry per device, and a flagged one only where a device has nothing else', () => {
+    const best = bestPerDevice({
+      problem_name: '19_ReLU',
+      title: 'ReLU',
+      count: 4,
+      entries: [entry('cpu', 0.5, true), entry('cpu', 2), entry('cpu', 1), entry('gpu', 0.1, true)],
+    });
+    expect(best.map((e) => [e.device, e.time_ms, e.flagged_for_review])).toEqual([
+      ['cpu', 1, false],
+      ['gpu', 0.1, true],
+    ]);
+  });
+});
+
+describe('dead ends', () => {
+  it("gives 'Session not found' and 'Problem ID is required' a way on, with the message still behind Show Error", () => {
+    const { unmount } = render(<DefaultErrorView error={new Error('Session not found')} />);
+    expect(screen.getByRole('link', { name: 'Go to my sessions' }).getAttribute('href')).toBe('/sessions');
+    expect(screen.queryByText('Session not found')).toBeNull();
+    unmount();
+    render(<DefaultErrorView error={new Error('Problem ID is required')} />);
+    expect(screen.getByRole('link', { name: 'Go to the leaderboards' }).getAttribute('href')).toBe('/leaderboard/');
+  });
+
+  it('explains /verify-email without a token and offers to send the mail again', async () => {
+    const { calls } = fakeApi({
+      'GET /api/v1/settings': { body: settings },
+      'POST /auth/users/register/email-verification-token': { body: { message: 'sent' } },
+    });
+    renderApp('/verify-email');
+    expect(await screen.findByText('Token is required')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'ada@example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send the email again' }));
+    expect(await screen.findByText('We sent a new verification link to ada@example.com.')).toBeTruthy();
+    expect(calls).toContain('POST /auth/users/register/email-verification-token');
+  });
+});

@@ -1,0 +1,354 @@
+// The product as people meet it, in real Chromium against the real server: every route fits a 390 px phone, the
+// menu, a running session's progress, the folded diff, the correctness summary, confirmation before revoking,
+// a display name on a leaderboard, and the 404 status. Screenshots of every page at 1440 and 390 px in both themes;
+// no page breaks the Content-Security-Policy.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, SCREENSHOTS, startHarness } from './harness';
+
+let h: Harness;
+let user: { id: string; email: string; token: string };
+let device = '';
+let session: { id: string; attempts: { id: string; attempt_number: number; status: string }[] };
+let submissionId = '';
+
+interface WireSession {
+  id: string;
+  status: string;
+  generation_attempts: { id: string; attempt_number: number; status: string }[];
+}
+
+const RELU = [
+  '#include <stdint.h>',
+  'void solution(const float* x, float* y, int64_t n) {',
+  '  for (int64_t i = 0; i < n; i++) y[i] = x[i] > 0.0f ? x[i] : 0.0f;',
+  '}',
+  '',
+].join('\n');
+
+async function json<T>(path: string, init: RequestInit & { token?: string; json?: unknown } = {}): Promise<T> {
+  const res = await h.server.request(path, { token: user.token, ...init });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+async function startSession(maxAttempts: number): Promise<string> {
+  const created = await json<WireSession>('/api/v1/agent-session', {
+    method: 'POST',
+    json: { problem_name: '19_ReLU', device, max_attempts: maxAttempts },
+  });
+  return created.id;
+}
+
+async function untilIdle(id: string): Promise<WireSession> {
+  for (let i = 0; i < 600; i++) {
+    const s = await json<WireSession>(`/api/v1/agent-session/${id}`);
+    if (
+      s.status !== 'active' &&
+      s.generation_attempts.every((a) => !['queued', 'generating', 'evaluating'].includes(a.status))
+    )
+      return s;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('the session never finished');
+}
+
+beforeAll(async () => {
+  h = await startHarness();
+  const created = await h.server.createUser({ password: 'readable password' });
+  user = { id: created.user.id, email: created.user.email, token: created.token };
+  device = (await json<{ data: { id: string }[] }>('/api/v1/devices')).data[0]?.id ?? '';
+  const id = await startSession(3);
+  session = { id, attempts: (await untilIdle(id)).generation_attempts };
+  const submission = await json<{ id: string }>('/api/v1/submission', {
+    method: 'POST',
+    json: { problem_name: '19_ReLU', device, language: 'c', source: RELU },
+  });
+  submissionId = submission.id;
+  for (let i = 0; i < 600; i++) {
+    const s = await json<{ status: string }>(`/api/v1/leaderboard/submission/${submissionId}`);
+    if (s.status === 'completed' || s.status === 'failed') break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}, 240_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+async function openAt(width: number, height: number, token?: string) {
+  const context = await h.browser.newContext({ baseURL: h.server.url, viewport: { width, height } });
+  // Chromium reports each blocked script, style, connection or frame as a console error naming the policy.
+  context.on('console', (msg) => {
+    if (/Content Security Policy/i.test(msg.text())) h.cspViolations.push(`${msg.page()?.url() ?? '?'}: ${msg.text()}`);
+  });
+  if (token)
+    await context.addInitScript((t) => {
+      if (!sessionStorage.getItem('kf-init')) {
+        sessionStorage.setItem('kf-init', '1');
+        localStorage.setItem('access_token', t);
+      }
+    }, token);
+  return { context, page: await context.newPage() };
+}
+
+/** How much wider than the viewport the page is (0 when it fits). */
+const overflow = (page: Page) =>
+  page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth) - window.innerWidth);
+
+async function shootBoth(page: Page, name: string): Promise<void> {
+  const dir = join(SCREENSHOTS, 'readable');
+  mkdirSync(dir, { recursive: true });
+  for (const theme of ['light', 'dark'] as const) {
+    await page.evaluate((t) => {
+      document.documentElement.classList.toggle('dark', t === 'dark');
+      document.documentElement.style.colorScheme = t;
+    }, theme);
+    await page.waitForTimeout(250);
+    await page.screenshot({ path: join(dir, `${name}-${theme}.png`), fullPage: true });
+  }
+}
+
+function routes(): { path: string; token?: string; ready: (page: Page) => Promise<unknown>; name: string }[] {
+  const attempt = session.attempts[session.attempts.length - 1];
+  const h1 = (name: string | RegExp) => (page: Page) => page.getByRole('heading', { level: 1, name }).first().waitFor();
+  return [
+    { name: 'login', path: '/', ready: (p) => p.getByRole('tab', { name: 'Log in' }).waitFor() },
+    { name: 'verify-email', path: '/verify-email', ready: (p) => p.getByText('Token is required').waitFor() },
+    { name: 'magic-link', path: '/magic-link-login', ready: (p) => p.getByText('Token is required').waitFor() },
+    {
+      name: 'admin',
+      path: '/admin',
+      token: h.server.admin.token,
+      ready: (p) => p.getByTestId('session-row').first().waitFor(),
+    },
+    { name: 'tokens', path: '/tokens/', token: user.token, ready: h1('User API Tokens') },
+    {
+      name: 'leaderboards',
+      path: '/leaderboard/',
+      token: user.token,
+      ready: (p) => p.getByTestId('leaderboard-row').first().waitFor(),
+    },
+    {
+      name: 'leaderboard',
+      path: '/leaderboard/19_ReLU',
+      token: user.token,
+      ready: (p) => p.getByTestId('leaderboard-row').first().waitFor(),
+    },
+    {
+      name: 'submission',
+      path: `/leaderboard/submission/${submissionId}`,
+      token: user.token,
+      ready: (p) => p.getByTestId('submission-summary').waitFor(),
+    },
+    {
+      name: 'new-kernel',
+      path: '/kernels/generate-kernel',
+      token: user.token,
+      ready: (p) => p.getByRole('button', { name: 'Start session' }).waitFor(),
+    },
+    { name: 'submit', path: '/kernels/submit', token: user.token, ready: h1('Submit a solution') },
+    {
+      name: 'session',
+      path: `/kernels/${session.id}`,
+      token: user.token,
+      ready: (p) => p.getByTestId('chart-point').first().waitFor(),
+    },
+    {
+      name: 'attempts',
+      path: `/kernels/${session.id}/attempts`,
+      token: user.token,
+      ready: (p) => p.getByTestId('attempt-row').first().waitFor(),
+    },
+    {
+      name: 'attempt',
+      path: `/kernels/${session.id}/attempts/${attempt?.id}`,
+      token: user.token,
+      ready: h1(/^Attempt #/),
+    },
+    {
+      name: 'my-sessions',
+      path: '/sessions',
+      token: user.token,
+      ready: (p) => p.getByTestId('session-row').first().waitFor(),
+    },
+    { name: 'account', path: '/account', token: user.token, ready: h1('Account') },
+    { name: 'not-found', path: '/no/such/page', token: user.token, ready: h1('404 - Not Found') },
+    {
+      name: 'session-not-found',
+      path: '/kernels/00000000-0000-4000-8000-000000000000/attempts',
+      token: user.token,
+      ready: (p) => p.getByTestId('error-help').waitFor(),
+    },
+  ];
+}
+
+describe('on a phone', () => {
+  it('keeps every page of the app within a 390 px viewport', async () => {
+    const wide: string[] = [];
+    for (const route of routes()) {
+      const { context, page } = await openAt(390, 844, route.token);
+      try {
+        await page.goto(route.path);
+        await route.ready(page);
+        const extra = await overflow(page);
+        if (extra > 0) wide.push(`${route.path}: ${extra} px too wide`);
+        await shootBoth(page, `390-${route.name}`);
+      } finally {
+        await context.close();
+      }
+    }
+    expect(wide).toEqual([]);
+  }, 240_000);
+
+  it('folds the sections into a menu that opens and leads on', async () => {
+    const { context, page } = await openAt(390, 844, user.token);
+    await page.goto('/kernels/generate-kernel');
+    await page.getByRole('heading', { name: 'New kernel' }).waitFor();
+    expect(await page.getByRole('navigation', { name: 'Main', exact: true }).isVisible()).toBe(false);
+    const header = await page.locator('header').boundingBox();
+    expect(header?.height ?? 999).toBeLessThan(80);
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await shootBoth(page, '390-menu');
+    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'My sessions' }).click();
+    await page.getByRole('heading', { name: 'My sessions', level: 1 }).waitFor();
+    expect(await page.getByRole('navigation', { name: 'Main menu' }).count()).toBe(0);
+    await context.close();
+  });
+});
+
+describe('at 1440 px', () => {
+  it('shows every page (screenshots in both themes)', async () => {
+    for (const route of routes()) {
+      const { context, page } = await openAt(1440, 900, route.token);
+      try {
+        await page.goto(route.path);
+        await route.ready(page);
+        expect(await overflow(page), route.path).toBeLessThanOrEqual(0);
+        await shootBoth(page, `1440-${route.name}`);
+      } finally {
+        await context.close();
+      }
+    }
+  }, 240_000);
+});
+
+describe('a running session', () => {
+  it('says which attempt of how many runs and in what phase, then hides the progress and Stop when done', async () => {
+    const id = await startSession(5);
+    const { context, page } = await openAt(1440, 900, user.token);
+    await page.goto(`/kernels/${id}`);
+    await page.getByTestId('session-progress').waitFor({ timeout: 30_000 });
+    const count = await page.getByTestId('progress-count').textContent();
+    expect(count).toMatch(/^Attempt [1-5] of 5$/);
+    expect(await page.getByTestId('progress-phase').textContent()).toMatch(
+      /queued|generating|compiling, checking, timing/,
+    );
+    expect(await page.getByTestId('progress-elapsed').textContent()).toMatch(/elapsed$/);
+    expect(await page.getByRole('button', { name: 'Stop', exact: true }).count()).toBeGreaterThan(0);
+    // Five real evaluations: about 20 s each on a busy 2-core machine (measured), so allow four minutes.
+    await page.getByTestId('session-progress').waitFor({ state: 'detached', timeout: 240_000 });
+    await page.getByTestId('attempt-row').nth(4).waitFor();
+    await page.waitForFunction(() => !document.querySelector('[data-testid="session-progress"]'));
+    expect(await page.getByRole('button', { name: 'Stop', exact: true }).count()).toBe(0);
+    // A point of the chart opens its attempt.
+    await page.getByTestId('chart-point').first().click();
+    await page.getByRole('heading', { name: /^Attempt #\d+$/ }).waitFor();
+    await context.close();
+  }, 300_000);
+});
+
+describe('an attempt', () => {
+  it('shows the correctness summary, prev/next and a unified diff with line numbers and folded regions', async () => {
+    const second = session.attempts.find((a) => a.attempt_number === 2);
+    const { context, page } = await openAt(1440, 900, user.token);
+    await page.goto(`/kernels/${session.id}/attempts/${second?.id}`);
+    await page.getByRole('heading', { name: 'Attempt #2' }).waitFor();
+    await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'My sessions' }).waitFor();
+    const summary = await page.getByTestId('correctness-summary').textContent();
+    expect(summary).toMatch(/\d+ of \d+ cases passed · worst abs error/);
+    // Passed cases are not listed one by one.
+    const [passed, total] = (summary?.match(/(\d+) of (\d+)/) ?? []).slice(1).map(Number);
+    expect(await page.getByTestId('correctness-case').count()).toBe((total ?? 0) - (passed ?? 0));
+    await page.getByRole('tab', { name: 'Diff vs #1' }).click();
+    const diff = page.getByTestId('diff');
+    await diff.waitFor();
+    const changed = await diff.locator('tr[data-kind="added"], tr[data-kind="removed"]').count();
+    const folds = page.getByTestId('diff-fold');
+    if (changed > 0 && (await folds.count()) > 0) {
+      const before = await diff.locator('tr[data-kind]').count();
+      await folds.first().click();
+      expect(await diff.locator('tr[data-kind]').count()).toBeGreaterThan(before);
+    }
+    // Every shown line carries its number.
+    const numbers = await diff.locator('tr[data-kind="same"] td:nth-child(2)').allTextContents();
+    expect(numbers.every((n) => /^\d+$/.test(n))).toBe(true);
+    await shootBoth(page, '1440-attempt-diff');
+    await page.getByRole('link', { name: /#3 →/ }).click();
+    await page.getByRole('heading', { name: 'Attempt #3' }).waitFor();
+    await context.close();
+  });
+});
+
+describe('guarded actions and names', () => {
+  it('asks before revoking a token, and shows the export line', async () => {
+    const { context, page } = await openAt(1440, 900, user.token);
+    await page.goto('/tokens/');
+    await page.getByLabel('Name').fill('guarded');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const line = await page.getByTestId('export-line').textContent();
+    expect(line).toMatch(/^export KFORGE_TOKEN=kf_/);
+    await page.getByRole('button', { name: 'Copy export line' }).waitFor();
+    await page.getByRole('button', { name: 'Revoke guarded' }).click();
+    await page.getByRole('alertdialog').waitFor();
+    await shootBoth(page, '1440-revoke-confirm');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByTestId('token-row').filter({ hasText: 'guarded' }).waitFor();
+    await page.getByRole('button', { name: 'Revoke guarded' }).click();
+    await page.getByRole('button', { name: 'Revoke token' }).click();
+    await page.getByTestId('token-row').filter({ hasText: 'guarded' }).waitFor({ state: 'detached' });
+    await context.close();
+  });
+
+  it('lets a user pick the name a leaderboard shows; the email shows to superusers only', async () => {
+    const { context, page } = await openAt(1440, 900, user.token);
+    await page.goto('/leaderboard/19_ReLU');
+    await page
+      .getByTestId('leaderboard-row')
+      .filter({ hasText: `user-${user.id.slice(0, 8)}` })
+      .waitFor();
+    await page.goto('/account');
+    await page.getByLabel(/^Display name/).fill('Kernel Wrangler');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Display name saved').first().waitFor();
+    await page.goto('/leaderboard/19_ReLU');
+    await page.getByTestId('leaderboard-row').filter({ hasText: 'Kernel Wrangler' }).waitFor();
+    expect(await page.getByText(user.email).count()).toBe(0);
+    await context.close();
+    const admin = await openAt(1440, 900, h.server.admin.token);
+    await admin.page.goto('/leaderboard/19_ReLU');
+    await admin.page.getByTestId('leaderboard-row').filter({ hasText: user.email }).waitFor();
+    await admin.context.close();
+  });
+});
+
+describe('unknown routes', () => {
+  it('answer HTTP 404 and show the 404 page inside the normal layout', async () => {
+    const { context, page } = await openAt(1440, 900, user.token);
+    const res = await page.goto('/no/such/page');
+    expect(res?.status()).toBe(404);
+    await page.getByRole('heading', { name: '404 - Not Found' }).waitFor();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My sessions' }).waitFor();
+    const known = await page.goto('/kernels/generate-kernel');
+    expect(known?.status()).toBe(200);
+    await context.close();
+  });
+});
+
+describe('the Content-Security-Policy', () => {
+  it('is not violated by any page above, at either width', () => {
+    expect(h.cspViolations).toEqual([]);
+  });
+});
