@@ -139,4 +139,4 @@ test('a server killed with kill -9 mid-session resumes it after a restart, no at
   expect(done.user_instructions[0]?.status).toBe('completed');
   second.child.kill('SIGTERM');
   await new Promise((r) => second.child.once('exit', r));
-});
+}, 420_000);
