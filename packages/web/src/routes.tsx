@@ -7,14 +7,10 @@ import { PublicLayout } from './components/PublicLayout';
 import { SignedInLayout } from './components/SignedInLayout';
 import { Spinner } from './components/Spinner';
 import { type LazyPage, lazyPage } from './lib/lazyPage';
-import { matchPath, type PathParams } from './lib/matchPath';
+import { matchPath, type PageProps, type PathParams } from './lib/matchPath';
 import { prefetchSession } from './hooks/useSession';
 import { registerPreloads } from './lib/preload';
 import NotFoundPage from './pages/NotFoundPage';
-
-export interface PageProps {
-  params: PathParams;
-}
 
 type Layout = 'public' | 'signed-in' | 'bare';
 

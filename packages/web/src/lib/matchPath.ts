@@ -26,3 +26,8 @@ export function matchPath(pattern: string, pathname: string): PathParams | null 
   });
   return params;
 }
+
+/** What every routed page gets: the route's path parameters (in lib/, not routes.tsx, which imports the pages). */
+export interface PageProps {
+  params: PathParams;
+}

@@ -15,7 +15,7 @@ import { useAction } from '../hooks/useAction';
 import { useSession } from '../hooks/useSession';
 import { useSessionEvents, useStreamedText } from '../hooks/useSessionEvents';
 import { api } from '../lib/client';
-import type { PageProps } from '../routes';
+import type { PageProps } from '../lib/matchPath';
 
 function AttemptView({ session, attempt }: { session: AgentSession; attempt: GenerationAttempt }) {
   const streamed = useStreamedText(session.id);

@@ -8,7 +8,7 @@ import { QueryError } from '../components/QueryState';
 import { Spinner } from '../components/Spinner';
 import { useSession } from '../hooks/useSession';
 import { useSessionEvents, useStreamedText } from '../hooks/useSessionEvents';
-import type { PageProps } from '../routes';
+import type { PageProps } from '../lib/matchPath';
 
 export default function AttemptsPage({ params }: PageProps) {
   const id = params.kernelId;

@@ -5,7 +5,7 @@ import { useLocation } from 'wouter';
 import { Spinner } from '../components/Spinner';
 import { useCurrentUser } from '../hooks/useCurrentUser';
 import { useSession } from '../hooks/useSession';
-import type { PageProps } from '../routes';
+import type { PageProps } from '../lib/matchPath';
 
 /** null: known absent; undefined: still loading. Undefined result: wait. */
 export function bestAttemptTarget(

@@ -14,7 +14,7 @@ import { useDevices } from '../hooks/useDevices';
 import { useLeaderboard } from '../hooks/useLeaderboards';
 import { useProblem } from '../hooks/useProblems';
 import { formatMs } from '../lib/format';
-import type { PageProps } from '../routes';
+import type { PageProps } from '../lib/matchPath';
 
 export const PROBLEM_ID_REQUIRED = 'Problem ID is required';
 

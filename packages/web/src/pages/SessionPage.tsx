@@ -18,7 +18,7 @@ import { Speedup } from '../components/Speedup';
 import { formatMs } from '../lib/format';
 import { formatSpread, spreadMs } from '../lib/noise';
 import { problemTitle } from '@kernelforge/sdk';
-import type { PageProps } from '../routes';
+import type { PageProps } from '../lib/matchPath';
 
 function SessionView({ session }: { session: AgentSession }) {
   const actions = useSessionMutations(session.id);

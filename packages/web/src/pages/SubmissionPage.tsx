@@ -3,7 +3,7 @@ import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
 import { SubmissionResult } from '../components/SubmissionResult';
 import { useSubmission } from '../hooks/useSubmission';
-import type { PageProps } from '../routes';
+import type { PageProps } from '../lib/matchPath';
 
 export default function SubmissionPage({ params }: PageProps) {
   const { data, error } = useSubmission(params.submissionId);
