@@ -16,5 +16,14 @@ export {
   tokenExpiry,
 } from './core/token.js';
 export { bestAttempt, isNewUser, NEW_USER_WINDOW_SECONDS, problemTitle } from './helpers.js';
+export {
+  type DiffLine,
+  type DiffSegment,
+  diffLines,
+  type NumberedLine,
+  unifiedDiff,
+  unifiedDiffText,
+} from './diff.js';
+export { applySessionEvent } from './session-events.js';
 export { APPLICATION_NAME, AuthResource } from './resources/auth.js';
 export { InstructionsResource, type SessionEventMessage, SessionsResource } from './resources/sessions.js';

@@ -2,7 +2,7 @@ import { type AgentSession, ApiError, ConnectionError, ResponseValidationError }
 import { describe, expect, it } from 'vitest';
 import { diffLines } from '../src/lib/diff';
 import { tokenize } from '../src/lib/highlight';
-import { applySessionEvent } from '../src/lib/sessionEvents';
+import { applySessionEvent } from '@kernelforge/sdk';
 import { authErrorMessage, lacksAccessToken } from '../src/lib/authErrors';
 import { loginPath, safeRedirect } from '../src/lib/authPaths';
 import { resolveAuthBase } from '../src/lib/client';

@@ -1,10 +1,18 @@
 // The state a live session view shows, and how each event changes it (pure, so screens and tests share it).
-import type { AgentSession, GenerationAttempt, SessionEvent, SessionStatus } from '@kernelforge/sdk';
+import {
+  type AgentSession,
+  applySessionEvent,
+  type GenerationAttempt,
+  type SessionEvent,
+  type SessionStatus,
+} from '@kernelforge/sdk';
 
 /** Events from the server's stream, plus a fresh copy of the session fetched as a safety net. */
 export type WatchEvent = SessionEvent | { type: 'snapshot'; session: AgentSession };
 
 export interface WatchState {
+  /** The session as the events left it (folded by the sdk's applySessionEvent, as the web app does). */
+  session: AgentSession;
   sessionId: string;
   name: string;
   problemName: string;
@@ -22,6 +30,7 @@ const STREAM_LIMIT = 4000;
 
 export function initialWatchState(session: AgentSession): WatchState {
   return {
+    session,
     sessionId: session.id,
     name: session.name,
     problemName: session.problem_name,
@@ -53,17 +62,13 @@ export function applyWatchEvent(state: WatchState, event: WatchEvent): WatchStat
       };
     }
     case 'attempt.created':
-    case 'attempt.updated': {
-      const attempts = upsert(state.attempts, event.attempt);
-      const streams = isAttemptDone(event.attempt) ? without(state.streams, event.attempt.id) : state.streams;
-      return { ...state, attempts, streams };
-    }
+    case 'attempt.updated':
     case 'attempt.status': {
-      const attempts = state.attempts.map((a) => (a.id === event.attempt_id ? { ...a, status: event.status } : a));
-      const streams = isAttemptDone({ status: event.status })
-        ? without(state.streams, event.attempt_id)
-        : state.streams;
-      return { ...state, attempts, streams };
+      const session = applySessionEvent(state.session, event);
+      const id = event.type === 'attempt.status' ? event.attempt_id : event.attempt.id;
+      const status = event.type === 'attempt.status' ? event.status : event.attempt.status;
+      const streams = isAttemptDone({ status }) ? without(state.streams, id) : state.streams;
+      return { ...state, session, attempts: session.generation_attempts, streams };
     }
     case 'attempt.delta': {
       const text = ((state.streams[event.attempt_id] ?? '') + event.text).slice(-STREAM_LIMIT);
@@ -74,7 +79,7 @@ export function applyWatchEvent(state: WatchState, event: WatchEvent): WatchStat
       };
     }
     case 'session.status':
-      return { ...state, status: event.status };
+      return { ...state, session: applySessionEvent(state.session, event), status: event.status };
     default:
       return state;
   }
@@ -96,14 +101,6 @@ export function attemptTime(attempt: GenerationAttempt): number | undefined {
 
 function sortAttempts(attempts: readonly GenerationAttempt[]): GenerationAttempt[] {
   return [...attempts].sort((a, b) => a.attempt_number - b.attempt_number);
-}
-
-function upsert(attempts: GenerationAttempt[], attempt: GenerationAttempt): GenerationAttempt[] {
-  const index = attempts.findIndex((a) => a.id === attempt.id);
-  if (index < 0) return sortAttempts([...attempts, attempt]);
-  const next = [...attempts];
-  next[index] = attempt;
-  return next;
 }
 
 function without(streams: Record<string, string>, id: string): Record<string, string> {

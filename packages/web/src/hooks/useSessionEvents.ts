@@ -3,7 +3,7 @@ import { type AgentSession, AuthenticationError } from '@kernelforge/sdk';
 import { useEffect } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import { api } from '../lib/client';
-import { applySessionEvent } from '../lib/sessionEvents';
+import { applySessionEvent } from '@kernelforge/sdk';
 import { keys } from './keys';
 
 /** Streamed agent text per attempt id. */

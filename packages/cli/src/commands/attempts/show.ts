@@ -6,7 +6,7 @@ import type { CommandContext } from '../../core/context.js';
 import { CliError, UsageError } from '../../core/errors.js';
 import { ExitCode } from '../../core/exit-codes.js';
 import { formatMs, formatSpeedup } from '../../output/format.js';
-import { unifiedDiff } from '../../internal/diff.js';
+import { unifiedDiffText } from '@kernelforge/sdk';
 import { attemptTime } from '../../watch/session-state.js';
 
 interface ShowOptions {
@@ -60,7 +60,7 @@ async function show(
     const current = attempt;
     const previous = attempts.filter((a) => a.attempt_number < current.attempt_number && a.source !== null).at(-1);
     const diff = previous
-      ? unifiedDiff(
+      ? unifiedDiffText(
           previous.source ?? '',
           current.source ?? '',
           `attempt #${previous.attempt_number}`,

@@ -1,5 +1,7 @@
-// Folds one live session event into the cached session, so the page updates without refetching.
-import { type AgentSession, bestAttempt, type GenerationAttempt, type SessionEvent } from '@kernelforge/sdk';
+// Folds one live session event into a session, so a view updates without refetching (the web's cache and the
+// CLI's watch share it).
+import { bestAttempt } from './helpers.js';
+import type { AgentSession, GenerationAttempt, SessionEvent } from './schemas/index.js';
 
 function withAttempts(session: AgentSession, attempts: GenerationAttempt[]): AgentSession {
   const sorted = [...attempts].sort((a, b) => a.attempt_number - b.attempt_number);
