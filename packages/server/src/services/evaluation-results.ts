@@ -2,10 +2,10 @@
 import type { EvaluationJobPayload, EvaluationState } from '@kernelforge/sdk';
 import { completeJob, failJob, lockLeasedJob } from '../jobs/queue.js';
 import type { Job } from '../jobs/types.js';
-import { continueInstruction, finishInstruction, publish, settleSession } from '../sessions/loop.js';
-import { findAttempt, findSession } from '../sessions/queries.js';
+import { markCompleted, markFailed } from '../sessions/attempts.js';
+import { continueInstruction, finishInstruction, settleSession } from '../sessions/loop.js';
+import { findSession } from '../sessions/queries.js';
 import type { Product } from './product.js';
-import { ATTEMPT_COLUMNS, type AttemptRow, toAttempt } from './rows.js';
 import type { Sql } from './sql.js';
 
 export type ResultOutcome = 'recorded' | 'retry' | 'dead' | 'lost';
@@ -62,24 +62,12 @@ export async function recordEvaluation(
 }
 
 async function recordAttemptEvaluation(p: Product, tx: Sql, attemptId: string, state: EvaluationState): Promise<void> {
-  const rows = await tx.query<AttemptRow>(
-    `UPDATE generation_attempts SET status = 'completed', evaluation_state = $2, runner_seconds = $3, finished_at = now()
-     WHERE id = $1 AND status = 'evaluating' RETURNING ${ATTEMPT_COLUMNS}`,
-    [attemptId, JSON.stringify(state), state.runner_seconds],
-  );
-  const attempt = rows[0];
+  const attempt = await markCompleted(p, tx, attemptId, state);
   if (!attempt) return;
   await tx.query('UPDATE agent_sessions SET runner_seconds = runner_seconds + $2, updated_at = now() WHERE id = $1', [
     attempt.session_id,
     state.runner_seconds,
   ]);
-  await publish(p, tx, {
-    type: 'attempt.status',
-    session_id: attempt.session_id,
-    attempt_id: attempt.id,
-    status: 'completed',
-  });
-  await publish(p, tx, { type: 'attempt.updated', session_id: attempt.session_id, attempt: toAttempt(attempt) });
   await continueInstruction(p, tx, attempt.session_id, attempt.instruction_id);
 }
 
@@ -114,38 +102,17 @@ export async function settleDeadJob(p: Product, job: Job): Promise<void> {
         );
         return;
       }
-      const attempt = await failAttempt(p, tx, payload.target_id, `Evaluation failed: ${reason}`);
+      const attempt = await markFailed(p, tx, payload.target_id, `Evaluation failed: ${reason}`);
       // The runner failing is not the candidate's fault: the instruction goes on with its next attempt.
       if (attempt) await continueInstruction(p, tx, attempt.session_id, attempt.instruction_id);
       return;
     }
     const attemptId = String((job.payload as { attempt_id?: unknown }).attempt_id ?? '');
-    const attempt = await failAttempt(p, tx, attemptId, `Generation failed: ${reason}`);
+    const attempt = await markFailed(p, tx, attemptId, `Generation failed: ${reason}`);
     // An agent that keeps failing (no key, provider down) would fail every further attempt the same way.
     if (attempt?.instruction_id) await finishInstruction(p, tx, attempt.instruction_id, 'completed');
     if (attempt) await settleSession(p, tx, attempt.session_id);
   });
-}
-
-/** Marks an unfinished attempt failed with its reason; null when it had already finished or was stopped. */
-export async function failAttempt(p: Product, tx: Sql, attemptId: string, error: string): Promise<AttemptRow | null> {
-  if (!(await findAttempt(tx, attemptId))) return null;
-  const rows = await tx.query<AttemptRow>(
-    `UPDATE generation_attempts SET status = 'failed', error = $2, finished_at = now()
-     WHERE id = $1 AND status IN ('queued', 'generating', 'evaluating') RETURNING ${ATTEMPT_COLUMNS}`,
-    [attemptId, error],
-  );
-  const attempt = rows[0] ?? null;
-  if (attempt) {
-    await publish(p, tx, {
-      type: 'attempt.status',
-      session_id: attempt.session_id,
-      attempt_id: attempt.id,
-      status: 'failed',
-    });
-    await publish(p, tx, { type: 'attempt.updated', session_id: attempt.session_id, attempt: toAttempt(attempt) });
-  }
-  return attempt;
 }
 
 /** Every NUL in the strings (keys included) of a JSON value replaced by U+FFFD, so untrusted output can be stored. */

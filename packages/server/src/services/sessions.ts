@@ -12,13 +12,13 @@ import {
 import type { CreateCustomSessionRequest as CustomSchema } from '@kernelforge/sdk';
 import type { z } from 'zod';
 import { HttpError } from '../http/errors.js';
+import { createAttempt } from '../sessions/attempts.js';
 import { DEFAULT_INSTRUCTION, dailyAttemptsLeft, publish, queueAttempt, queueEvaluation } from '../sessions/loop.js';
 import { ownSession, sessionAttempts, sessionInstructions } from '../sessions/queries.js';
 import { stopSessionWork } from '../sessions/stop.js';
 import { customProblemName, customToProblem } from './custom-problem.js';
 import type { Product } from './product.js';
 import {
-  ATTEMPT_COLUMNS,
   type AttemptRow,
   bestAttempt,
   INSTRUCTION_COLUMNS,
@@ -137,14 +137,13 @@ export async function createCustomSession(p: Product, user: Caller, body: Custom
     const instruction = await insertInstruction(tx, session.id, text, body.max_attempts ?? DEFAULT_MAX_ATTEMPTS);
     if (body.solution_source?.trim()) {
       // The user's own candidate is attempt #1, evaluated as is; the agent takes over from its result.
-      const rows = await tx.query<AttemptRow>(
-        `INSERT INTO generation_attempts (session_id, instruction_id, attempt_number, status, language, source, explanation)
-         VALUES ($1, $2, 1, 'evaluating', $3, $4, 'Your own solution, evaluated as submitted.') RETURNING ${ATTEMPT_COLUMNS}`,
-        [session.id, instruction.id, problem.languages[0] ?? 'c', body.solution_source],
-      );
-      const attempt = rows[0] as AttemptRow;
+      const attempt = await createAttempt(p, tx, {
+        sessionId: session.id,
+        instructionId: instruction.id,
+        language: problem.languages[0] ?? 'c',
+        given: { source: body.solution_source, explanation: 'Your own solution, evaluated as submitted.' },
+      });
       await queueEvaluation(p, tx, session, attempt);
-      await publish(p, tx, { type: 'attempt.created', session_id: session.id, attempt: toAttempt(attempt) });
     } else {
       await queueAttempt(p, tx, session.id, instruction.id);
     }

@@ -4,8 +4,9 @@ import { claimJob, completeJob, failJob, heartbeatJob, lockLeasedJob } from '../
 import type { Job } from '../jobs/types.js';
 import { settleDeadJob } from '../services/evaluation-results.js';
 import type { Product } from '../services/product.js';
-import { ATTEMPT_COLUMNS, type AttemptRow, toAttempt } from '../services/rows.js';
+import type { AttemptRow } from '../services/rows.js';
 import { buildAgentContext } from './agent-context.js';
+import { markEvaluating, markGenerating } from './attempts.js';
 import { publish, queueEvaluation } from './loop.js';
 import { findAttempt, findSession } from './queries.js';
 
@@ -125,20 +126,7 @@ export async function runGenerateJob(p: Product, job: Job, halt: AbortSignal): P
     await p.sql.transaction(async (tx) => {
       const locked = await findSession(tx, session.id, { lock: true });
       if (!locked || !(await lockLeasedJob(tx, job.id, token))) return;
-      const rows = await tx.query<AttemptRow>(
-        `UPDATE generation_attempts SET status = 'evaluating', source = $2, explanation = $3, language = $4,
-           agent_meta = $5, token_usage = $6
-         WHERE id = $1 AND status = 'generating' RETURNING ${ATTEMPT_COLUMNS}`,
-        [
-          attempt.id,
-          result.source,
-          result.explanation,
-          result.language,
-          result.agent_meta ? JSON.stringify(result.agent_meta) : null,
-          result.usage ? JSON.stringify(result.usage) : null,
-        ],
-      );
-      const stored = rows[0];
+      const stored = await markEvaluating(p, tx, attempt.id, result);
       if (stored) {
         if (result.usage) {
           await tx.query(
@@ -147,13 +135,6 @@ export async function runGenerateJob(p: Product, job: Job, halt: AbortSignal): P
           );
         }
         await queueEvaluation(p, tx, locked, stored);
-        await publish(p, tx, {
-          type: 'attempt.status',
-          session_id: session.id,
-          attempt_id: stored.id,
-          status: 'evaluating',
-        });
-        await publish(p, tx, { type: 'attempt.updated', session_id: session.id, attempt: toAttempt(stored) });
       }
       await completeJob(tx, job.id, token);
     });
@@ -176,23 +157,10 @@ async function startAttempt(p: Product, job: Job, attemptId: string): Promise<At
   return p.sql.transaction(async (tx) => {
     await findSession(tx, current.session_id, { lock: true });
     if (!(await lockLeasedJob(tx, job.id, token))) return null;
-    const rows = await tx.query<AttemptRow>(
-      `UPDATE generation_attempts SET status = 'generating' WHERE id = $1 AND status IN ('queued', 'generating')
-       RETURNING ${ATTEMPT_COLUMNS}`,
-      [attemptId],
-    );
-    const row = rows[0];
+    const row = await markGenerating(p, tx, attemptId);
     if (!row) {
       await completeJob(tx, job.id, token);
       return null;
-    }
-    if (current.status === 'queued') {
-      await publish(p, tx, {
-        type: 'attempt.status',
-        session_id: row.session_id,
-        attempt_id: row.id,
-        status: 'generating',
-      });
     }
     return row;
   });

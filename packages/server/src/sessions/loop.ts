@@ -3,12 +3,12 @@ import type { EvaluationJobPayload, Language, SessionEvent } from '@kernelforge/
 import { enqueueJob } from '../jobs/queue.js';
 import { JOB_PRIORITY } from '../jobs/types.js';
 import type { Product } from '../services/product.js';
-import { ATTEMPT_COLUMNS, type AttemptRow, type SessionRow, toAttempt, toInstruction } from '../services/rows.js';
+import { type AttemptRow, type SessionRow, toInstruction } from '../services/rows.js';
 import type { Sql } from '../services/sql.js';
+import { createAttempt, LIVE_ATTEMPT_SQL } from './attempts.js';
 import { findInstruction, findSession } from './queries.js';
 
 export const DEFAULT_INSTRUCTION = 'Optimize for speed';
-const LIVE_ATTEMPT = "('queued', 'generating', 'evaluating')";
 
 /** The language attempts of a session are written in: the device decides, a custom problem may say. */
 export function sessionLanguage(session: Pick<SessionRow, 'device' | 'custom_problem'>): Language {
@@ -28,13 +28,13 @@ export function publish(p: Product, tx: Sql, event: SessionEvent): Promise<void>
 export async function queueAttempt(p: Product, tx: Sql, sessionId: string, instructionId: string): Promise<AttemptRow> {
   const session = await findSession(tx, sessionId, { lock: true });
   if (!session) throw new Error(`session ${sessionId} vanished`);
-  const rows = await tx.query<AttemptRow>(
-    `INSERT INTO generation_attempts (session_id, instruction_id, attempt_number, status, language)
-     SELECT $1, $2, coalesce(max(attempt_number), 0) + 1, 'queued', $3 FROM generation_attempts WHERE session_id = $1
-     RETURNING ${ATTEMPT_COLUMNS}`,
-    [sessionId, instructionId, sessionLanguage(session)],
+  await tx.query(
+    `UPDATE agent_sessions SET status = 'active', updated_at = now() WHERE id = $1 AND status <> 'stopped'`,
+    [sessionId],
   );
-  const attempt = rows[0] as AttemptRow;
+  if (session.status === 'idle')
+    await publish(p, tx, { type: 'session.status', session_id: sessionId, status: 'active' });
+  const attempt = await createAttempt(p, tx, { sessionId, instructionId, language: sessionLanguage(session) });
   await enqueueJob(tx, {
     kind: 'generate',
     payload: { attempt_id: attempt.id },
@@ -44,13 +44,6 @@ export async function queueAttempt(p: Product, tx: Sql, sessionId: string, instr
     priority: await attemptPriority(tx, attempt),
     ownerId: session.owner_id,
   });
-  await tx.query(
-    `UPDATE agent_sessions SET status = 'active', updated_at = now() WHERE id = $1 AND status <> 'stopped'`,
-    [sessionId],
-  );
-  if (session.status === 'idle')
-    await publish(p, tx, { type: 'session.status', session_id: sessionId, status: 'active' });
-  await publish(p, tx, { type: 'attempt.created', session_id: sessionId, attempt: toAttempt(attempt) });
   return attempt;
 }
 
@@ -140,7 +133,7 @@ export async function continueInstruction(
     session.deleted_at === null;
   if (runnable) {
     const [row] = await tx.query<{ n: number; live: number }>(
-      `SELECT count(*)::int AS n, count(*) FILTER (WHERE status IN ${LIVE_ATTEMPT})::int AS live
+      `SELECT count(*)::int AS n, count(*) FILTER (WHERE status IN ${LIVE_ATTEMPT_SQL})::int AS live
        FROM generation_attempts WHERE instruction_id = $1`,
       [instruction.id],
     );
@@ -173,7 +166,7 @@ export async function settleSession(p: Product, tx: Sql, sessionId: string): Pro
   const rows = await tx.query(
     `UPDATE agent_sessions SET status = 'idle', updated_at = now()
      WHERE id = $1 AND status = 'active'
-       AND NOT EXISTS (SELECT 1 FROM generation_attempts WHERE session_id = $1 AND status IN ${LIVE_ATTEMPT})
+       AND NOT EXISTS (SELECT 1 FROM generation_attempts WHERE session_id = $1 AND status IN ${LIVE_ATTEMPT_SQL})
      RETURNING id`,
     [sessionId],
   );

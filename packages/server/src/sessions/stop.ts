@@ -1,7 +1,7 @@
 // Stopping work now: cancel pending jobs, mark unfinished attempts stopped; attempts already evaluated stay as they are.
 import type { Product } from '../services/product.js';
-import { ATTEMPT_COLUMNS, type AttemptRow, toAttempt } from '../services/rows.js';
 import type { Sql } from '../services/sql.js';
+import { LIVE_ATTEMPT_SQL, markStopped } from './attempts.js';
 import { finishInstruction, publish, settleSession } from './loop.js';
 
 /**
@@ -17,7 +17,7 @@ export async function stopAttempts(
   const where = 'sessionId' in scope ? 'session_id = $1' : 'instruction_id = $1';
   const key = 'sessionId' in scope ? scope.sessionId : scope.instructionId;
   const live = await tx.query<{ id: string; status: string }>(
-    `SELECT id, status FROM generation_attempts WHERE ${where} AND status IN ('queued', 'generating', 'evaluating') FOR UPDATE`,
+    `SELECT id, status FROM generation_attempts WHERE ${where} AND status IN ${LIVE_ATTEMPT_SQL} FOR UPDATE`,
     [key],
   );
   if (live.length === 0) return;
@@ -38,15 +38,7 @@ export async function stopAttempts(
     ...cancelledEvals.map((r) => r.target),
   ]);
   if (stoppable.size === 0) return;
-  const stopped = await tx.query<AttemptRow>(
-    `UPDATE generation_attempts SET status = 'stopped', finished_at = now()
-     WHERE id = ANY($1::uuid[]) RETURNING ${ATTEMPT_COLUMNS}`,
-    [[...stoppable]],
-  );
-  for (const a of stopped) {
-    await publish(p, tx, { type: 'attempt.status', session_id: a.session_id, attempt_id: a.id, status: 'stopped' });
-    await publish(p, tx, { type: 'attempt.updated', session_id: a.session_id, attempt: toAttempt(a) });
-  }
+  await markStopped(p, tx, [...stoppable]);
 }
 
 /** Session stop: every active instruction stops, unfinished attempts stop, the session is `stopped`. */
