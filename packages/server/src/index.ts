@@ -2,7 +2,8 @@
 export { createApp, MAX_BODY_BYTES } from './app.js';
 export { type Config, loadConfig } from './config.js';
 export { type AppContext, createContext, type ContextOptions } from './context.js';
-export { type Database, type Drizzle, type Queryable, openDatabase } from './db/client.js';
+export { type Database, openDatabase } from './db/client.js';
+export type { Sql } from './db/sql.js';
 export { migrate } from './db/migrate.js';
 export {
   type AppEnv,

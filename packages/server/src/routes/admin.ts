@@ -30,13 +30,13 @@ export function mountAdminRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       [q.limit ?? 50, q.offset ?? 0],
     );
     const count = await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM outbox');
-    const data = rows.rows.map((r) => ({
+    const data = rows.map((r) => ({
       id: r.id,
       to: r.to_address,
       subject: r.subject,
       text: r.text_body,
       created_at: new Date(r.created_at).toISOString(),
     }));
-    return c.json(OutboxList.parse({ data, count: count.rows[0]?.n ?? 0 }));
+    return c.json(OutboxList.parse({ data, count: count[0]?.n ?? 0 }));
   });
 }

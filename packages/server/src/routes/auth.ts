@@ -28,6 +28,7 @@ import {
 import type { AppContext } from '../context.js';
 import { type AppEnv, currentUser, requireUser } from '../http/auth.js';
 import { HttpError } from '../http/errors.js';
+import { type Mail, MailDeliveryError } from '../mail/mailer.js';
 import { registerRoute } from '../http/openapi.js';
 import { clientIp, createRateLimiter } from '../http/rate-limit.js';
 import { createMailThrottle, createSigninThrottle } from '../auth/throttle.js';
@@ -128,7 +129,7 @@ export function mountAuthRoutes(app: Hono<AppEnv>, ctx: AppContext): void {
     const existing = await findUserByEmail(db, email);
     if (!existing || existing.is_active) {
       const token = await issueOneTimeToken(db, 'magic_link', email);
-      await ctx.mailer.send(magicLinkMail(email, magicLinkUrl(config.publicUrl, token)));
+      await sendMail(ctx, magicLinkMail(email, magicLinkUrl(config.publicUrl, token)));
     }
     return c.json(Message.parse({ message: MAIL_SENT }));
   });
@@ -154,7 +155,7 @@ export function mountAuthRoutes(app: Hono<AppEnv>, ctx: AppContext): void {
       // Same answer as for a new address; the owner gets a sign-in link instead, so nothing leaks.
       if (existing.is_active) {
         const token = await issueOneTimeToken(db, 'magic_link', email);
-        await ctx.mailer.send(alreadyRegisteredMail(email, magicLinkUrl(config.publicUrl, token)));
+        await sendMail(ctx, alreadyRegisteredMail(email, magicLinkUrl(config.publicUrl, token)));
       }
     } else {
       const payload = {
@@ -163,7 +164,7 @@ export function mountAuthRoutes(app: Hono<AppEnv>, ctx: AppContext): void {
         hashed_password: hashedPassword,
       };
       const token = await issueOneTimeToken(db, 'email_verification', email, payload);
-      await ctx.mailer.send(verifyEmailMail(email, verifyEmailUrl(config.publicUrl, token)));
+      await sendMail(ctx, verifyEmailMail(email, verifyEmailUrl(config.publicUrl, token)));
     }
     return c.json(Message.parse({ message: MAIL_SENT }));
   });
@@ -219,4 +220,14 @@ export function mountAuthRoutes(app: Hono<AppEnv>, ctx: AppContext): void {
 
   registerRoute({ method: 'get', path: '/auth/users/me', summary: 'The signed-in user', auth: 'user', response: User });
   app.get('/auth/users/me', requireUser(ctx), (c) => c.json(User.parse(toWireUser(currentUser(c)))));
+}
+
+/** Sends a mail; a refusing SMTP server is the request's 502, so the caller knows the link never left. */
+async function sendMail(ctx: AppContext, mail: Mail): Promise<void> {
+  try {
+    await ctx.mailer.send(mail);
+  } catch (err) {
+    if (err instanceof MailDeliveryError) throw new HttpError(502, err.message);
+    throw err;
+  }
 }

@@ -7,7 +7,6 @@ import type { AppContext } from '../context.js';
 import { type AppEnv, requireUser } from '../http/auth.js';
 import { registerRoute } from '../http/openapi.js';
 import { parseParams } from '../http/validate.js';
-import { productOf } from '../services/product.js';
 
 const ProblemList = listOf(Problem);
 const DeviceList = listOf(Device);
@@ -15,7 +14,6 @@ const AgentList = listOf(AgentOffer);
 const NameParam = z.object({ name: Text.max(200) });
 
 export function mountCatalogueRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
-  const p = productOf(ctx);
   const auth = requireUser(ctx);
 
   registerRoute({
@@ -27,7 +25,7 @@ export function mountCatalogueRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     response: ProblemList,
   });
   api.get('/problems', auth, async (c) => {
-    const data = await p.catalogue.list();
+    const data = await ctx.catalogue.list();
     return c.json(ProblemList.parse({ data, count: data.length }));
   });
 
@@ -43,7 +41,7 @@ export function mountCatalogueRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   });
   api.get('/problems/:name', auth, async (c) => {
     const { name } = parseParams(c, NameParam);
-    return c.json(Problem.parse(await p.catalogue.require(name)));
+    return c.json(Problem.parse(await ctx.catalogue.require(name)));
   });
 
   registerRoute({
@@ -55,7 +53,7 @@ export function mountCatalogueRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     response: DeviceList,
   });
   api.get('/devices', auth, async (c) => {
-    const data = await p.devices.list();
+    const data = await ctx.devices.list();
     return c.json(DeviceList.parse({ data, count: data.length }));
   });
 

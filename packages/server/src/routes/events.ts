@@ -10,7 +10,6 @@ import { type AppEnv, authenticate, CREDENTIALS_DETAIL, currentUser, requireUser
 import { HttpError } from '../http/errors.js';
 import { registerRoute } from '../http/openapi.js';
 import { parseParams, parseQuery } from '../http/validate.js';
-import { productOf } from '../services/product.js';
 import { ownSession } from '../sessions/queries.js';
 import type { StoredEvent } from '../events/bus.js';
 
@@ -18,7 +17,6 @@ const IdParam = z.object({ id: Text.max(100) });
 const TicketQuery = z.object({ ticket: Text.max(200).optional(), last_event_id: Text.max(30).optional() });
 
 export function mountEventRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
-  const p = productOf(ctx);
   const streams = new StreamCounter(ctx.config.sessions.sseStreamsPerUser);
 
   registerRoute({
@@ -34,7 +32,7 @@ export function mountEventRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   api.post('/agent-session/:id/events/ticket', requireUser(ctx), async (c) => {
     const { id } = parseParams(c, IdParam);
     const user = currentUser(c);
-    const session = await ownSession(p.sql, user, id);
+    const session = await ownSession(ctx.db, user, id);
     return c.json(EventTicket.parse(await issueEventTicket(ctx.db, user.id, session.id)));
   });
 
@@ -64,7 +62,7 @@ export function mountEventRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       if (!found) throw new HttpError(401, CREDENTIALS_DETAIL, { 'WWW-Authenticate': 'Bearer' });
       user = found.user;
     }
-    await ownSession(p.sql, user, id);
+    await ownSession(ctx.db, user, id);
     const release = streams.acquire(user.id);
     if (!release)
       throw new HttpError(
@@ -73,7 +71,7 @@ export function mountEventRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       );
 
     const resume = c.req.header('Last-Event-ID') ?? c.req.query('last_event_id');
-    const after = resume && /^\d+$/.test(resume) ? Number(resume) : await p.bus.lastEventId(id);
+    const after = resume && /^\d+$/.test(resume) ? Number(resume) : await ctx.bus.lastEventId(id);
 
     return streamSSE(c, async (stream) => {
       try {
@@ -84,7 +82,7 @@ export function mountEventRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
             .catch(() => {});
         };
         await stream.write(': connected\n\n');
-        const unsubscribe = await p.bus.subscribe(id, after, send);
+        const unsubscribe = await ctx.bus.subscribe(id, after, send);
         // Proxies drop idle connections; a comment line now and then (15 s by default) keeps this one open.
         const keepAlive = setInterval(() => {
           chain = chain

@@ -13,12 +13,10 @@ import {
   starInstruction,
   stopInstruction,
 } from '../services/instructions.js';
-import { productOf } from '../services/product.js';
 
 const IdParam = z.object({ id: Text.max(100) });
 
 export function mountInstructionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
-  const p = productOf(ctx);
   const auth = requireUser(ctx);
   const tags = ['instruction'];
   const doc = (method: 'post' | 'patch' | 'delete', suffix: string, summary: string, body?: z.ZodType) =>
@@ -37,36 +35,36 @@ export function mountInstructionRoutes(api: Hono<AppEnv>, ctx: AppContext): void
   api.patch('/agent-session/instruction/:id', auth, async (c) => {
     const { id } = parseParams(c, IdParam);
     const body = await parseJson(c, UpdateInstructionRequest);
-    return c.json(UserInstruction.parse(await renameInstruction(p, currentUser(c), id, body.name)));
+    return c.json(UserInstruction.parse(await renameInstruction(ctx, currentUser(c), id, body.name)));
   });
 
   doc('delete', '', 'Delete an instruction: its pending work stops, its attempts stay');
   api.delete('/agent-session/instruction/:id', auth, async (c) => {
     const { id } = parseParams(c, IdParam);
-    return c.json(UserInstruction.parse(await deleteInstruction(p, currentUser(c), id)));
+    return c.json(UserInstruction.parse(await deleteInstruction(ctx, currentUser(c), id)));
   });
 
   doc('post', '/restore', 'Restore a deleted instruction');
   api.post('/agent-session/instruction/:id/restore', auth, async (c) => {
     const { id } = parseParams(c, IdParam);
-    return c.json(UserInstruction.parse(await restoreInstruction(p, currentUser(c), id)));
+    return c.json(UserInstruction.parse(await restoreInstruction(ctx, currentUser(c), id)));
   });
 
   doc('post', '/stop', 'Stop an instruction now; evaluated attempts stay');
   api.post('/agent-session/instruction/:id/stop', auth, async (c) => {
     const { id } = parseParams(c, IdParam);
-    return c.json(UserInstruction.parse(await stopInstruction(p, currentUser(c), id)));
+    return c.json(UserInstruction.parse(await stopInstruction(ctx, currentUser(c), id)));
   });
 
   doc('post', '/star', 'Star an instruction');
   api.post('/agent-session/instruction/:id/star', auth, async (c) => {
     const { id } = parseParams(c, IdParam);
-    return c.json(UserInstruction.parse(await starInstruction(p, currentUser(c), id, true)));
+    return c.json(UserInstruction.parse(await starInstruction(ctx, currentUser(c), id, true)));
   });
 
   doc('delete', '/star', 'Unstar an instruction');
   api.delete('/agent-session/instruction/:id/star', auth, async (c) => {
     const { id } = parseParams(c, IdParam);
-    return c.json(UserInstruction.parse(await starInstruction(p, currentUser(c), id, false)));
+    return c.json(UserInstruction.parse(await starInstruction(ctx, currentUser(c), id, false)));
   });
 }

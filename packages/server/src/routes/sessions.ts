@@ -20,7 +20,6 @@ import type { AppContext } from '../context.js';
 import { type AppEnv, currentUser, requireSuperuser, requireUser } from '../http/auth.js';
 import { registerRoute } from '../http/openapi.js';
 import { parseJson, parseParams, parseQuery } from '../http/validate.js';
-import { productOf } from '../services/product.js';
 import { SessionJsonCache, sessionJson } from '../sessions/session-json.js';
 import {
   bestAttemptOf,
@@ -39,7 +38,6 @@ const IdParam = z.object({ id: Text.max(100) });
 export const SESSION_PAGE_SIZE = 50;
 
 export function mountSessionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
-  const p = productOf(ctx);
   // Per process: each replica checks the rows' versions in the shared database before reusing a rendering.
   const sessionBodies = new SessionJsonCache();
   const auth = requireUser(ctx);
@@ -59,7 +57,7 @@ export function mountSessionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     const q = parseQuery(c, ListAllSessionsParams);
     const page = { limit: q.limit ?? SESSION_PAGE_SIZE, offset: q.offset ?? 0 };
     const filter = { ownerId: q.owner_id, problemName: q.problem_name, includeDeleted: q.include_deleted };
-    return c.json(SessionList.parse(await listSessions(p, filter, page)));
+    return c.json(SessionList.parse(await listSessions(ctx, filter, page)));
   });
 
   registerRoute({
@@ -75,7 +73,7 @@ export function mountSessionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   });
   api.post('/agent-session/custom', auth, async (c) => {
     const body = await parseJson(c, CreateCustomSessionRequest);
-    return c.json(AgentSession.parse(await createCustomSession(p, currentUser(c), body)), 201);
+    return c.json(AgentSession.parse(await createCustomSession(ctx, currentUser(c), body)), 201);
   });
 
   registerRoute({
@@ -91,7 +89,7 @@ export function mountSessionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   });
   api.post('/agent-session', auth, async (c) => {
     const body = await parseJson(c, CreateSessionRequest);
-    return c.json(AgentSession.parse(await createSession(p, currentUser(c), body)), 201);
+    return c.json(AgentSession.parse(await createSession(ctx, currentUser(c), body)), 201);
   });
 
   registerRoute({
@@ -107,7 +105,7 @@ export function mountSessionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     const q = parseQuery(c, ListSessionsParams);
     const page = { limit: q.limit ?? SESSION_PAGE_SIZE, offset: q.offset ?? 0 };
     const filter = { ownerId: currentUser(c).id, includeDeleted: q.include_deleted };
-    return c.json(SessionList.parse(await listSessions(p, filter, page)));
+    return c.json(SessionList.parse(await listSessions(ctx, filter, page)));
   });
 
   registerRoute({
@@ -124,7 +122,7 @@ export function mountSessionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     const { id } = parseParams(c, IdParam);
     // The most-read route (the web polls it, the CLI watches it): assembled by Postgres, not parsed and re-serialised
     // here. test/product/session-read.test.ts holds it to AgentSession and to getSession's shape.
-    const body = await sessionJson(p.sql, sessionBodies, currentUser(c), id);
+    const body = await sessionJson(ctx.db, sessionBodies, currentUser(c), id);
     return c.body(body, 200, { 'Content-Type': 'application/json' });
   });
 
@@ -141,7 +139,7 @@ export function mountSessionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   api.patch('/agent-session/:id', auth, async (c) => {
     const { id } = parseParams(c, IdParam);
     const body = await parseJson(c, UpdateSessionRequest);
-    return c.json(AgentSession.parse(await updateSession(p, currentUser(c), id, body)));
+    return c.json(AgentSession.parse(await updateSession(ctx, currentUser(c), id, body)));
   });
 
   registerRoute({
@@ -156,7 +154,7 @@ export function mountSessionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   });
   api.delete('/agent-session/:id', auth, async (c) => {
     const { id } = parseParams(c, IdParam);
-    await deleteSession(p, currentUser(c), id);
+    await deleteSession(ctx, currentUser(c), id);
     return c.json(Message.parse({ message: 'Session deleted' }));
   });
 
@@ -172,7 +170,7 @@ export function mountSessionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   });
   api.post('/agent-session/:id/restore', auth, async (c) => {
     const { id } = parseParams(c, IdParam);
-    return c.json(AgentSession.parse(await restoreSession(p, currentUser(c), id)));
+    return c.json(AgentSession.parse(await restoreSession(ctx, currentUser(c), id)));
   });
 
   registerRoute({
@@ -187,7 +185,7 @@ export function mountSessionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   });
   api.post('/agent-session/:id/stop', auth, async (c) => {
     const { id } = parseParams(c, IdParam);
-    return c.json(AgentSession.parse(await stopSession(p, currentUser(c), id)));
+    return c.json(AgentSession.parse(await stopSession(ctx, currentUser(c), id)));
   });
 
   registerRoute({
@@ -202,7 +200,7 @@ export function mountSessionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   });
   api.get('/agent-session/:id/best-attempt', auth, async (c) => {
     const { id } = parseParams(c, IdParam);
-    return c.json(GenerationAttempt.parse(await bestAttemptOf(p, currentUser(c), id)));
+    return c.json(GenerationAttempt.parse(await bestAttemptOf(ctx, currentUser(c), id)));
   });
 
   registerRoute({
@@ -219,6 +217,6 @@ export function mountSessionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   api.post('/agent-session/:id/attempt', auth, async (c) => {
     const { id } = parseParams(c, IdParam);
     const body = await parseJson(c, NewAttemptsRequest);
-    return c.json(NewAttemptsResponse.parse(await newAttempts(p, currentUser(c), id, body)), 201);
+    return c.json(NewAttemptsResponse.parse(await newAttempts(ctx, currentUser(c), id, body)), 201);
   });
 }

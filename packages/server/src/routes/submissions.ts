@@ -17,7 +17,6 @@ import { type AppEnv, currentUser, requireUser } from '../http/auth.js';
 import { registerRoute } from '../http/openapi.js';
 import { parseJson, parseParams, parseQuery } from '../http/validate.js';
 import { allLeaderboards, leaderboardFor } from '../services/leaderboards.js';
-import { productOf } from '../services/product.js';
 import { createSubmission, listSubmissions, submissionDetail } from '../services/submissions.js';
 
 const SubmissionList = listOf(Submission);
@@ -29,7 +28,6 @@ const SubmissionQuery = z.object({
 });
 
 export function mountSubmissionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
-  const p = productOf(ctx);
   const auth = requireUser(ctx);
 
   registerRoute({
@@ -45,7 +43,7 @@ export function mountSubmissionRoutes(api: Hono<AppEnv>, ctx: AppContext): void 
   });
   api.post('/submission', auth, async (c) => {
     const body = await parseJson(c, CreateSubmissionRequest);
-    return c.json(Submission.parse(await createSubmission(p, currentUser(c), body)), 201);
+    return c.json(Submission.parse(await createSubmission(ctx, currentUser(c), body)), 201);
   });
 
   registerRoute({
@@ -60,7 +58,7 @@ export function mountSubmissionRoutes(api: Hono<AppEnv>, ctx: AppContext): void 
   api.get('/submission', auth, async (c) => {
     const q = parseQuery(c, SubmissionQuery);
     const page = { limit: q.limit ?? 50, offset: q.offset ?? 0, problemName: q.problem_name };
-    return c.json(SubmissionList.parse(await listSubmissions(p, currentUser(c), page)));
+    return c.json(SubmissionList.parse(await listSubmissions(ctx, currentUser(c), page)));
   });
 
   // The static /leaderboard/submission/{id} comes before /leaderboard/{problem_name}.
@@ -77,7 +75,7 @@ export function mountSubmissionRoutes(api: Hono<AppEnv>, ctx: AppContext): void 
   });
   api.get('/leaderboard/submission/:submission_id', auth, async (c) => {
     const { submission_id } = parseParams(c, SubmissionId);
-    return c.json(SubmissionDetail.parse(await submissionDetail(p, currentUser(c), submission_id)));
+    return c.json(SubmissionDetail.parse(await submissionDetail(ctx, currentUser(c), submission_id)));
   });
 
   registerRoute({
@@ -92,7 +90,7 @@ export function mountSubmissionRoutes(api: Hono<AppEnv>, ctx: AppContext): void 
   api.get('/leaderboard', auth, async (c) => {
     const q = parseQuery(c, BoardQuery);
     return c.json(
-      LeaderboardList.parse(await allLeaderboards(p, { limit: q.limit ?? ALL_LEADERBOARDS_LIMIT, device: q.device })),
+      LeaderboardList.parse(await allLeaderboards(ctx, { limit: q.limit ?? ALL_LEADERBOARDS_LIMIT, device: q.device })),
     );
   });
 
@@ -112,7 +110,7 @@ export function mountSubmissionRoutes(api: Hono<AppEnv>, ctx: AppContext): void 
     const q = parseQuery(c, BoardQuery);
     return c.json(
       Leaderboard.parse(
-        await leaderboardFor(p, problem_name, { limit: q.limit ?? DEFAULT_LEADERBOARD_LIMIT, device: q.device }),
+        await leaderboardFor(ctx, problem_name, { limit: q.limit ?? DEFAULT_LEADERBOARD_LIMIT, device: q.device }),
       ),
     );
   });

@@ -1,8 +1,8 @@
 // The one owner of a generation attempt's lifecycle: every status write and every attempt event goes through here.
 import type { AttemptStatus, EvaluationState, Language } from '@kernelforge/sdk';
-import type { Product } from '../services/product.js';
-import { ATTEMPT_COLUMNS, type AttemptRow, toAttempt } from '../services/rows.js';
-import type { Sql } from '../services/sql.js';
+import type { AppContext } from '../context.js';
+import { ATTEMPT_COLUMNS, type AttemptRow, toAttempt } from '../db/rows.js';
+import type { Sql } from '../db/sql.js';
 import { isUuid } from './queries.js';
 
 /**
@@ -56,15 +56,15 @@ async function transition(
   );
 }
 
-async function announce(p: Product, tx: Sql, attempt: AttemptRow, withRow = true): Promise<void> {
-  await p.bus.publish(tx, {
+async function announce(ctx: AppContext, tx: Sql, attempt: AttemptRow, withRow = true): Promise<void> {
+  await ctx.bus.publish(tx, {
     type: 'attempt.status',
     session_id: attempt.session_id,
     attempt_id: attempt.id,
     status: attempt.status as AttemptStatus,
   });
   if (withRow)
-    await p.bus.publish(tx, { type: 'attempt.updated', session_id: attempt.session_id, attempt: toAttempt(attempt) });
+    await ctx.bus.publish(tx, { type: 'attempt.updated', session_id: attempt.session_id, attempt: toAttempt(attempt) });
 }
 
 /**
@@ -73,7 +73,7 @@ async function announce(p: Product, tx: Sql, attempt: AttemptRow, withRow = true
  * numbering; the unique (session_id, attempt_number) constraint backs it up.
  */
 export async function createAttempt(
-  p: Product,
+  ctx: AppContext,
   tx: Sql,
   values: {
     sessionId: string;
@@ -96,7 +96,7 @@ export async function createAttempt(
     ],
   );
   const attempt = rows[0] as AttemptRow;
-  await p.bus.publish(tx, { type: 'attempt.created', session_id: values.sessionId, attempt: toAttempt(attempt) });
+  await ctx.bus.publish(tx, { type: 'attempt.created', session_id: values.sessionId, attempt: toAttempt(attempt) });
   return attempt;
 }
 
@@ -104,20 +104,20 @@ export async function createAttempt(
  * A generate worker takes the attempt: queued -> generating. A retried job finds it generating already and
  * gets it back without a second event. Null when the attempt ended meanwhile.
  */
-export async function markGenerating(p: Product, tx: Sql, attemptId: string): Promise<AttemptRow | null> {
+export async function markGenerating(ctx: AppContext, tx: Sql, attemptId: string): Promise<AttemptRow | null> {
   const [before] = await tx.query<{ status: string }>('SELECT status FROM generation_attempts WHERE id = $1', [
     attemptId,
   ]);
   const [row] = await transition(tx, [attemptId], 'generating');
   if (!row) return null;
   // Only the status moves here; the row's content changes when the source arrives.
-  if (before?.status === 'queued') await announce(p, tx, row, false);
+  if (before?.status === 'queued') await announce(ctx, tx, row, false);
   return row;
 }
 
 /** The agent's candidate is stored: generating -> evaluating. Null when a stop or failure came first. */
 export async function markEvaluating(
-  p: Product,
+  ctx: AppContext,
   tx: Sql,
   attemptId: string,
   result: {
@@ -141,13 +141,13 @@ export async function markEvaluating(
       result.usage ? JSON.stringify(result.usage) : null,
     ],
   );
-  if (row) await announce(p, tx, row);
+  if (row) await announce(ctx, tx, row);
   return row ?? null;
 }
 
 /** A runner's verdict is stored: evaluating -> completed (whatever the verdict). Null for a late report. */
 export async function markCompleted(
-  p: Product,
+  ctx: AppContext,
   tx: Sql,
   attemptId: string,
   state: EvaluationState,
@@ -159,20 +159,25 @@ export async function markCompleted(
     'evaluation_state = $2, runner_seconds = $3, finished_at = now()',
     [JSON.stringify(state), state.runner_seconds],
   );
-  if (row) await announce(p, tx, row);
+  if (row) await announce(ctx, tx, row);
   return row ?? null;
 }
 
 /** No evaluation could be made: an unfinished attempt fails with its reason. Null when it had already ended. */
-export async function markFailed(p: Product, tx: Sql, attemptId: string, error: string): Promise<AttemptRow | null> {
+export async function markFailed(
+  ctx: AppContext,
+  tx: Sql,
+  attemptId: string,
+  error: string,
+): Promise<AttemptRow | null> {
   const [row] = await transition(tx, [attemptId], 'failed', 'error = $2, finished_at = now()', [error]);
-  if (row) await announce(p, tx, row);
+  if (row) await announce(ctx, tx, row);
   return row ?? null;
 }
 
 /** A user's stop: the unfinished ones among `attemptIds` become stopped; the rows that did. */
-export async function markStopped(p: Product, tx: Sql, attemptIds: string[]): Promise<AttemptRow[]> {
+export async function markStopped(ctx: AppContext, tx: Sql, attemptIds: string[]): Promise<AttemptRow[]> {
   const rows = await transition(tx, attemptIds, 'stopped', 'finished_at = now()');
-  for (const row of rows) await announce(p, tx, row);
+  for (const row of rows) await announce(ctx, tx, row);
   return rows;
 }

@@ -1,6 +1,6 @@
 // Stopping work now: cancel pending jobs, mark unfinished attempts stopped; attempts already evaluated stay as they are.
-import type { Product } from '../services/product.js';
-import type { Sql } from '../services/sql.js';
+import type { AppContext } from '../context.js';
+import type { Sql } from '../db/sql.js';
 import { LIVE_ATTEMPT_SQL, markStopped } from './attempts.js';
 import { finishInstruction, publish, settleSession } from './loop.js';
 
@@ -10,7 +10,7 @@ import { finishInstruction, publish, settleSession } from './loop.js';
  * evaluation a runner already holds is left to finish, so a measurement under way is not thrown away.
  */
 export async function stopAttempts(
-  p: Product,
+  ctx: AppContext,
   tx: Sql,
   scope: { sessionId: string } | { instructionId: string },
 ): Promise<void> {
@@ -38,34 +38,34 @@ export async function stopAttempts(
     ...cancelledEvals.map((r) => r.target),
   ]);
   if (stoppable.size === 0) return;
-  await markStopped(p, tx, [...stoppable]);
+  await markStopped(ctx, tx, [...stoppable]);
 }
 
 /** Session stop: every active instruction stops, unfinished attempts stop, the session is `stopped`. */
-export async function stopSessionWork(p: Product, tx: Sql, sessionId: string): Promise<void> {
+export async function stopSessionWork(ctx: AppContext, tx: Sql, sessionId: string): Promise<void> {
   await tx.query('SELECT id FROM agent_sessions WHERE id = $1 FOR UPDATE', [sessionId]);
   const active = await tx.query<{ id: string }>(
     `SELECT id FROM user_instructions WHERE session_id = $1 AND status IN ('active', 'generating')`,
     [sessionId],
   );
-  for (const i of active) await finishInstruction(p, tx, i.id, 'stopped');
-  await stopAttempts(p, tx, { sessionId });
+  for (const i of active) await finishInstruction(ctx, tx, i.id, 'stopped');
+  await stopAttempts(ctx, tx, { sessionId });
   const changed = await tx.query(
     `UPDATE agent_sessions SET status = 'stopped', updated_at = now() WHERE id = $1 AND status <> 'stopped' RETURNING id`,
     [sessionId],
   );
-  if (changed.length > 0) await publish(p, tx, { type: 'session.status', session_id: sessionId, status: 'stopped' });
+  if (changed.length > 0) await publish(ctx, tx, { type: 'session.status', session_id: sessionId, status: 'stopped' });
 }
 
 /** Instruction stop: its unfinished attempts stop; other instructions of the session go on. */
 export async function stopInstructionWork(
-  p: Product,
+  ctx: AppContext,
   tx: Sql,
   sessionId: string,
   instructionId: string,
 ): Promise<void> {
   await tx.query('SELECT id FROM agent_sessions WHERE id = $1 FOR UPDATE', [sessionId]);
-  await finishInstruction(p, tx, instructionId, 'stopped');
-  await stopAttempts(p, tx, { instructionId });
-  await settleSession(p, tx, sessionId);
+  await finishInstruction(ctx, tx, instructionId, 'stopped');
+  await stopAttempts(ctx, tx, { instructionId });
+  await settleSession(ctx, tx, sessionId);
 }

@@ -58,7 +58,7 @@ describe('restart', () => {
       const migrations = await second.ctx.db.query<{ name: string }>(
         'SELECT name FROM schema_migrations ORDER BY name',
       );
-      expect(migrations.rows[0]?.name).toBe('0001_auth.sql');
+      expect(migrations[0]?.name).toBe('0001_auth.sql');
     } finally {
       await second.stop();
     }

@@ -1,7 +1,6 @@
 // The attempt lifecycle (sessions/attempts.ts) moves an attempt only along DESIGN 3's arrows; anything else changes nothing.
 import type { AgentSession, EvaluationState } from '@kernelforge/sdk';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { productOf } from '../../src/services/product.js';
 import {
   ATTEMPT_TRANSITIONS,
   canTransition,
@@ -39,12 +38,12 @@ async function newSession(): Promise<{ sessionId: string; attemptId: string }> {
   return { sessionId: created.body.id, attemptId: attempt.id };
 }
 
-const p = () => productOf(server.ctx);
+const p = () => server.ctx;
 const statusOf = async (id: string) =>
-  (await p().sql.query<{ status: string }>('SELECT status FROM generation_attempts WHERE id = $1', [id]))[0]?.status;
+  (await p().db.query<{ status: string }>('SELECT status FROM generation_attempts WHERE id = $1', [id]))[0]?.status;
 const eventCount = async (sessionId: string) =>
   (
-    await p().sql.query<{ n: number }>('SELECT count(*)::int AS n FROM session_events WHERE session_id = $1', [
+    await p().db.query<{ n: number }>('SELECT count(*)::int AS n FROM session_events WHERE session_id = $1', [
       sessionId,
     ])
   )[0]?.n;
@@ -69,7 +68,7 @@ test('the transition table is DESIGN 3: queued -> generating -> evaluating -> co
 
 test('a late evaluation result for a stopped attempt does not resurrect it, and publishes nothing', async () => {
   const { sessionId, attemptId } = await newSession();
-  await p().sql.transaction(async (tx) => {
+  await p().db.transaction(async (tx) => {
     expect(await markGenerating(p(), tx, attemptId)).not.toBeNull();
     expect(await markEvaluating(p(), tx, attemptId, candidate)).not.toBeNull();
     expect((await markStopped(p(), tx, [attemptId])).map((a) => a.id)).toEqual([attemptId]);
@@ -78,7 +77,7 @@ test('a late evaluation result for a stopped attempt does not resurrect it, and 
   const events = await eventCount(sessionId);
 
   const late = fakeState('benchmark', 1.5) as EvaluationState;
-  await p().sql.transaction(async (tx) => {
+  await p().db.transaction(async (tx) => {
     expect(await markCompleted(p(), tx, attemptId, late)).toBeNull();
     expect(await markFailed(p(), tx, attemptId, 'runner lost')).toBeNull();
     expect(await markEvaluating(p(), tx, attemptId, candidate)).toBeNull();
@@ -86,7 +85,7 @@ test('a late evaluation result for a stopped attempt does not resurrect it, and 
     expect(await markStopped(p(), tx, [attemptId])).toEqual([]);
   });
   expect(await statusOf(attemptId)).toBe('stopped');
-  const [row] = await p().sql.query<{ evaluation_state: unknown }>(
+  const [row] = await p().db.query<{ evaluation_state: unknown }>(
     'SELECT evaluation_state FROM generation_attempts WHERE id = $1',
     [attemptId],
   );
@@ -96,13 +95,13 @@ test('a late evaluation result for a stopped attempt does not resurrect it, and 
 
 test('a queued attempt cannot skip to completed or evaluating', async () => {
   const { attemptId } = await newSession();
-  await p().sql.transaction(async (tx) => {
+  await p().db.transaction(async (tx) => {
     expect(await markCompleted(p(), tx, attemptId, fakeState('benchmark', 1) as EvaluationState)).toBeNull();
     expect(await markEvaluating(p(), tx, attemptId, candidate)).toBeNull();
   });
   expect(await statusOf(attemptId)).toBe('queued');
   // A retried generate job finds the attempt generating already and gets it back.
-  await p().sql.transaction(async (tx) => {
+  await p().db.transaction(async (tx) => {
     expect((await markGenerating(p(), tx, attemptId))?.status).toBe('generating');
     expect((await markGenerating(p(), tx, attemptId))?.status).toBe('generating');
     expect((await markFailed(p(), tx, attemptId, 'agent error'))?.status).toBe('failed');
