@@ -18,4 +18,5 @@ export { clientIp, createRateLimiter, type RateLimiter } from './http/rate-limit
 export { parseForm, parseJson, parseParams, parseQuery } from './http/validate.js';
 export { HttpError, ValidationError } from './http/errors.js';
 export { buildOpenApiDocument, registerRoute, type RouteDoc } from './http/openapi.js';
+export { routeTable, type RouteSpec } from './http/route.js';
 export { type RunningServer, startServer } from './server.js';

@@ -18,8 +18,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/auth.js';
 import { HttpError } from '../http/errors.js';
-import { registerRoute } from '../http/openapi.js';
-import { parseJson, parseParams } from '../http/validate.js';
+import { routeTable } from '../http/route.js';
 import { claimJob, heartbeatJob } from '../jobs/queue.js';
 import type { Job } from '../jobs/types.js';
 import { recordEvaluation } from '../services/evaluation-results.js';
@@ -78,94 +77,96 @@ async function claimWithWait(ctx: AppContext, c: Context, req: RunnerClaimReques
 }
 
 export function mountRunnerRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
-  const auth = requireRunner(ctx);
+  const route = routeTable(api, '/api/v1', { runner: requireRunner(ctx) });
   const tags = ['runner'];
 
-  registerRoute({
-    method: 'post',
-    path: '/api/v1/runner/register',
-    summary: 'Register a runner and the devices it serves',
-    tags,
-    auth: 'runner',
-    request: { body: RunnerRegisterRequest },
-    response: RunnerRegisterResponse,
-  });
-  api.post('/runner/register', auth, async (c) => {
-    const body = await parseJson(c, RunnerRegisterRequest);
-    const rows = await ctx.db.query<{ id: string }>(
-      'INSERT INTO runners (name, devices, version) VALUES ($1, $2, $3) RETURNING id',
-      [body.name, JSON.stringify(body.devices), body.version ?? null],
-    );
-    const lease = ctx.config.jobs.leaseSeconds;
-    return c.json(
-      RunnerRegisterResponse.parse({
-        runner_id: rows[0]?.id,
+  route(
+    {
+      method: 'post',
+      path: '/runner/register',
+      summary: 'Register a runner and the devices it serves',
+      tags,
+      auth: 'runner',
+      body: RunnerRegisterRequest,
+      response: RunnerRegisterResponse,
+    },
+    async (_c, { body }) => {
+      const rows = await ctx.db.query<{ id: string }>(
+        'INSERT INTO runners (name, devices, version) VALUES ($1, $2, $3) RETURNING id',
+        [body.name, JSON.stringify(body.devices), body.version ?? null],
+      );
+      const lease = ctx.config.jobs.leaseSeconds;
+      return {
+        runner_id: rows[0]?.id as string,
         lease_seconds: lease,
         heartbeat_seconds: Math.max(1, Math.floor(lease / 3)),
-      }),
-    );
-  });
+      };
+    },
+  );
 
-  registerRoute({
-    method: 'post',
-    path: '/api/v1/runner/claim',
-    summary: 'Lease the next evaluate job for these devices (long poll)',
-    tags,
-    auth: 'runner',
-    request: { body: RunnerClaimRequest },
-    response: RunnerClaimResponse,
-    errors: [404],
-  });
-  api.post('/runner/claim', auth, async (c) => {
-    const body = await parseJson(c, RunnerClaimRequest);
-    await touchRunner(ctx, body.runner_id);
-    const job = await claimWithWait(ctx, c, body);
-    return c.json(RunnerClaimResponse.parse({ job: job ? toClaimed(job) : null }));
-  });
+  route(
+    {
+      method: 'post',
+      path: '/runner/claim',
+      summary: 'Lease the next evaluate job for these devices (long poll)',
+      tags,
+      auth: 'runner',
+      body: RunnerClaimRequest,
+      response: RunnerClaimResponse,
+      errors: [404],
+    },
+    async (c, { body }) => {
+      await touchRunner(ctx, body.runner_id);
+      const job = await claimWithWait(ctx, c, body);
+      return { job: job ? toClaimed(job) : null };
+    },
+  );
 
-  registerRoute({
-    method: 'post',
-    path: '/api/v1/runner/jobs/{id}/heartbeat',
-    summary: "Extend a job's lease; 409 when it was lost",
-    tags,
-    auth: 'runner',
-    request: { params: JobParam, body: RunnerHeartbeatRequest },
-    response: RunnerHeartbeatResponse,
-    errors: [404, 409],
-  });
-  api.post('/runner/jobs/:id/heartbeat', auth, async (c) => {
-    const { id } = parseParams(c, JobParam);
-    const body = await parseJson(c, RunnerHeartbeatRequest);
-    await touchRunner(ctx, body.runner_id);
-    const until = isUuid(id) ? await heartbeatJob(ctx.db, id, body.lease_token, ctx.config.jobs.leaseSeconds) : null;
-    if (!until) throw new HttpError(409, 'Lease lost: the job was requeued, cancelled or finished');
-    return c.json(RunnerHeartbeatResponse.parse({ lease_expires_at: until.toISOString() }));
-  });
+  route(
+    {
+      method: 'post',
+      path: '/runner/jobs/{id}/heartbeat',
+      summary: "Extend a job's lease; 409 when it was lost",
+      tags,
+      auth: 'runner',
+      params: JobParam,
+      body: RunnerHeartbeatRequest,
+      response: RunnerHeartbeatResponse,
+      errors: [404, 409],
+    },
+    async (_c, { params: { id }, body }) => {
+      await touchRunner(ctx, body.runner_id);
+      const until = isUuid(id) ? await heartbeatJob(ctx.db, id, body.lease_token, ctx.config.jobs.leaseSeconds) : null;
+      if (!until) throw new HttpError(409, 'Lease lost: the job was requeued, cancelled or finished');
+      return { lease_expires_at: until.toISOString() };
+    },
+  );
 
-  registerRoute({
-    method: 'post',
-    path: '/api/v1/runner/jobs/{id}/result',
-    summary: "Report a job's evaluation (or an infrastructure error)",
-    tags,
-    auth: 'runner',
-    request: { params: JobParam, body: RunnerResultRequest },
-    response: Message,
-    errors: [404, 409],
-  });
-  api.post('/runner/jobs/:id/result', auth, async (c) => {
-    const { id } = parseParams(c, JobParam);
-    const body = await parseJson(c, RunnerResultRequest);
-    await touchRunner(ctx, body.runner_id);
-    if (!body.evaluation_state && body.error === undefined) {
-      throw new HttpError(422, [
-        { loc: ['body'], msg: 'Either evaluation_state or error is required', type: 'value_error' },
-      ]);
-    }
-    const report = body.evaluation_state ? { state: body.evaluation_state } : { error: body.error ?? 'unknown error' };
-    const outcome = isUuid(id) ? await recordEvaluation(ctx, id, body.lease_token, report) : 'lost';
-    if (outcome === 'lost') throw new HttpError(409, 'Lease lost: the job was requeued, cancelled or finished');
-    return c.json(
-      Message.parse({ message: outcome === 'recorded' ? 'Result recorded' : `Error recorded (${outcome})` }),
-    );
-  });
+  route(
+    {
+      method: 'post',
+      path: '/runner/jobs/{id}/result',
+      summary: "Report a job's evaluation (or an infrastructure error)",
+      tags,
+      auth: 'runner',
+      params: JobParam,
+      body: RunnerResultRequest,
+      response: Message,
+      errors: [404, 409],
+    },
+    async (_c, { params: { id }, body }) => {
+      await touchRunner(ctx, body.runner_id);
+      if (!body.evaluation_state && body.error === undefined) {
+        throw new HttpError(422, [
+          { loc: ['body'], msg: 'Either evaluation_state or error is required', type: 'value_error' },
+        ]);
+      }
+      const report = body.evaluation_state
+        ? { state: body.evaluation_state }
+        : { error: body.error ?? 'unknown error' };
+      const outcome = isUuid(id) ? await recordEvaluation(ctx, id, body.lease_token, report) : 'lost';
+      if (outcome === 'lost') throw new HttpError(409, 'Lease lost: the job was requeued, cancelled or finished');
+      return { message: outcome === 'recorded' ? 'Result recorded' : `Error recorded (${outcome})` };
+    },
+  );
 }
