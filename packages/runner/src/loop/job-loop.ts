@@ -29,6 +29,8 @@ export interface JobLoopOptions {
   problems: () => Catalogue | Promise<Catalogue>;
   workDir: string;
   timing?: EvaluateOptions['timing'];
+  /** See EvaluateOptions.allowUnsandboxed. */
+  allowUnsandboxed?: boolean;
   /** How often to heartbeat a job being evaluated (read for each job: a registration may change it). */
   heartbeatMs: () => number;
   /** Names this runner in a setup error ("this <who> does not serve <device>"). */
@@ -72,6 +74,7 @@ async function runLeasedJob<J extends LeasedJob>(
       workDir: opts.workDir,
       signal: AbortSignal.any([lease.signal, halt]),
       ...(opts.timing ? { timing: opts.timing } : {}),
+      ...(opts.allowUnsandboxed ? { allowUnsandboxed: true } : {}),
     });
     outcome = { state };
   } catch (err) {

@@ -19,6 +19,8 @@ export interface RunnerLoopOptions {
   /** Backoff after a failure: starts here, doubles up to maxBackoffMs. */
   minBackoffMs?: number;
   maxBackoffMs?: number;
+  /** Run candidates unsandboxed when bubblewrap is missing (KFORGE_ALLOW_UNSANDBOXED=1; unsafe). */
+  allowUnsandboxed?: boolean;
   /** Passed to evaluate() (tests use 'quick'). */
   timing?: EvaluateOptions['timing'];
   log?: (line: string) => void;
@@ -126,6 +128,7 @@ export function startRunnerLoop(opts: RunnerLoopOptions): RunnerLoopHandle {
         problems: () => opts.problems,
         workDir: opts.workDir,
         ...(opts.timing ? { timing: opts.timing } : {}),
+        ...(opts.allowUnsandboxed ? { allowUnsandboxed: true } : {}),
         heartbeatMs: () => Math.max(1, heartbeatSeconds) * 1000,
         who: 'runner',
       },

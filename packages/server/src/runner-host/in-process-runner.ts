@@ -42,6 +42,7 @@ export async function startInProcessRunner(ctx: AppContext): Promise<InProcessRu
       problems: () => ctx.catalogue.definitions(),
       workDir: ctx.config.runner.workDir,
       timing: ctx.config.runner.timing,
+      allowUnsandboxed: ctx.config.runner.allowUnsandboxed,
       heartbeatMs: () => Math.max(200, (ctx.config.jobs.leaseSeconds * 1000) / 3),
       who: 'server',
     },
