@@ -11,6 +11,10 @@ export default defineConfig({
         find: /^@kernelforge\/sdk\/node$/,
         replacement: fileURLToPath(new URL('./packages/sdk/src/node.ts', import.meta.url)),
       },
+      {
+        find: /^@kernelforge\/sdk\/internal$/,
+        replacement: fileURLToPath(new URL('./packages/sdk/src/internal/index.ts', import.meta.url)),
+      },
       { find: /^@kernelforge\/sdk$/, replacement: src('sdk') },
       { find: /^@kernelforge\/runner$/, replacement: src('runner') },
       { find: /^@kernelforge\/server$/, replacement: src('server') },

@@ -6,6 +6,7 @@
 //   discoverDevices()             -> sdk Device[] (cpu with measured peaks; GPUs via nvidia-smi)
 //   cpuInfo()                     -> sdk CpuInfo (ISA, vector registers, caches; no peaks measured)
 //   evaluate(payload, opts)       -> sdk EvaluationState (throws EvaluationSetupError when no evaluation can be made)
+//   runJobLoop(source, opts, halt) -> the one claim/heartbeat/evaluate/report loop, over any JobSource
 //   startRunnerLoop(opts)         -> a standalone runner speaking the runner API; returns a handle to stop it
 export { loadCatalogue, loadProblem } from './problems/catalogue.js';
 export { toPublicProblem } from './problems/public.js';
@@ -17,4 +18,5 @@ export { cpuInfo } from './devices/cpu.js';
 export { evaluate, EvaluationSetupError, type EvaluateOptions, type EvaluationProfile } from './evaluate/evaluate.js';
 export type { TimingRules } from './harness/plan.js';
 export { sandboxAvailable } from './sandbox/bwrap.js';
+export { type JobLoopOptions, type JobOutcome, type JobSource, type LeasedJob, runJobLoop } from './loop/job-loop.js';
 export { startRunnerLoop, type RunnerLoopOptions, type RunnerLoopHandle } from './loop/runner-loop.js';

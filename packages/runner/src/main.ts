@@ -46,7 +46,8 @@ async function main(): Promise<number> {
     );
     return 2;
   }
-  if (!sandboxAvailable() && process.env.KFORGE_ALLOW_UNSANDBOXED !== '1') {
+  const allowUnsandboxed = process.env.KFORGE_ALLOW_UNSANDBOXED === '1';
+  if (!sandboxAvailable() && !allowUnsandboxed) {
     process.stderr.write(
       'kforge-runner: bubblewrap (bwrap) is not usable here; install it, or set KFORGE_ALLOW_UNSANDBOXED=1 to run candidates unsandboxed (unsafe)\n',
     );
@@ -72,6 +73,7 @@ async function main(): Promise<number> {
     devices,
     problems,
     workDir,
+    allowUnsandboxed,
     ...(values.name ? { name: values.name } : {}),
   });
   await new Promise<void>((r) => {

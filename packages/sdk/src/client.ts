@@ -4,7 +4,10 @@ import type { RetryOptions } from './core/retry.js';
 import { MemoryTokenStore, type TokenStore } from './core/token.js';
 import { AdminResource, TokensResource, UsersResource } from './resources/account.js';
 import { AuthResource } from './resources/auth.js';
-import { AgentsResource, DevicesResource, ProblemsResource, SettingsResource } from './resources/catalogue.js';
+import { AgentsResource } from './resources/agents.js';
+import { DevicesResource } from './resources/devices.js';
+import { ProblemsResource } from './resources/problems.js';
+import { SettingsResource } from './resources/settings.js';
 import { LeaderboardsResource, SubmissionsResource } from './resources/leaderboards.js';
 import { InstructionsResource, SessionsResource } from './resources/sessions.js';
 

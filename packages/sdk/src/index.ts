@@ -2,10 +2,10 @@
 export * from './schemas/index.js';
 export { createClient, type ClientOptions, type KernelforgeClient } from './client.js';
 export * from './core/errors.js';
-export { HttpClient, path, type Fetch, type RequestOptions } from './core/http.js';
+export type { Fetch } from './core/http.js';
 export { PAGE_SIZE, PagePromise } from './core/pagination.js';
-export { DEFAULT_RETRY, isRetryableStatus, retryAfterMs, retryDelayMs, type RetryOptions } from './core/retry.js';
-export { parseEventStream, reconnectingEventStream, type SseMessage } from './core/sse.js';
+export type { RetryOptions } from './core/retry.js';
+// The HTTP client, retry helpers and SSE parser are internals: @kernelforge/sdk/internal.
 export {
   ACCESS_TOKEN_KEY,
   decodeJwtPayload,

@@ -6,7 +6,6 @@ import { pruneEvents } from './events/bus.js';
 import { reapExpiredLeases } from './jobs/reaper.js';
 import { startInProcessRunner } from './runner-host/in-process-runner.js';
 import { settleDeadJob } from './services/evaluation-results.js';
-import { type Product, productOf } from './services/product.js';
 import { startGenerateWorkers } from './sessions/generate-worker.js';
 
 export interface Background {
@@ -19,43 +18,42 @@ const PRUNE_EVERY_MS = 3_600_000;
 export async function startBackground(ctx: AppContext): Promise<Background> {
   // The runner builds and runs candidates in its work folder: refuse to start on one another user could reach.
   if (ctx.config.localRunner) ensurePrivateDir(ctx.config.runner.workDir);
-  const p = productOf(ctx);
   const name = `${hostname()}:${process.pid}`;
-  const workers = startGenerateWorkers(p, p.config.jobs.generateWorkers, name);
-  const reaper = startReaper(p);
-  const runner = ctx.config.localRunner ? await startInProcessRunner(p) : null;
+  const workers = startGenerateWorkers(ctx, ctx.config.jobs.generateWorkers, name);
+  const reaper = startReaper(ctx);
+  const runner = ctx.config.localRunner ? await startInProcessRunner(ctx) : null;
   return {
     async stop() {
       reaper.stop();
       await Promise.all([runner?.stop(), workers.stop()]);
-      await p.signals.close();
-      await p.bus.close();
+      await ctx.signals.close();
+      await ctx.bus.close();
     },
   };
 }
 
 /** Requeues expired leases (settling the jobs that ran out of tries) and prunes old events. */
-function startReaper(p: Product): { stop(): void } {
+function startReaper(ctx: AppContext): { stop(): void } {
   let busy = false;
   let lastPrune = 0;
   const tick = async () => {
     if (busy) return;
     busy = true;
     try {
-      const { requeued, dead } = await reapExpiredLeases(p.sql);
-      if (requeued > 0) p.signals.wakeAll();
-      for (const job of dead) await settleDeadJob(p, job);
+      const { requeued, dead } = await reapExpiredLeases(ctx.db);
+      if (requeued > 0) ctx.signals.wakeAll();
+      for (const job of dead) await settleDeadJob(ctx, job);
       if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
         lastPrune = Date.now();
-        await pruneEvents(p.sql);
+        await pruneEvents(ctx.db);
       }
     } catch (err) {
-      p.log.warn('lease reaper failed', { err });
+      ctx.log.warn('lease reaper failed', { err });
     } finally {
       busy = false;
     }
   };
-  const timer = setInterval(() => void tick(), p.config.jobs.reaperIntervalMs);
+  const timer = setInterval(() => void tick(), ctx.config.jobs.reaperIntervalMs);
   void tick();
   return { stop: () => clearInterval(timer) };
 }

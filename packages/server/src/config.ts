@@ -68,6 +68,8 @@ const EnvSchema = z.object({
   KFORGE_LLM_API_KEY: opt,
   KFORGE_LLM_MODEL: opt,
   KFORGE_LOCAL_RUNNER: bool(true),
+  // Exactly '1', as the runner's own entry point reads it: a safety switch is not turned off by 'yes'.
+  KFORGE_ALLOW_UNSANDBOXED: z.preprocess((v) => v === '1', z.boolean()),
   KFORGE_RUNNER_TOKEN: opt,
   KFORGE_WEB_DIST: opt,
   KFORGE_PROBLEMS_DIR: opt,
@@ -159,6 +161,8 @@ export interface Config {
      * sandboxed candidates must not reach the database or the secret (DESIGN 6.1), and bwrap needs a path it can enter.
      */
     workDir: string;
+    /** Run candidates unsandboxed when bubblewrap is missing (KFORGE_ALLOW_UNSANDBOXED=1; unsafe, local use only). */
+    allowUnsandboxed: boolean;
   };
 }
 
@@ -232,6 +236,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       staleSeconds: e.KFORGE_RUNNER_STALE_SECONDS,
       timing: e.KFORGE_RUNNER_TIMING,
       workDir: resolve(e.KFORGE_RUNNER_WORK_DIR ?? defaultRunnerWorkDir(dataDir)),
+      allowUnsandboxed: e.KFORGE_ALLOW_UNSANDBOXED,
     },
     logLevel: ['debug', 'info', 'warn', 'error', 'silent'].includes(level) ? level : 'info',
   };

@@ -4,16 +4,30 @@ import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { makePrivate } from './db/private-dir.js';
+import { EventBus } from './events/bus.js';
 import { Metrics } from './http/metrics.js';
+import { JobSignals } from './jobs/signals.js';
 import { createLogger, type Logger } from './log.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
+import { Catalogue } from './services/catalogue.js';
+import { DeviceRegistry } from './services/devices.js';
 
+/** The one context: routes, services, the session loop and background work all receive this object. */
 export interface AppContext {
   config: Config;
+  /** The one database interface (rows in and out; see db/client.ts). */
   db: Database;
   mailer: Mailer;
   log: Logger;
   metrics: Metrics;
+  /** Session events: stored, then fanned out to every replica with NOTIFY. */
+  bus: EventBus;
+  /** Wakes idle workers and runners when a job is queued. */
+  signals: JobSignals;
+  /** The built-in problems (problems/). */
+  catalogue: Catalogue;
+  /** The devices this machine and the registered runners serve. */
+  devices: DeviceRegistry;
   startedAt: Date;
   /** Closes the database; the HTTP server and background work are stopped by their owners first. */
   close(): Promise<void>;
@@ -46,6 +60,10 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     mailer: createMailer(config, db, log),
     log,
     metrics: new Metrics(),
+    bus: new EventBus(db),
+    signals: new JobSignals(db),
+    catalogue: new Catalogue(config.problemsDir),
+    devices: new DeviceRegistry(db, config),
     startedAt: new Date(),
     close: () => db.close(),
   };

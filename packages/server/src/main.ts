@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // kforge-server: `kforge-server` serves everything; `kforge-server create-user ...` adds a user and exits.
-import { createUserCommand } from './cli/create-user.js';
+import { createUserCommand } from './subcommands/create-user.js';
 import { loadConfig, StartupError } from './config.js';
 import { createContext } from './context.js';
 import { startServer } from './server.js';

@@ -12,7 +12,7 @@ import { runHarness } from '../harness/run-harness.js';
 import { customProblemDefinition } from '../problems/custom.js';
 import type { CaseDef, Catalogue, ProblemDefinition } from '../problems/schema.js';
 import { elementCount } from '../problems/validate.js';
-import { sandboxAvailable, sandboxName, unsandboxedAllowed } from '../sandbox/bwrap.js';
+import { sandboxAvailable, sandboxName } from '../sandbox/bwrap.js';
 import { JobCgroup, defaultJobCpus } from '../sandbox/cgroup.js';
 import { jobUid, NOBODY_UID } from '../sandbox/spawn.js';
 import { llcBytes } from '../devices/cpu.js';
@@ -32,6 +32,11 @@ export interface EvaluateOptions {
   keepJobDir?: boolean;
   /** cuda: the device's compute capability, e.g. "9.0". */
   computeCapability?: string;
+  /**
+   * Run candidates without a sandbox when bubblewrap is missing (unsafe; the operator's KFORGE_ALLOW_UNSANDBOXED=1,
+   * read by the runner's and the server's entry points). Default false: no sandbox, no evaluation.
+   */
+  allowUnsandboxed?: boolean;
   /** Called once the harness has run, with where the time went (bench/runner-profile.mjs). */
   onProfile?: (profile: EvaluationProfile) => void;
 }
@@ -63,7 +68,7 @@ function timingRules(opts: EvaluateOptions, ranked: boolean): TimingRules {
 
 export async function evaluate(payload: EvaluationJobPayload, opts: EvaluateOptions): Promise<EvaluationState> {
   const started = performance.now();
-  if (!sandboxAvailable() && !unsandboxedAllowed())
+  if (!sandboxAvailable() && !opts.allowUnsandboxed)
     throw new EvaluationSetupError(
       'bubblewrap (bwrap) is not available: refusing to run untrusted code. Install bubblewrap, or set KFORGE_ALLOW_UNSANDBOXED=1 for unsafe local runs.',
     );

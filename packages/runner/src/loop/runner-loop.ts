@@ -1,8 +1,10 @@
 // The standalone runner: register, long-poll for jobs, evaluate with heartbeats, post results; survives server restarts.
 import { hostname } from 'node:os';
 import type { ClaimedJob, Device, EvaluationState } from '@kernelforge/sdk';
-import { evaluate, EvaluationSetupError, type EvaluateOptions } from '../evaluate/evaluate.js';
+import { retryDelayMs, sleep } from '@kernelforge/sdk/internal';
+import type { EvaluateOptions } from '../evaluate/evaluate.js';
 import type { Catalogue } from '../problems/schema.js';
+import { type JobOutcome, type JobSource, runJobLoop } from './job-loop.js';
 import { RunnerApiClient, RunnerHttpError } from './protocol-client.js';
 
 export interface RunnerLoopOptions {
@@ -17,6 +19,8 @@ export interface RunnerLoopOptions {
   /** Backoff after a failure: starts here, doubles up to maxBackoffMs. */
   minBackoffMs?: number;
   maxBackoffMs?: number;
+  /** Run candidates unsandboxed when bubblewrap is missing (KFORGE_ALLOW_UNSANDBOXED=1; unsafe). */
+  allowUnsandboxed?: boolean;
   /** Passed to evaluate() (tests use 'quick'). */
   timing?: EvaluateOptions['timing'];
   log?: (line: string) => void;
@@ -29,19 +33,6 @@ export interface RunnerLoopHandle {
   readonly runnerId: () => string | undefined;
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(t);
-        resolve();
-      },
-      { once: true },
-    );
-  });
-
 export function startRunnerLoop(opts: RunnerLoopOptions): RunnerLoopHandle {
   const api = new RunnerApiClient(opts.serverUrl, opts.token);
   const log = opts.log ?? ((l: string) => console.error(`kforge-runner: ${l}`));
@@ -51,6 +42,10 @@ export function startRunnerLoop(opts: RunnerLoopOptions): RunnerLoopHandle {
   let runnerId: string | undefined;
   let heartbeatSeconds = 10;
   let backoff = minBackoff;
+  // The sdk's one retry policy (exponential backoff with jitter) paces the posting of results.
+  const resultRetry = { maxRetries: 20, initialDelayMs: minBackoff, maxDelayMs: maxBackoff };
+  // A stop cuts a wait short; the loop then sees the abort.
+  const pause = (ms: number) => sleep(ms, stopping.signal).catch(() => {});
 
   const register = async () => {
     const r = await api.register({ name: opts.name ?? hostname(), devices: opts.devices, version: '0.1.0' });
@@ -59,37 +54,12 @@ export function startRunnerLoop(opts: RunnerLoopOptions): RunnerLoopHandle {
     log(`registered as ${runnerId} (heartbeat every ${heartbeatSeconds} s)`);
   };
 
-  const runJob = async (job: ClaimedJob, id: string) => {
-    const device = opts.devices.find((d) => d.id === job.payload.device);
-    const lease = new AbortController();
-    const beat = setInterval(() => {
-      api.heartbeat(job.job_id, id, job.lease_token).catch((e: unknown) => {
-        // 409: another runner owns the job now; our result would be refused, so stop working on it.
-        if (e instanceof RunnerHttpError && (e.status === 409 || e.status === 404)) lease.abort();
-      });
-    }, Math.max(1, heartbeatSeconds) * 1000);
-    let state: EvaluationState | undefined;
-    let error: string | undefined;
-    try {
-      if (!device) throw new EvaluationSetupError(`this runner does not serve ${job.payload.device}`);
-      state = await evaluate(job.payload, {
-        problems: opts.problems,
-        device,
-        workDir: opts.workDir,
-        signal: AbortSignal.any([lease.signal, stopping.signal]),
-        ...(opts.timing ? { timing: opts.timing } : {}),
-      });
-    } catch (e) {
-      error = e instanceof Error ? e.message : String(e);
-    } finally {
-      clearInterval(beat);
-    }
-    if (lease.signal.aborted) {
-      log(`lost the lease of job ${job.job_id}; dropped it`);
-      return;
-    }
+  const report = async (job: ClaimedJob, outcome: JobOutcome) => {
+    const id = runnerId as string;
+    const state = 'state' in outcome ? outcome.state : undefined;
+    const error = 'error' in outcome ? outcome.error : undefined;
     // The result is the expensive part: retry posting it until the server takes it or the lease is gone.
-    for (let tries = 0; tries < 20 && !stopping.signal.aborted; tries++) {
+    for (let tries = 0; tries < resultRetry.maxRetries && !stopping.signal.aborted; tries++) {
       try {
         await api.result(job.job_id, {
           runner_id: id,
@@ -105,36 +75,65 @@ export function startRunnerLoop(opts: RunnerLoopOptions): RunnerLoopHandle {
           log(`the server refused the result of job ${job.job_id}: ${e.message}`);
           return;
         }
-        await sleep(Math.min(maxBackoff, minBackoff * 2 ** tries), stopping.signal);
+        await pause(retryDelayMs(tries, resultRetry));
       }
     }
   };
 
-  const loop = async () => {
-    while (!stopping.signal.aborted) {
-      try {
-        if (!runnerId) await register();
-        const id = runnerId as string;
-        const claim = await api.claim(
-          id,
-          opts.devices.map((d) => d.id),
-          opts.claimWaitMs ?? 20_000,
-          stopping.signal,
-        );
-        backoff = minBackoff;
-        if (claim.job) await runJob(claim.job, id);
-      } catch (e) {
-        if (stopping.signal.aborted) break;
-        if (e instanceof RunnerHttpError && (e.status === 401 || e.status === 404)) {
-          // The server forgot us (restart, expiry) or rejects our id: register again.
-          runnerId = undefined;
-        }
-        log(`${e instanceof Error ? e.message : String(e)}; retrying in ${backoff} ms`);
-        await sleep(backoff, stopping.signal);
-        backoff = Math.min(maxBackoff, backoff * 2);
+  /** Registers when needed and long-polls; failures back off (doubling) and answer null. */
+  const claim = async (): Promise<ClaimedJob | null> => {
+    try {
+      if (!runnerId) await register();
+      const claimed = await api.claim(
+        runnerId as string,
+        opts.devices.map((d) => d.id),
+        opts.claimWaitMs ?? 20_000,
+        stopping.signal,
+      );
+      backoff = minBackoff;
+      return claimed.job ?? null;
+    } catch (e) {
+      if (stopping.signal.aborted) return null;
+      if (e instanceof RunnerHttpError && (e.status === 401 || e.status === 404)) {
+        // The server forgot us (restart, expiry) or rejects our id: register again.
+        runnerId = undefined;
       }
+      log(`${e instanceof Error ? e.message : String(e)}; retrying in ${backoff} ms`);
+      await pause(backoff);
+      backoff = Math.min(maxBackoff, backoff * 2);
+      return null;
     }
   };
+
+  const source: JobSource<ClaimedJob> = {
+    claim,
+    async heartbeat(job) {
+      try {
+        await api.heartbeat(job.job_id, runnerId as string, job.lease_token);
+        return true;
+      } catch (e) {
+        // 409: another runner owns the job now; our result would be refused, so stop working on it.
+        if (e instanceof RunnerHttpError && (e.status === 409 || e.status === 404)) return false;
+        return true;
+      }
+    },
+    report,
+    leaseLost: (job) => log(`lost the lease of job ${job.job_id}; dropped it`),
+  };
+  const loop = () =>
+    runJobLoop(
+      source,
+      {
+        devices: opts.devices,
+        problems: () => opts.problems,
+        workDir: opts.workDir,
+        ...(opts.timing ? { timing: opts.timing } : {}),
+        ...(opts.allowUnsandboxed ? { allowUnsandboxed: true } : {}),
+        heartbeatMs: () => Math.max(1, heartbeatSeconds) * 1000,
+        who: 'runner',
+      },
+      stopping.signal,
+    );
 
   const done = loop();
   return {

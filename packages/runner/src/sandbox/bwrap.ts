@@ -78,11 +78,7 @@ export function sandboxAvailable(): boolean {
   return bwrapChecked;
 }
 
-export function unsandboxedAllowed(): boolean {
-  return process.env.KFORGE_ALLOW_UNSANDBOXED === '1';
-}
-
-/** A one-word description for the report. */
+/** A one-word description for the report (without bubblewrap, evaluate runs only when told it may: KFORGE_ALLOW_UNSANDBOXED). */
 export function sandboxName(): string {
   return sandboxAvailable()
     ? `bubblewrap (no network, read-only /usr, private /tmp, rlimits, candidate as pid 1; ${cgroupSupport().note})`

@@ -9,8 +9,15 @@ export interface SseMessage {
   retry: number | undefined;
 }
 
-/** Parses an SSE byte stream into messages (the WHATWG event-stream format). */
-export async function* parseEventStream(stream: ReadableStream<Uint8Array>): AsyncGenerator<SseMessage> {
+/**
+ * Parses an SSE byte stream into messages (the WHATWG event-stream format). A last event with no blank line
+ * after it is dropped, as the format says, unless `dispatchUnterminated` (LLM providers' streams, read by the
+ * server, may end that way).
+ */
+export async function* parseEventStream(
+  stream: ReadableStream<Uint8Array>,
+  opts: { dispatchUnterminated?: boolean } = {},
+): AsyncGenerator<SseMessage> {
   const reader = stream.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
@@ -21,8 +28,12 @@ export async function* parseEventStream(stream: ReadableStream<Uint8Array>): Asy
   try {
     for (;;) {
       const { value, done } = await reader.read();
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true });
+      if (done) {
+        if (!opts.dispatchUnterminated) return;
+        buffer += decoder.decode();
+        // The last line may lack its newline too: one more blank line ends it and dispatches the event.
+        buffer += buffer === '' ? '\n' : '\n\n';
+      } else buffer += decoder.decode(value, { stream: true });
       let newline = buffer.search(/\r\n|\r|\n/);
       while (newline >= 0) {
         const line = buffer.slice(0, newline);
@@ -45,6 +56,7 @@ export async function* parseEventStream(stream: ReadableStream<Uint8Array>): Asy
         }
         newline = buffer.search(/\r\n|\r|\n/);
       }
+      if (done) return;
     }
   } finally {
     reader.releaseLock();

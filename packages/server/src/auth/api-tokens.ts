@@ -1,6 +1,6 @@
 // API tokens: `kf_` + 32 random bytes, shown once, stored as sha256, revocable, optionally expiring, scoped.
 import { type ApiToken, type CreatedApiToken, TOKEN_SCOPES, type TokenScope } from '@kernelforge/sdk';
-import type { Queryable } from '../db/client.js';
+import type { Sql } from '../db/sql.js';
 import { randomToken, sha256 } from './secrets.js';
 
 export const API_TOKEN_PREFIX = 'kf_';
@@ -32,7 +32,7 @@ function toWire(t: TokenRecord): ApiToken {
 }
 
 export async function createApiToken(
-  db: Queryable,
+  db: Sql,
   userId: string,
   name: string,
   expiresInDays?: number,
@@ -45,43 +45,40 @@ export async function createApiToken(
      RETURNING ${COLUMNS}`,
     [userId, name, token.slice(0, 7), sha256(token), expiresInDays ?? null, asScopes([...scopes])],
   );
-  return { ...toWire(r.rows[0] as TokenRecord), token };
+  return { ...toWire(r[0] as TokenRecord), token };
 }
 
 /** Live tokens only: revoked ones disappear from the list. */
-export async function listApiTokens(db: Queryable, userId: string): Promise<ApiToken[]> {
+export async function listApiTokens(db: Sql, userId: string): Promise<ApiToken[]> {
   const r = await db.query<TokenRecord>(
     `SELECT ${COLUMNS} FROM api_tokens WHERE user_id = $1 AND revoked_at IS NULL ORDER BY created_at DESC`,
     [userId],
   );
-  return r.rows.map(toWire);
+  return r.map(toWire);
 }
 
 /** False when the id is not one of this user's live tokens (the route answers 404 then, also for other users' ids). */
-export async function revokeApiToken(db: Queryable, userId: string, id: string): Promise<boolean> {
+export async function revokeApiToken(db: Sql, userId: string, id: string): Promise<boolean> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return false;
   const r = await db.query(
-    'UPDATE api_tokens SET revoked_at = now() WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL',
+    'UPDATE api_tokens SET revoked_at = now() WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING id',
     [id, userId],
   );
-  return r.affectedRows > 0;
+  return r.length > 0;
 }
 
 /**
  * The owner's id and the token's scopes for a live, unexpired token; null otherwise. `last_used_at` is written at
  * most once a minute per token, so a busy CI script does not turn every read into a write.
  */
-export async function apiTokenOwner(
-  db: Queryable,
-  token: string,
-): Promise<{ userId: string; scopes: TokenScope[] } | null> {
+export async function apiTokenOwner(db: Sql, token: string): Promise<{ userId: string; scopes: TokenScope[] } | null> {
   const r = await db.query<{ id: string; user_id: string; scopes: string[]; stale: boolean }>(
     `SELECT id, user_id, scopes, (last_used_at IS NULL OR last_used_at < now() - interval '1 minute') AS stale
      FROM api_tokens
      WHERE token_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
     [sha256(token)],
   );
-  const row = r.rows[0];
+  const row = r[0];
   if (!row) return null;
   if (row.stale) await db.query('UPDATE api_tokens SET last_used_at = now() WHERE id = $1', [row.id]);
   return { userId: row.user_id, scopes: asScopes(row.scopes) };

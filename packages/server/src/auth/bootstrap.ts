@@ -17,7 +17,7 @@ export const DEFAULT_ADMIN_EMAIL = 'admin@localhost';
  */
 export async function ensureFirstSuperuser(config: Config, database: Database, log: Logger): Promise<void> {
   const count = await database.query<{ n: number }>('SELECT count(*)::int AS n FROM users');
-  if ((count.rows[0]?.n ?? 0) === 0) {
+  if ((count[0]?.n ?? 0) === 0) {
     const email = normalizeEmail(config.adminEmail ?? DEFAULT_ADMIN_EMAIL);
     try {
       await createUser(database, { email, password: config.adminPassword, isSuperuser: true });
@@ -35,7 +35,7 @@ export async function ensureFirstSuperuser(config: Config, database: Database, l
     `SELECT email FROM users WHERE is_superuser AND hashed_password IS NULL AND last_login_at IS NULL
      ORDER BY created_at LIMIT 1`,
   );
-  const admin = waiting.rows[0];
+  const admin = waiting[0];
   if (admin) {
     const token = await issueOneTimeToken(
       database,

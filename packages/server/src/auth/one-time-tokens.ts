@@ -1,5 +1,5 @@
 // Magic-link and email-verification tokens: random, stored hashed, single use, 15 minutes.
-import type { Queryable } from '../db/client.js';
+import type { Sql } from '../db/sql.js';
 import { randomToken, sha256 } from './secrets.js';
 
 export type OneTimePurpose = 'magic_link' | 'email_verification';
@@ -7,7 +7,7 @@ export type OneTimePurpose = 'magic_link' | 'email_verification';
 export const ONE_TIME_TOKEN_TTL_MS = 15 * 60 * 1000;
 
 export async function issueOneTimeToken(
-  db: Queryable,
+  db: Sql,
   purpose: OneTimePurpose,
   email: string,
   payload: Record<string, unknown> = {},
@@ -29,7 +29,7 @@ export async function issueOneTimeToken(
  * One UPDATE ... WHERE used_at IS NULL makes two concurrent uses of one token succeed at most once.
  */
 export async function consumeOneTimeToken(
-  db: Queryable,
+  db: Sql,
   purpose: OneTimePurpose,
   token: string,
 ): Promise<{ email: string; payload: Record<string, unknown> } | null> {
@@ -39,5 +39,5 @@ export async function consumeOneTimeToken(
      RETURNING email, payload`,
     [sha256(token), purpose],
   );
-  return r.rows[0] ?? null;
+  return r[0] ?? null;
 }

@@ -1,6 +1,6 @@
 // Users: lookups, creation and the wire form (which never carries the password hash).
 import type { User } from '@kernelforge/sdk';
-import type { Queryable } from '../db/client.js';
+import type { Sql } from '../db/sql.js';
 import { hashPassword } from './password.js';
 
 export interface UserRecord {
@@ -40,16 +40,16 @@ export function withoutHash(u: UserRecord): AuthUser {
   return rest;
 }
 
-export async function findUserById(db: Queryable, id: string): Promise<UserRecord | null> {
+export async function findUserById(db: Sql, id: string): Promise<UserRecord | null> {
   // Ids are uuids; anything else cannot match and must not reach Postgres as a cast error.
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
   const r = await db.query<UserRecord>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id]);
-  return r.rows[0] ?? null;
+  return r[0] ?? null;
 }
 
-export async function findUserByEmail(db: Queryable, email: string): Promise<UserRecord | null> {
+export async function findUserByEmail(db: Sql, email: string): Promise<UserRecord | null> {
   const r = await db.query<UserRecord>(`SELECT ${COLUMNS} FROM users WHERE email = $1`, [normalizeEmail(email)]);
-  return r.rows[0] ?? null;
+  return r[0] ?? null;
 }
 
 export interface NewUser {
@@ -62,21 +62,17 @@ export interface NewUser {
 }
 
 /** Throws Postgres' unique violation (code 23505) when the address is taken. */
-export async function createUser(db: Queryable, u: NewUser): Promise<UserRecord> {
+export async function createUser(db: Sql, u: NewUser): Promise<UserRecord> {
   const hashed = u.password ? await hashPassword(u.password) : (u.hashedPassword ?? null);
   const r = await db.query<UserRecord>(
     `INSERT INTO users (email, full_name, hashed_password, is_superuser) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
     [normalizeEmail(u.email), u.fullName ?? null, hashed, u.isSuperuser ?? false],
   );
-  return r.rows[0] as UserRecord;
+  return r[0] as UserRecord;
 }
 
 /** Mail and Google sign-ins create the account on first use; a concurrent creation of the same address is tolerated. */
-export async function findOrCreateUser(
-  db: Queryable,
-  email: string,
-  fullName: string | null = null,
-): Promise<UserRecord> {
+export async function findOrCreateUser(db: Sql, email: string, fullName: string | null = null): Promise<UserRecord> {
   const found = await findUserByEmail(db, email);
   if (found) return found;
   await db.query('INSERT INTO users (email, full_name) VALUES ($1, $2) ON CONFLICT (email) DO NOTHING', [
@@ -86,12 +82,12 @@ export async function findOrCreateUser(
   return (await findUserByEmail(db, email)) as UserRecord;
 }
 
-export async function markSignedIn(db: Queryable, id: string): Promise<void> {
+export async function markSignedIn(db: Sql, id: string): Promise<void> {
   await db.query('UPDATE users SET last_login_at = now() WHERE id = $1', [id]);
 }
 
 export async function listUsers(
-  db: Queryable,
+  db: Sql,
   limit: number,
   offset: number,
 ): Promise<{ rows: UserRecord[]; count: number }> {
@@ -100,18 +96,14 @@ export async function listUsers(
     [limit, offset],
   );
   const count = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM users');
-  return { rows: rows.rows, count: count.rows[0]?.n ?? 0 };
+  return { rows, count: count[0]?.n ?? 0 };
 }
 
 /** Sets (or, with null, clears) the name a user is shown by to others. */
-export async function setDisplayName(
-  db: Queryable,
-  id: string,
-  displayName: string | null,
-): Promise<UserRecord | null> {
+export async function setDisplayName(db: Sql, id: string, displayName: string | null): Promise<UserRecord | null> {
   const r = await db.query<UserRecord>(
     `UPDATE users SET display_name = $2, updated_at = now() WHERE id = $1 RETURNING ${COLUMNS}`,
     [id, displayName],
   );
-  return r.rows[0] ?? null;
+  return r[0] ?? null;
 }

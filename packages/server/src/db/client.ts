@@ -4,38 +4,22 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { type Config, serverPackageRoot } from '../config.js';
 import { lockDataDir } from './dir-lock.js';
 import { makePrivate, restrictUmask } from './private-dir.js';
+import type { Sql } from './sql.js';
 
-/** Drizzle over either driver; use the query builder, `db.execute(sql\`...\`)` or `db.transaction`. */
-export type Drizzle = PgDatabase<PgQueryResultHKT, Record<string, never>>;
-
-export interface QueryResult<T> {
-  rows: T[];
-  /** Rows changed by INSERT/UPDATE/DELETE (0 when the driver does not say). */
-  affectedRows: number;
-}
-
-/** Raw SQL with `$1`-style parameters. Timestamps come back as Date, jsonb as objects; cast counts with `::int`. */
-export interface Queryable {
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
-}
-
-export interface Database extends Queryable {
+/**
+ * The one database interface: `query` and `transaction` (the Sql surface every module uses, rows in and out),
+ * plus what only the platform needs. `transaction` commits when `fn` resolves and rolls back when it throws.
+ * On PGlite the transaction holds the only connection: inside `fn` use `tx`, never the outer handle (it would
+ * wait forever); a nested `tx.transaction` reuses the outer transaction.
+ */
+export interface Database extends Sql {
   kind: 'pglite' | 'postgres';
-  db: Drizzle;
   /** Several statements, no parameters (migrations). */
   exec(sql: string): Promise<void>;
-  /**
-   * Runs `fn` in one transaction; commits when it resolves, rolls back when it throws.
-   * On PGlite the transaction holds the only connection: inside `fn` use `tx`, never the outer handle (it would wait forever).
-   */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Subscribes to a NOTIFY channel; resolves to an unsubscribe function. Works across replicas on Postgres. */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
@@ -101,27 +85,24 @@ await db.close();`;
  */
 const PGLITE_OPTIONS = { postgresqlconf: ['shared_buffers=16MB'] };
 
-function openPglite(pglite: PGlite, unlock: () => void = () => {}): Database {
-  const query: Queryable['query'] = async (sql, params) => {
-    const r = await pglite.query(sql, params as unknown[] | undefined);
-    return { rows: r.rows as never[], affectedRows: r.affectedRows ?? 0 };
+/** A transaction handle over a driver's per-transaction query; nested transactions run inside it. */
+function inTransaction(query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[] }>): Sql {
+  const tx: Sql = {
+    query: async <T>(sql: string, params?: unknown[]) => (await query(sql, params)).rows as T[],
+    transaction: (fn) => fn(tx),
   };
+  return tx;
+}
+
+function openPglite(pglite: PGlite, unlock: () => void = () => {}): Database {
   return {
     kind: 'pglite',
-    db: drizzlePglite(pglite) as unknown as Drizzle,
-    query,
+    query: async <T>(sql: string, params?: unknown[]) => (await pglite.query<T>(sql, params)).rows,
     async exec(sql) {
       await pglite.exec(sql);
     },
     transaction(fn) {
-      return pglite.transaction((tx) =>
-        fn({
-          query: async (sql, params) => {
-            const r = await tx.query(sql, params as unknown[] | undefined);
-            return { rows: r.rows as never[], affectedRows: r.affectedRows ?? 0 };
-          },
-        }),
-      );
+      return pglite.transaction((tx) => fn(inTransaction((sql, params) => tx.query(sql, params))));
     },
     async listen(channel, onPayload) {
       const unlisten = await pglite.listen(channel, onPayload);
@@ -166,13 +147,11 @@ async function openPostgres(url: string): Promise<Database> {
   }
 
   let closed = false;
-  const toResult = <T>(r: pg.QueryResult): QueryResult<T> => ({ rows: r.rows as T[], affectedRows: r.rowCount ?? 0 });
 
   return {
     kind: 'postgres',
-    db: drizzleNodePg(pool) as unknown as Drizzle,
-    async query(sql, params) {
-      return toResult(await pool.query(sql, params as unknown[] | undefined));
+    async query<T>(sql: string, params?: unknown[]) {
+      return (await pool.query(sql, params)).rows as T[];
     },
     async exec(sql) {
       await pool.query(sql);
@@ -181,9 +160,7 @@ async function openPostgres(url: string): Promise<Database> {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const result = await fn({
-          query: async (sql, params) => toResult(await client.query(sql, params as unknown[] | undefined)),
-        });
+        const result = await fn(inTransaction((sql, params) => client.query(sql, params)));
         await client.query('COMMIT');
         return result;
       } catch (err) {

@@ -24,7 +24,7 @@ export async function migrate(database: Database, dir: string = migrationsDir())
     const ran = await database.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
       const done = await tx.query('SELECT 1 FROM schema_migrations WHERE name = $1', [name]);
-      if (done.rows.length > 0) return false;
+      if (done.length > 0) return false;
       await runScript(tx, sql);
       await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [name]);
       return true;

@@ -1,6 +1,6 @@
 // Session events: stored in session_events (the replay buffer) and announced with NOTIFY so every replica's SSE streams see them.
 import type { SessionEvent } from '@kernelforge/sdk';
-import type { Sql } from '../services/sql.js';
+import type { Sql } from '../db/sql.js';
 
 export const EVENTS_CHANNEL = 'kforge_session_events';
 
@@ -27,10 +27,7 @@ export class EventBus {
   private readonly subscribers = new Map<string, Set<Subscriber>>();
   private unlisten: Promise<() => Promise<void>> | null = null;
 
-  constructor(
-    private readonly sql: Sql,
-    private readonly listener: Listener,
-  ) {}
+  constructor(private readonly db: Sql & Listener) {}
 
   /**
    * Stores the event and notifies through `tx`: inside a transaction the NOTIFY is delivered at commit,
@@ -47,7 +44,7 @@ export class EventBus {
 
   /** Events of a session after `afterId`, oldest first (the SSE replay for Last-Event-ID). */
   async eventsAfter(sessionId: string, afterId: number, limit = 1000): Promise<StoredEvent[]> {
-    const rows = await this.sql.query<{ id: string; payload: SessionEvent }>(
+    const rows = await this.db.query<{ id: string; payload: SessionEvent }>(
       'SELECT id::text AS id, payload FROM session_events WHERE session_id = $1 AND id > $2 ORDER BY id LIMIT $3',
       [sessionId, afterId, limit],
     );
@@ -56,7 +53,7 @@ export class EventBus {
 
   /** The newest event id of a session (0 when none), where a fresh subscriber without Last-Event-ID starts. */
   async lastEventId(sessionId: string): Promise<number> {
-    const rows = await this.sql.query<{ id: string | null }>(
+    const rows = await this.db.query<{ id: string | null }>(
       'SELECT max(id)::text AS id FROM session_events WHERE session_id = $1',
       [sessionId],
     );
@@ -93,7 +90,7 @@ export class EventBus {
   }
 
   private ensureListening(): Promise<unknown> {
-    this.unlisten ??= this.listener.listen(EVENTS_CHANNEL, (payload) => this.onNotice(payload));
+    this.unlisten ??= this.db.listen(EVENTS_CHANNEL, (payload) => this.onNotice(payload));
     return this.unlisten;
   }
 

@@ -1,10 +1,10 @@
 // Event tickets: short-lived, single-use, stored hashed, so an EventSource URL never carries a bearer token.
 import { EVENT_TICKET_SECONDS } from '@kernelforge/sdk';
 import { randomToken, sha256 } from '../auth/secrets.js';
-import type { Queryable } from '../db/client.js';
+import type { Sql } from '../db/sql.js';
 
 export async function issueEventTicket(
-  db: Queryable,
+  db: Sql,
   userId: string,
   sessionId: string,
 ): Promise<{ ticket: string; expires_at: string }> {
@@ -16,17 +16,17 @@ export async function issueEventTicket(
   );
   // Spent and expired tickets only cost space; sweeping here keeps the table small without a background job.
   await db.query('DELETE FROM event_tickets WHERE expires_at < now()');
-  return { ticket, expires_at: new Date((r.rows[0] as { expires_at: Date }).expires_at).toISOString() };
+  return { ticket, expires_at: new Date((r[0] as { expires_at: Date }).expires_at).toISOString() };
 }
 
 /** The user a ticket was issued to, for that session only; the ticket is spent by this call. Null when unknown, spent, expired or for another session. */
-export async function redeemEventTicket(db: Queryable, ticket: string, sessionId: string): Promise<string | null> {
+export async function redeemEventTicket(db: Sql, ticket: string, sessionId: string): Promise<string | null> {
   if (ticket.length > 200) return null;
   const r = await db.query<{ user_id: string; session_id: string }>(
     'DELETE FROM event_tickets WHERE ticket_hash = $1 AND expires_at > now() RETURNING user_id, session_id::text',
     [sha256(ticket)],
   );
-  const row = r.rows[0];
+  const row = r[0];
   return row && row.session_id === sessionId ? row.user_id : null;
 }
 

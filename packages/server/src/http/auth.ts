@@ -109,3 +109,8 @@ export function currentUser(c: Context<AppEnv>): AuthUser {
   if (!user) throw unauthorized();
   return user;
 }
+
+/** The guards of a route table (http/route.ts) for 'user' and 'superuser' routes. */
+export function userGuards(ctx: AppContext): { user: MiddlewareHandler<AppEnv>; superuser: MiddlewareHandler<AppEnv> } {
+  return { user: requireUser(ctx), superuser: requireSuperuser(ctx) };
+}

@@ -63,14 +63,10 @@ export function appCsp(config: Pick<Config, 'webDist' | 'posthog' | 'google'>): 
       }
     }
   }
-  // Google's sign-in client is allowed whether or not this server has a client id: the web app reads the id
-  // from /api/v1/settings at run time, and allowing Google's own script origin widens nothing else.
-  {
-    script.push('https://accounts.google.com/gsi/client');
-    style.push('https://accounts.google.com/gsi/style');
-    connect.push('https://accounts.google.com/gsi/');
-    frame.push('https://accounts.google.com/gsi/');
-  }
+  script.push('https://accounts.google.com/gsi/client');
+  style.push('https://accounts.google.com/gsi/style');
+  connect.push('https://accounts.google.com/gsi/');
+  frame.push('https://accounts.google.com/gsi/');
   return [
     "default-src 'self'",
     `script-src ${script.join(' ')}`,

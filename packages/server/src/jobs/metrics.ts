@@ -1,15 +1,22 @@
 // Gauges of the job queue and the runners for /metrics, read from the database at scrape time (so every replica agrees).
 import type { Metrics } from '../http/metrics.js';
-import type { Product } from '../services/product.js';
+import type { Sql } from '../db/sql.js';
 import { countJobs } from './queue.js';
 
 const KINDS = ['generate', 'evaluate'] as const;
 // Always reported, as 0 when empty, so a dashboard's queue-depth series never disappears.
 const LIVE_STATUSES = ['queued', 'leased'] as const;
 
-export function registerQueueGauges(metrics: Metrics, p: Product): void {
+/** What the gauges read: the database, the runners' staleness window, and the device list (the caller's registry). */
+export interface QueueGaugeSources {
+  sql: Sql;
+  staleSeconds: number;
+  devices: () => Promise<{ id: string; runners: number }[]>;
+}
+
+export function registerQueueGauges(metrics: Metrics, src: QueueGaugeSources): void {
   metrics.registerGauge('kforge_jobs', 'Jobs by kind and status (queued = queue depth).', async () => {
-    const counts = await countJobs(p.sql);
+    const counts = await countJobs(src.sql);
     const seen = new Set(counts.map((c) => `${c.kind}/${c.status}`));
     const zeros = KINDS.flatMap((kind) =>
       LIVE_STATUSES.filter((status) => !seen.has(`${kind}/${status}`)).map((status) => ({ kind, status, count: 0 })),
@@ -21,7 +28,7 @@ export function registerQueueGauges(metrics: Metrics, p: Product): void {
     'kforge_jobs_ready',
     'Queued jobs whose backoff has passed, by kind and device (what runners could claim now).',
     async () => {
-      const rows = await p.sql.query<{ kind: string; device: string | null; n: number }>(
+      const rows = await src.sql.query<{ kind: string; device: string | null; n: number }>(
         `SELECT kind, device, count(*)::int AS n FROM jobs WHERE status = 'queued' AND run_after <= now()
          GROUP BY kind, device ORDER BY kind, device`,
       );
@@ -33,10 +40,10 @@ export function registerQueueGauges(metrics: Metrics, p: Product): void {
     'kforge_runners',
     'Registered runners by freshness (seen within KFORGE_RUNNER_STALE_SECONDS) and kind (in-process or standalone).',
     async () => {
-      const rows = await p.sql.query<{ fresh: boolean; local: boolean; n: number }>(
+      const rows = await src.sql.query<{ fresh: boolean; local: boolean; n: number }>(
         `SELECT last_seen_at > now() - make_interval(secs => $1) AS fresh, local, count(*)::int AS n
          FROM runners WHERE last_seen_at > now() - interval '7 days' GROUP BY 1, 2`,
-        [p.config.runner.staleSeconds],
+        [src.staleSeconds],
       );
       const out = [];
       for (const state of ['fresh', 'stale'] as const) {
@@ -50,6 +57,6 @@ export function registerQueueGauges(metrics: Metrics, p: Product): void {
   );
 
   metrics.registerGauge('kforge_device_runners', 'Runners serving each known device now.', async () =>
-    (await p.devices.list()).map((d) => ({ labels: { device: d.id }, value: d.runners })),
+    (await src.devices()).map((d) => ({ labels: { device: d.id }, value: d.runners })),
   );
 }

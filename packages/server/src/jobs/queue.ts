@@ -1,6 +1,6 @@
 // The job queue: enqueue, claim with a lease (FOR UPDATE SKIP LOCKED), heartbeat, complete, retry with backoff, dead-letter.
 import { randomUUID } from 'node:crypto';
-import type { Sql } from '../services/sql.js';
+import type { Sql } from '../db/sql.js';
 import { announceJob } from './signals.js';
 import type { ClaimOptions, EnqueueOptions, Job } from './types.js';
 

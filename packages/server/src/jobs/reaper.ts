@@ -1,5 +1,5 @@
 // The lease reaper: a job whose holder vanished (no heartbeat before lease expiry) runs again, or dies when out of tries.
-import type { Sql } from '../services/sql.js';
+import type { Sql } from '../db/sql.js';
 import type { Job } from './types.js';
 
 /**

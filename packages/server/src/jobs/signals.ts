@@ -1,5 +1,5 @@
 // Wake-ups for job claimers: enqueue sends NOTIFY on one channel, so idle workers and long-polling runners claim at once.
-import type { Sql } from '../services/sql.js';
+import type { Sql } from '../db/sql.js';
 
 export const JOBS_CHANNEL = 'kforge_jobs';
 

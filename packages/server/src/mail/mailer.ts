@@ -2,7 +2,6 @@
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
-import { HttpError } from '../http/errors.js';
 import type { Logger } from '../log.js';
 
 export interface Mail {
@@ -12,10 +11,18 @@ export interface Mail {
   html?: string;
 }
 
+/** The SMTP server refused a message; the route that sent it answers 502 (see routes/auth.ts). */
+export class MailDeliveryError extends Error {
+  constructor(readonly to: string) {
+    super('The mail server did not accept the message; try again later');
+    this.name = 'MailDeliveryError';
+  }
+}
+
 export interface Mailer {
   /** 'smtp' delivers; 'outbox' logs the mail and keeps it for `GET /api/v1/admin/outbox`. */
   readonly mode: 'smtp' | 'outbox';
-  /** Throws HttpError 502 when the SMTP server refuses, so the caller's request fails visibly. */
+  /** Throws MailDeliveryError when the SMTP server refuses, so the caller's request fails visibly. */
   send(mail: Mail): Promise<void>;
 }
 
@@ -30,7 +37,7 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom'>, datab
           log.info('mail sent', { to: mail.to, subject: mail.subject });
         } catch (err) {
           log.error('mail failed', { to: mail.to, subject: mail.subject, err });
-          throw new HttpError(502, 'The mail server did not accept the message; try again later');
+          throw new MailDeliveryError(mail.to);
         }
       },
     };

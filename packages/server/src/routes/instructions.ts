@@ -1,11 +1,10 @@
 // Instruction routes (spec section 7): rename, delete, restore, stop, star, unstar.
-import { UpdateInstructionRequest, UserInstruction, Text } from '@kernelforge/sdk';
+import { Text, UpdateInstructionRequest, UserInstruction } from '@kernelforge/sdk';
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
-import { type AppEnv, currentUser, requireUser } from '../http/auth.js';
-import { registerRoute } from '../http/openapi.js';
-import { parseJson, parseParams } from '../http/validate.js';
+import { type AppEnv, currentUser, userGuards } from '../http/auth.js';
+import { routeTable } from '../http/route.js';
 import {
   deleteInstruction,
   renameInstruction,
@@ -13,60 +12,40 @@ import {
   starInstruction,
   stopInstruction,
 } from '../services/instructions.js';
-import { productOf } from '../services/product.js';
 
 const IdParam = z.object({ id: Text.max(100) });
 
 export function mountInstructionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
-  const p = productOf(ctx);
-  const auth = requireUser(ctx);
-  const tags = ['instruction'];
-  const doc = (method: 'post' | 'patch' | 'delete', suffix: string, summary: string, body?: z.ZodType) =>
-    registerRoute({
-      method,
-      path: `/api/v1/agent-session/instruction/{id}${suffix}`,
-      summary,
-      tags,
-      auth: 'user',
-      request: body ? { params: IdParam, body } : { params: IdParam },
-      response: UserInstruction,
-      errors: [404],
-    });
+  const route = routeTable(api, '/api/v1', userGuards(ctx));
+  const on = {
+    tags: ['instruction'],
+    auth: 'user',
+    params: IdParam,
+    response: UserInstruction,
+    errors: [404],
+  } as const;
+  const path = '/agent-session/instruction/{id}';
 
-  doc('patch', '', 'Rename an instruction', UpdateInstructionRequest);
-  api.patch('/agent-session/instruction/:id', auth, async (c) => {
-    const { id } = parseParams(c, IdParam);
-    const body = await parseJson(c, UpdateInstructionRequest);
-    return c.json(UserInstruction.parse(await renameInstruction(p, currentUser(c), id, body.name)));
-  });
-
-  doc('delete', '', 'Delete an instruction: its pending work stops, its attempts stay');
-  api.delete('/agent-session/instruction/:id', auth, async (c) => {
-    const { id } = parseParams(c, IdParam);
-    return c.json(UserInstruction.parse(await deleteInstruction(p, currentUser(c), id)));
-  });
-
-  doc('post', '/restore', 'Restore a deleted instruction');
-  api.post('/agent-session/instruction/:id/restore', auth, async (c) => {
-    const { id } = parseParams(c, IdParam);
-    return c.json(UserInstruction.parse(await restoreInstruction(p, currentUser(c), id)));
-  });
-
-  doc('post', '/stop', 'Stop an instruction now; evaluated attempts stay');
-  api.post('/agent-session/instruction/:id/stop', auth, async (c) => {
-    const { id } = parseParams(c, IdParam);
-    return c.json(UserInstruction.parse(await stopInstruction(p, currentUser(c), id)));
-  });
-
-  doc('post', '/star', 'Star an instruction');
-  api.post('/agent-session/instruction/:id/star', auth, async (c) => {
-    const { id } = parseParams(c, IdParam);
-    return c.json(UserInstruction.parse(await starInstruction(p, currentUser(c), id, true)));
-  });
-
-  doc('delete', '/star', 'Unstar an instruction');
-  api.delete('/agent-session/instruction/:id/star', auth, async (c) => {
-    const { id } = parseParams(c, IdParam);
-    return c.json(UserInstruction.parse(await starInstruction(p, currentUser(c), id, false)));
-  });
+  route(
+    { ...on, method: 'patch', path, summary: 'Rename an instruction', body: UpdateInstructionRequest },
+    async (c, { params, body }) => renameInstruction(ctx, currentUser(c), params.id, body.name),
+  );
+  route(
+    { ...on, method: 'delete', path, summary: 'Delete an instruction: its pending work stops, its attempts stay' },
+    async (c, { params }) => deleteInstruction(ctx, currentUser(c), params.id),
+  );
+  route(
+    { ...on, method: 'post', path: `${path}/restore`, summary: 'Restore a deleted instruction' },
+    async (c, { params }) => restoreInstruction(ctx, currentUser(c), params.id),
+  );
+  route(
+    { ...on, method: 'post', path: `${path}/stop`, summary: 'Stop an instruction now; evaluated attempts stay' },
+    async (c, { params }) => stopInstruction(ctx, currentUser(c), params.id),
+  );
+  route({ ...on, method: 'post', path: `${path}/star`, summary: 'Star an instruction' }, async (c, { params }) =>
+    starInstruction(ctx, currentUser(c), params.id, true),
+  );
+  route({ ...on, method: 'delete', path: `${path}/star`, summary: 'Unstar an instruction' }, async (c, { params }) =>
+    starInstruction(ctx, currentUser(c), params.id, false),
+  );
 }

@@ -3,7 +3,6 @@ import type { Hono } from 'hono';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/auth.js';
 import { registerQueueGauges } from '../jobs/metrics.js';
-import { productOf } from '../services/product.js';
 import { mountCatalogueRoutes } from './catalogue.js';
 import { mountEventRoutes } from './events.js';
 import { mountInstructionRoutes } from './instructions.js';
@@ -19,5 +18,9 @@ export function mountProductRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   mountSessionRoutes(api, ctx);
   mountSubmissionRoutes(api, ctx);
   mountRunnerRoutes(api, ctx);
-  registerQueueGauges(ctx.metrics, productOf(ctx));
+  registerQueueGauges(ctx.metrics, {
+    sql: ctx.db,
+    staleSeconds: ctx.config.runner.staleSeconds,
+    devices: () => ctx.devices.list(),
+  });
 }

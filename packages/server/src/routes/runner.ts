@@ -18,12 +18,10 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/auth.js';
 import { HttpError } from '../http/errors.js';
-import { registerRoute } from '../http/openapi.js';
-import { parseJson, parseParams } from '../http/validate.js';
+import { routeTable } from '../http/route.js';
 import { claimJob, heartbeatJob } from '../jobs/queue.js';
 import type { Job } from '../jobs/types.js';
 import { recordEvaluation } from '../services/evaluation-results.js';
-import { type Product, productOf } from '../services/product.js';
 import { isUuid } from '../sessions/queries.js';
 
 const JobParam = z.object({ id: Text.max(100) });
@@ -42,9 +40,9 @@ function requireRunner(ctx: AppContext) {
   });
 }
 
-async function touchRunner(p: Product, runnerId: string): Promise<void> {
+async function touchRunner(ctx: AppContext, runnerId: string): Promise<void> {
   const rows = isUuid(runnerId)
-    ? await p.sql.query('UPDATE runners SET last_seen_at = now() WHERE id = $1 RETURNING id', [runnerId])
+    ? await ctx.db.query('UPDATE runners SET last_seen_at = now() WHERE id = $1 RETURNING id', [runnerId])
     : [];
   // The runner loop re-registers on 404 (e.g. after the database was reset).
   if (rows.length === 0) throw new HttpError(404, 'Runner not found; register again');
@@ -61,113 +59,114 @@ function toClaimed(job: Job): ClaimedJob {
 }
 
 /** Claims one job, waiting up to wait_ms for one to appear (long poll); gives up early if the client leaves. */
-async function claimWithWait(p: Product, c: Context, req: RunnerClaimRequest): Promise<Job | null> {
+async function claimWithWait(ctx: AppContext, c: Context, req: RunnerClaimRequest): Promise<Job | null> {
   const deadline = Date.now() + req.wait_ms;
   const gone = c.req.raw.signal;
   for (;;) {
-    if (p.signals.closed) return null;
-    const job = await claimJob(p.sql, {
+    if (ctx.signals.closed) return null;
+    const job = await claimJob(ctx.db, {
       kinds: ['evaluate'],
       devices: req.devices,
       runnerId: req.runner_id,
-      leaseSeconds: p.config.jobs.leaseSeconds,
+      leaseSeconds: ctx.config.jobs.leaseSeconds,
     });
     const left = deadline - Date.now();
-    if (job || left <= 0 || gone.aborted || p.signals.closed) return job;
-    await p.signals.wait(Math.min(left, 1000), gone);
+    if (job || left <= 0 || gone.aborted || ctx.signals.closed) return job;
+    await ctx.signals.wait(Math.min(left, 1000), gone);
   }
 }
 
 export function mountRunnerRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
-  const p = productOf(ctx);
-  const auth = requireRunner(ctx);
+  const route = routeTable(api, '/api/v1', { runner: requireRunner(ctx) });
   const tags = ['runner'];
 
-  registerRoute({
-    method: 'post',
-    path: '/api/v1/runner/register',
-    summary: 'Register a runner and the devices it serves',
-    tags,
-    auth: 'runner',
-    request: { body: RunnerRegisterRequest },
-    response: RunnerRegisterResponse,
-  });
-  api.post('/runner/register', auth, async (c) => {
-    const body = await parseJson(c, RunnerRegisterRequest);
-    const rows = await p.sql.query<{ id: string }>(
-      'INSERT INTO runners (name, devices, version) VALUES ($1, $2, $3) RETURNING id',
-      [body.name, JSON.stringify(body.devices), body.version ?? null],
-    );
-    const lease = p.config.jobs.leaseSeconds;
-    return c.json(
-      RunnerRegisterResponse.parse({
-        runner_id: rows[0]?.id,
+  route(
+    {
+      method: 'post',
+      path: '/runner/register',
+      summary: 'Register a runner and the devices it serves',
+      tags,
+      auth: 'runner',
+      body: RunnerRegisterRequest,
+      response: RunnerRegisterResponse,
+    },
+    async (_c, { body }) => {
+      const rows = await ctx.db.query<{ id: string }>(
+        'INSERT INTO runners (name, devices, version) VALUES ($1, $2, $3) RETURNING id',
+        [body.name, JSON.stringify(body.devices), body.version ?? null],
+      );
+      const lease = ctx.config.jobs.leaseSeconds;
+      return {
+        runner_id: rows[0]?.id as string,
         lease_seconds: lease,
         heartbeat_seconds: Math.max(1, Math.floor(lease / 3)),
-      }),
-    );
-  });
+      };
+    },
+  );
 
-  registerRoute({
-    method: 'post',
-    path: '/api/v1/runner/claim',
-    summary: 'Lease the next evaluate job for these devices (long poll)',
-    tags,
-    auth: 'runner',
-    request: { body: RunnerClaimRequest },
-    response: RunnerClaimResponse,
-    errors: [404],
-  });
-  api.post('/runner/claim', auth, async (c) => {
-    const body = await parseJson(c, RunnerClaimRequest);
-    await touchRunner(p, body.runner_id);
-    const job = await claimWithWait(p, c, body);
-    return c.json(RunnerClaimResponse.parse({ job: job ? toClaimed(job) : null }));
-  });
+  route(
+    {
+      method: 'post',
+      path: '/runner/claim',
+      summary: 'Lease the next evaluate job for these devices (long poll)',
+      tags,
+      auth: 'runner',
+      body: RunnerClaimRequest,
+      response: RunnerClaimResponse,
+      errors: [404],
+    },
+    async (c, { body }) => {
+      await touchRunner(ctx, body.runner_id);
+      const job = await claimWithWait(ctx, c, body);
+      return { job: job ? toClaimed(job) : null };
+    },
+  );
 
-  registerRoute({
-    method: 'post',
-    path: '/api/v1/runner/jobs/{id}/heartbeat',
-    summary: "Extend a job's lease; 409 when it was lost",
-    tags,
-    auth: 'runner',
-    request: { params: JobParam, body: RunnerHeartbeatRequest },
-    response: RunnerHeartbeatResponse,
-    errors: [404, 409],
-  });
-  api.post('/runner/jobs/:id/heartbeat', auth, async (c) => {
-    const { id } = parseParams(c, JobParam);
-    const body = await parseJson(c, RunnerHeartbeatRequest);
-    await touchRunner(p, body.runner_id);
-    const until = isUuid(id) ? await heartbeatJob(p.sql, id, body.lease_token, p.config.jobs.leaseSeconds) : null;
-    if (!until) throw new HttpError(409, 'Lease lost: the job was requeued, cancelled or finished');
-    return c.json(RunnerHeartbeatResponse.parse({ lease_expires_at: until.toISOString() }));
-  });
+  route(
+    {
+      method: 'post',
+      path: '/runner/jobs/{id}/heartbeat',
+      summary: "Extend a job's lease; 409 when it was lost",
+      tags,
+      auth: 'runner',
+      params: JobParam,
+      body: RunnerHeartbeatRequest,
+      response: RunnerHeartbeatResponse,
+      errors: [404, 409],
+    },
+    async (_c, { params: { id }, body }) => {
+      await touchRunner(ctx, body.runner_id);
+      const until = isUuid(id) ? await heartbeatJob(ctx.db, id, body.lease_token, ctx.config.jobs.leaseSeconds) : null;
+      if (!until) throw new HttpError(409, 'Lease lost: the job was requeued, cancelled or finished');
+      return { lease_expires_at: until.toISOString() };
+    },
+  );
 
-  registerRoute({
-    method: 'post',
-    path: '/api/v1/runner/jobs/{id}/result',
-    summary: "Report a job's evaluation (or an infrastructure error)",
-    tags,
-    auth: 'runner',
-    request: { params: JobParam, body: RunnerResultRequest },
-    response: Message,
-    errors: [404, 409],
-  });
-  api.post('/runner/jobs/:id/result', auth, async (c) => {
-    const { id } = parseParams(c, JobParam);
-    const body = await parseJson(c, RunnerResultRequest);
-    await touchRunner(p, body.runner_id);
-    if (!body.evaluation_state && body.error === undefined) {
-      throw new HttpError(422, [
-        { loc: ['body'], msg: 'Either evaluation_state or error is required', type: 'value_error' },
-      ]);
-    }
-    const report = body.evaluation_state ? { state: body.evaluation_state } : { error: body.error ?? 'unknown error' };
-    const outcome = isUuid(id) ? await recordEvaluation(p, id, body.lease_token, report) : 'lost';
-    if (outcome === 'lost') throw new HttpError(409, 'Lease lost: the job was requeued, cancelled or finished');
-    return c.json(
-      Message.parse({ message: outcome === 'recorded' ? 'Result recorded' : `Error recorded (${outcome})` }),
-    );
-  });
+  route(
+    {
+      method: 'post',
+      path: '/runner/jobs/{id}/result',
+      summary: "Report a job's evaluation (or an infrastructure error)",
+      tags,
+      auth: 'runner',
+      params: JobParam,
+      body: RunnerResultRequest,
+      response: Message,
+      errors: [404, 409],
+    },
+    async (_c, { params: { id }, body }) => {
+      await touchRunner(ctx, body.runner_id);
+      if (!body.evaluation_state && body.error === undefined) {
+        throw new HttpError(422, [
+          { loc: ['body'], msg: 'Either evaluation_state or error is required', type: 'value_error' },
+        ]);
+      }
+      const report = body.evaluation_state
+        ? { state: body.evaluation_state }
+        : { error: body.error ?? 'unknown error' };
+      const outcome = isUuid(id) ? await recordEvaluation(ctx, id, body.lease_token, report) : 'lost';
+      if (outcome === 'lost') throw new HttpError(409, 'Lease lost: the job was requeued, cancelled or finished');
+      return { message: outcome === 'recorded' ? 'Result recorded' : `Error recorded (${outcome})` };
+    },
+  );
 }

@@ -5,7 +5,7 @@ import { agentsConfigFrom, listAgents } from '../agents/index.js';
 import type { Config } from '../config.js';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/auth.js';
-import { registerRoute } from '../http/openapi.js';
+import { routeTable } from '../http/route.js';
 
 export type AgentOffer = Settings['agents'][number];
 
@@ -37,12 +37,12 @@ export function mountSettingsRoutes(
   ctx: AppContext,
   agents: (config: Config) => AgentOffer[] = defaultAgentOffers,
 ): void {
-  registerRoute({
-    method: 'get',
-    path: '/api/v1/settings',
-    summary: 'Site settings (no token needed)',
-    auth: 'none',
-    response: Settings,
-  });
-  api.get('/settings', (c) => c.json(Settings.parse(buildSettings(ctx.config, agents(ctx.config)))));
+  routeTable(
+    api,
+    '/api/v1',
+    {},
+  )(
+    { method: 'get', path: '/settings', summary: 'Site settings (no token needed)', auth: 'none', response: Settings },
+    () => buildSettings(ctx.config, agents(ctx.config)),
+  );
 }

@@ -13,11 +13,9 @@ import {
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
-import { type AppEnv, currentUser, requireUser } from '../http/auth.js';
-import { registerRoute } from '../http/openapi.js';
-import { parseJson, parseParams, parseQuery } from '../http/validate.js';
+import { type AppEnv, currentUser, userGuards } from '../http/auth.js';
+import { routeTable } from '../http/route.js';
 import { allLeaderboards, leaderboardFor } from '../services/leaderboards.js';
-import { productOf } from '../services/product.js';
 import { createSubmission, listSubmissions, submissionDetail } from '../services/submissions.js';
 
 const SubmissionList = listOf(Submission);
@@ -29,98 +27,86 @@ const SubmissionQuery = z.object({
 });
 
 export function mountSubmissionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
-  const p = productOf(ctx);
-  const auth = requireUser(ctx);
+  const route = routeTable(api, '/api/v1', userGuards(ctx));
 
-  registerRoute({
-    method: 'post',
-    path: '/api/v1/submission',
-    summary: 'Submit a source for a ranked evaluation (queued)',
-    tags: ['submission'],
-    auth: 'user',
-    request: { body: CreateSubmissionRequest },
-    response: Submission,
-    status: 201,
-    errors: [404, 429],
-  });
-  api.post('/submission', auth, async (c) => {
-    const body = await parseJson(c, CreateSubmissionRequest);
-    return c.json(Submission.parse(await createSubmission(p, currentUser(c), body)), 201);
-  });
+  route(
+    {
+      method: 'post',
+      path: '/submission',
+      summary: 'Submit a source for a ranked evaluation (queued)',
+      tags: ['submission'],
+      auth: 'user',
+      body: CreateSubmissionRequest,
+      response: Submission,
+      status: 201,
+      errors: [404, 429],
+    },
+    async (c, { body }) => createSubmission(ctx, currentUser(c), body),
+  );
 
-  registerRoute({
-    method: 'get',
-    path: '/api/v1/submission',
-    summary: "The caller's submissions, newest first",
-    tags: ['submission'],
-    auth: 'user',
-    request: { query: SubmissionQuery },
-    response: SubmissionList,
-  });
-  api.get('/submission', auth, async (c) => {
-    const q = parseQuery(c, SubmissionQuery);
-    const page = { limit: q.limit ?? 50, offset: q.offset ?? 0, problemName: q.problem_name };
-    return c.json(SubmissionList.parse(await listSubmissions(p, currentUser(c), page)));
-  });
+  route(
+    {
+      method: 'get',
+      path: '/submission',
+      summary: "The caller's submissions, newest first",
+      tags: ['submission'],
+      auth: 'user',
+      query: SubmissionQuery,
+      response: SubmissionList,
+    },
+    async (c, { query: q }) => {
+      const page = { limit: q.limit ?? 50, offset: q.offset ?? 0, problemName: q.problem_name };
+      return listSubmissions(ctx, currentUser(c), page);
+    },
+  );
 
   // The static /leaderboard/submission/{id} comes before /leaderboard/{problem_name}.
-  const SubmissionId = z.object({ submission_id: Text.max(100) });
-  registerRoute({
-    method: 'get',
-    path: '/api/v1/leaderboard/submission/{submission_id}',
-    summary: "A submission's detail; the source only for its owner and superusers",
-    tags: ['leaderboard'],
-    auth: 'user',
-    request: { params: SubmissionId },
-    response: SubmissionDetail,
-    errors: [404],
-  });
-  api.get('/leaderboard/submission/:submission_id', auth, async (c) => {
-    const { submission_id } = parseParams(c, SubmissionId);
-    return c.json(SubmissionDetail.parse(await submissionDetail(p, currentUser(c), submission_id)));
-  });
+  route(
+    {
+      method: 'get',
+      path: '/leaderboard/submission/{submission_id}',
+      summary: "A submission's detail; the source only for its owner and superusers",
+      tags: ['leaderboard'],
+      auth: 'user',
+      params: z.object({ submission_id: Text.max(100) }),
+      response: SubmissionDetail,
+      errors: [404],
+    },
+    async (c, { params }) => submissionDetail(ctx, currentUser(c), params.submission_id),
+  );
 
-  registerRoute({
-    method: 'get',
-    path: '/api/v1/leaderboard',
-    summary: 'Every problem with its top entries',
-    tags: ['leaderboard'],
-    auth: 'user',
-    request: { query: BoardQuery },
-    response: LeaderboardList,
-  });
-  api.get('/leaderboard', auth, async (c) => {
-    const q = parseQuery(c, BoardQuery);
-    return c.json(
-      LeaderboardList.parse(
-        await allLeaderboards(p, { limit: q.limit ?? ALL_LEADERBOARDS_LIMIT, device: q.device }, currentUser(c)),
-      ),
-    );
-  });
+  route(
+    {
+      method: 'get',
+      path: '/leaderboard',
+      summary: 'Every problem with its top entries',
+      tags: ['leaderboard'],
+      auth: 'user',
+      query: BoardQuery,
+      response: LeaderboardList,
+    },
+    async (c, { query: q }) =>
+      allLeaderboards(ctx, { limit: q.limit ?? ALL_LEADERBOARDS_LIMIT, device: q.device }, currentUser(c)),
+  );
 
-  const ProblemParam = z.object({ problem_name: Text.max(200) });
-  registerRoute({
-    method: 'get',
-    path: '/api/v1/leaderboard/{problem_name}',
-    summary: "One problem's leaderboard",
-    tags: ['leaderboard'],
-    auth: 'user',
-    request: { params: ProblemParam, query: BoardQuery },
-    response: Leaderboard,
-    errors: [404],
-  });
-  api.get('/leaderboard/:problem_name', auth, async (c) => {
-    const { problem_name } = parseParams(c, ProblemParam);
-    const q = parseQuery(c, BoardQuery);
-    return c.json(
-      Leaderboard.parse(
-        await leaderboardFor(
-          p,
-          problem_name,
-          { limit: q.limit ?? DEFAULT_LEADERBOARD_LIMIT, device: q.device },
-          currentUser(c),
-        ),
+  route(
+    {
+      method: 'get',
+      path: '/leaderboard/{problem_name}',
+      summary: "One problem's leaderboard",
+      tags: ['leaderboard'],
+      auth: 'user',
+      params: z.object({ problem_name: Text.max(200) }),
+      query: BoardQuery,
+      response: Leaderboard,
+      errors: [404],
+    },
+    async (c, { params, query: q }) =>
+      leaderboardFor(
+        ctx,
+        params.problem_name,
+        { limit: q.limit ?? DEFAULT_LEADERBOARD_LIMIT, device: q.device },
+        currentUser(c),
       ),
-    );
-  });
+  );
 }

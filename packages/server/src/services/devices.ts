@@ -3,7 +3,7 @@ import { discoverDevices } from '@kernelforge/runner';
 import type { Device } from '@kernelforge/sdk';
 import type { Config } from '../config.js';
 import { ensurePrivateDir } from '../db/private-dir.js';
-import type { Sql } from './sql.js';
+import type { Sql } from '../db/sql.js';
 
 interface RunnerRow {
   id: string;

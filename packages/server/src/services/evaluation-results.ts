@@ -2,11 +2,12 @@
 import type { EvaluationJobPayload, EvaluationState } from '@kernelforge/sdk';
 import { completeJob, failJob, lockLeasedJob } from '../jobs/queue.js';
 import type { Job } from '../jobs/types.js';
-import { continueInstruction, finishInstruction, publish, settleSession } from '../sessions/loop.js';
-import { findAttempt, findSession } from '../sessions/queries.js';
-import type { Product } from './product.js';
-import { ATTEMPT_COLUMNS, type AttemptRow, toAttempt } from './rows.js';
-import type { Sql } from './sql.js';
+import { markCompleted, markFailed } from '../sessions/attempts.js';
+import { settleDeadGeneration } from '../sessions/generate-worker.js';
+import { continueInstruction } from '../sessions/loop.js';
+import { findSession } from '../sessions/queries.js';
+import type { AppContext } from '../context.js';
+import type { Sql } from '../db/sql.js';
 
 export type ResultOutcome = 'recorded' | 'retry' | 'dead' | 'lost';
 
@@ -35,7 +36,7 @@ export function redactRanked(state: EvaluationState): EvaluationState {
  * (it expired and the job went to someone else, or it was cancelled): the report is discarded.
  */
 export async function recordEvaluation(
-  p: Product,
+  ctx: AppContext,
   jobId: string,
   leaseToken: string,
   report: { state: EvaluationState } | { error: string },
@@ -43,44 +44,37 @@ export async function recordEvaluation(
   // Compile logs and candidate output are arbitrary bytes; Postgres text and jsonb cannot hold NUL.
   report = withoutNul(report);
   if ('error' in report) {
-    const { outcome, job } = await failJob(p.sql, jobId, leaseToken, report.error, { retryable: true });
-    if (outcome === 'dead' && job) await settleDeadJob(p, job);
+    const { outcome, job } = await failJob(ctx.db, jobId, leaseToken, report.error, { retryable: true });
+    if (outcome === 'dead' && job) await settleDeadJob(ctx, job);
     return outcome;
   }
-  return p.sql.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const peek = await tx.query<{ session_id: string | null }>('SELECT session_id FROM jobs WHERE id = $1', [jobId]);
     // Lock order everywhere: session, then job, then attempt (stop takes the same order).
     if (peek[0]?.session_id) await findSession(tx, peek[0].session_id, { lock: true });
     const job = await lockLeasedJob(tx, jobId, leaseToken);
     if (!job) return 'lost';
     const payload = job.payload as unknown as EvaluationJobPayload;
-    if (payload.kind === 'attempt') await recordAttemptEvaluation(p, tx, payload.target_id, report.state);
+    if (payload.kind === 'attempt') await recordAttemptEvaluation(ctx, tx, payload.target_id, report.state);
     else await recordSubmissionEvaluation(tx, payload.target_id, report.state);
     await completeJob(tx, jobId, leaseToken);
     return 'recorded';
   });
 }
 
-async function recordAttemptEvaluation(p: Product, tx: Sql, attemptId: string, state: EvaluationState): Promise<void> {
-  const rows = await tx.query<AttemptRow>(
-    `UPDATE generation_attempts SET status = 'completed', evaluation_state = $2, runner_seconds = $3, finished_at = now()
-     WHERE id = $1 AND status = 'evaluating' RETURNING ${ATTEMPT_COLUMNS}`,
-    [attemptId, JSON.stringify(state), state.runner_seconds],
-  );
-  const attempt = rows[0];
+async function recordAttemptEvaluation(
+  ctx: AppContext,
+  tx: Sql,
+  attemptId: string,
+  state: EvaluationState,
+): Promise<void> {
+  const attempt = await markCompleted(ctx, tx, attemptId, state);
   if (!attempt) return;
   await tx.query('UPDATE agent_sessions SET runner_seconds = runner_seconds + $2, updated_at = now() WHERE id = $1', [
     attempt.session_id,
     state.runner_seconds,
   ]);
-  await publish(p, tx, {
-    type: 'attempt.status',
-    session_id: attempt.session_id,
-    attempt_id: attempt.id,
-    status: 'completed',
-  });
-  await publish(p, tx, { type: 'attempt.updated', session_id: attempt.session_id, attempt: toAttempt(attempt) });
-  await continueInstruction(p, tx, attempt.session_id, attempt.instruction_id);
+  await continueInstruction(ctx, tx, attempt.session_id, attempt.instruction_id);
 }
 
 async function recordSubmissionEvaluation(tx: Sql, submissionId: string, state: EvaluationState): Promise<void> {
@@ -101,51 +95,23 @@ async function recordSubmissionEvaluation(tx: Sql, submissionId: string, state: 
 }
 
 /** A job out of tries: its attempt or submission fails with the reason, and the session loop moves on. */
-export async function settleDeadJob(p: Product, job: Job): Promise<void> {
+export async function settleDeadJob(ctx: AppContext, job: Job): Promise<void> {
+  if (job.kind === 'generate') return settleDeadGeneration(ctx, job);
   const reason = job.dead_reason ?? job.last_error ?? 'failed';
-  await p.sql.transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     if (job.session_id) await findSession(tx, job.session_id, { lock: true });
-    if (job.kind === 'evaluate') {
-      const payload = job.payload as unknown as EvaluationJobPayload;
-      if (payload.kind === 'submission') {
-        await tx.query(
-          `UPDATE submissions SET status = 'failed', error = $2, finished_at = now() WHERE id = $1 AND status IN ('queued', 'evaluating')`,
-          [payload.target_id, `Evaluation failed: ${reason}`],
-        );
-        return;
-      }
-      const attempt = await failAttempt(p, tx, payload.target_id, `Evaluation failed: ${reason}`);
-      // The runner failing is not the candidate's fault: the instruction goes on with its next attempt.
-      if (attempt) await continueInstruction(p, tx, attempt.session_id, attempt.instruction_id);
+    const payload = job.payload as unknown as EvaluationJobPayload;
+    if (payload.kind === 'submission') {
+      await tx.query(
+        `UPDATE submissions SET status = 'failed', error = $2, finished_at = now() WHERE id = $1 AND status IN ('queued', 'evaluating')`,
+        [payload.target_id, `Evaluation failed: ${reason}`],
+      );
       return;
     }
-    const attemptId = String((job.payload as { attempt_id?: unknown }).attempt_id ?? '');
-    const attempt = await failAttempt(p, tx, attemptId, `Generation failed: ${reason}`);
-    // An agent that keeps failing (no key, provider down) would fail every further attempt the same way.
-    if (attempt?.instruction_id) await finishInstruction(p, tx, attempt.instruction_id, 'completed');
-    if (attempt) await settleSession(p, tx, attempt.session_id);
+    const attempt = await markFailed(ctx, tx, payload.target_id, `Evaluation failed: ${reason}`);
+    // The runner failing is not the candidate's fault: the instruction goes on with its next attempt.
+    if (attempt) await continueInstruction(ctx, tx, attempt.session_id, attempt.instruction_id);
   });
-}
-
-/** Marks an unfinished attempt failed with its reason; null when it had already finished or was stopped. */
-export async function failAttempt(p: Product, tx: Sql, attemptId: string, error: string): Promise<AttemptRow | null> {
-  if (!(await findAttempt(tx, attemptId))) return null;
-  const rows = await tx.query<AttemptRow>(
-    `UPDATE generation_attempts SET status = 'failed', error = $2, finished_at = now()
-     WHERE id = $1 AND status IN ('queued', 'generating', 'evaluating') RETURNING ${ATTEMPT_COLUMNS}`,
-    [attemptId, error],
-  );
-  const attempt = rows[0] ?? null;
-  if (attempt) {
-    await publish(p, tx, {
-      type: 'attempt.status',
-      session_id: attempt.session_id,
-      attempt_id: attempt.id,
-      status: 'failed',
-    });
-    await publish(p, tx, { type: 'attempt.updated', session_id: attempt.session_id, attempt: toAttempt(attempt) });
-  }
-  return attempt;
 }
 
 /** Every NUL in the strings (keys included) of a JSON value replaced by U+FFFD, so untrusted output can be stored. */

@@ -1,7 +1,7 @@
 // Leaderboards: per problem, one row per user and device holding their best accepted time, ranked by time.
 import type { Leaderboard, LeaderboardEntry } from '@kernelforge/sdk';
-import type { Product } from './product.js';
-import { iso } from './sql.js';
+import type { AppContext } from '../context.js';
+import { iso } from '../db/sql.js';
 import type { Caller } from './sessions.js';
 import { publicUser } from './submissions.js';
 
@@ -24,7 +24,7 @@ interface EntryRow {
 
 /** Ranked entries of several problems at once (one query), at most `limit` per problem. */
 async function entriesFor(
-  p: Product,
+  ctx: AppContext,
   problemNames: string[],
   opts: { limit: number; device?: string | undefined },
   viewer: Pick<Caller, 'is_superuser'>,
@@ -35,7 +35,7 @@ async function entriesFor(
     params.push(opts.device);
     deviceFilter = `AND s.device = $${params.length}`;
   }
-  const rows = await p.sql.query<EntryRow & { rank: number }>(
+  const rows = await ctx.db.query<EntryRow & { rank: number }>(
     `WITH best AS (
        SELECT DISTINCT ON (s.problem_name, s.user_id, s.device) s.id, s.user_id, s.problem_name, s.device, s.language, s.time_ms,
          s.speedup, s.flagged_for_review, s.created_at,
@@ -75,25 +75,25 @@ async function entriesFor(
 }
 
 export async function leaderboardFor(
-  p: Product,
+  ctx: AppContext,
   problemName: string,
   opts: { limit: number; device?: string | undefined },
   viewer: Pick<Caller, 'is_superuser'>,
 ): Promise<Leaderboard> {
-  const problem = await p.catalogue.require(problemName);
-  const board = (await entriesFor(p, [problem.name], opts, viewer)).get(problem.name);
+  const problem = await ctx.catalogue.require(problemName);
+  const board = (await entriesFor(ctx, [problem.name], opts, viewer)).get(problem.name);
   return { problem_name: problem.name, title: problem.title, entries: board?.entries ?? [], count: board?.count ?? 0 };
 }
 
 /** Every catalogue problem with its top `limit` entries (problems without entries included, empty). */
 export async function allLeaderboards(
-  p: Product,
+  ctx: AppContext,
   opts: { limit: number; device?: string | undefined },
   viewer: Pick<Caller, 'is_superuser'>,
 ): Promise<{ data: Leaderboard[]; count: number }> {
-  const problems = await p.catalogue.list();
+  const problems = await ctx.catalogue.list();
   const boards = await entriesFor(
-    p,
+    ctx,
     problems.map((x) => x.name),
     opts,
     viewer,

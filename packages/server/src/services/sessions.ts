@@ -12,13 +12,13 @@ import {
 import type { CreateCustomSessionRequest as CustomSchema } from '@kernelforge/sdk';
 import type { z } from 'zod';
 import { HttpError } from '../http/errors.js';
+import { createAttempt } from '../sessions/attempts.js';
 import { DEFAULT_INSTRUCTION, dailyAttemptsLeft, publish, queueAttempt, queueEvaluation } from '../sessions/loop.js';
 import { ownSession, sessionAttempts, sessionInstructions } from '../sessions/queries.js';
 import { stopSessionWork } from '../sessions/stop.js';
-import { customProblemName, customToProblem } from './custom-problem.js';
-import type { Product } from './product.js';
+import { customProblemName, customToProblem } from '../sessions/custom-problem.js';
+import type { AppContext } from '../context.js';
 import {
-  ATTEMPT_COLUMNS,
   type AttemptRow,
   bestAttempt,
   INSTRUCTION_COLUMNS,
@@ -29,8 +29,8 @@ import {
   toInstruction,
   toSession,
   toSessionSummary,
-} from './rows.js';
-import type { Sql } from './sql.js';
+} from '../db/rows.js';
+import type { Sql } from '../db/sql.js';
 import { enforceDailyQuota, requireDevice, resolveAgent } from './validation.js';
 
 export interface Caller {
@@ -43,9 +43,9 @@ type CustomBody = z.output<typeof CustomSchema>;
 /** Instruction names are short labels derived from the text until the user renames them. */
 const nameFromText = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}...` : text);
 
-async function assertCanQueue(p: Product, userId: string): Promise<void> {
-  if ((await dailyAttemptsLeft(p, p.sql, userId)) <= 0) {
-    throw new HttpError(429, `Daily limit of ${p.config.dailyLimits.attempts} attempts reached`, {
+async function assertCanQueue(ctx: AppContext, userId: string): Promise<void> {
+  if ((await dailyAttemptsLeft(ctx, ctx.db, userId)) <= 0) {
+    throw new HttpError(429, `Daily limit of ${ctx.config.dailyLimits.attempts} attempts reached`, {
       'Retry-After': '3600',
     });
   }
@@ -92,13 +92,13 @@ async function insertSession(
   return rows[0] as SessionRow;
 }
 
-export async function createSession(p: Product, user: Caller, body: CreateSessionRequest): Promise<AgentSession> {
-  const problem = await p.catalogue.require(body.problem_name);
-  await requireDevice(p, body.device, problem);
-  const agent = resolveAgent(p, body.agent);
-  await enforceDailyQuota(p, 'sessions', user.id);
-  await assertCanQueue(p, user.id);
-  const id = await p.sql.transaction(async (tx) => {
+export async function createSession(ctx: AppContext, user: Caller, body: CreateSessionRequest): Promise<AgentSession> {
+  const problem = await ctx.catalogue.require(body.problem_name);
+  await requireDevice(ctx, body.device, problem);
+  const agent = resolveAgent(ctx, body.agent);
+  await enforceDailyQuota(ctx, 'sessions', user.id);
+  await assertCanQueue(ctx, user.id);
+  const id = await ctx.db.transaction(async (tx) => {
     const session = await insertSession(tx, {
       ownerId: user.id,
       problemName: problem.name,
@@ -110,20 +110,20 @@ export async function createSession(p: Product, user: Caller, body: CreateSessio
     });
     const text = body.instruction?.trim() || DEFAULT_INSTRUCTION;
     const instruction = await insertInstruction(tx, session.id, text, body.max_attempts ?? DEFAULT_MAX_ATTEMPTS);
-    await queueAttempt(p, tx, session.id, instruction.id);
+    await queueAttempt(ctx, tx, session.id, instruction.id);
     return session.id;
   });
-  return getSession(p, user, id);
+  return getSession(ctx, user, id);
 }
 
-export async function createCustomSession(p: Product, user: Caller, body: CustomBody): Promise<AgentSession> {
+export async function createCustomSession(ctx: AppContext, user: Caller, body: CustomBody): Promise<AgentSession> {
   const problemName = customProblemName(body.name);
   const problem = customToProblem(problemName, body.problem);
-  await requireDevice(p, body.device, problem);
-  const agent = resolveAgent(p, body.agent);
-  await enforceDailyQuota(p, 'sessions', user.id);
-  await assertCanQueue(p, user.id);
-  const id = await p.sql.transaction(async (tx) => {
+  await requireDevice(ctx, body.device, problem);
+  const agent = resolveAgent(ctx, body.agent);
+  await enforceDailyQuota(ctx, 'sessions', user.id);
+  await assertCanQueue(ctx, user.id);
+  const id = await ctx.db.transaction(async (tx) => {
     const session = await insertSession(tx, {
       ownerId: user.id,
       problemName,
@@ -137,24 +137,23 @@ export async function createCustomSession(p: Product, user: Caller, body: Custom
     const instruction = await insertInstruction(tx, session.id, text, body.max_attempts ?? DEFAULT_MAX_ATTEMPTS);
     if (body.solution_source?.trim()) {
       // The user's own candidate is attempt #1, evaluated as is; the agent takes over from its result.
-      const rows = await tx.query<AttemptRow>(
-        `INSERT INTO generation_attempts (session_id, instruction_id, attempt_number, status, language, source, explanation)
-         VALUES ($1, $2, 1, 'evaluating', $3, $4, 'Your own solution, evaluated as submitted.') RETURNING ${ATTEMPT_COLUMNS}`,
-        [session.id, instruction.id, problem.languages[0] ?? 'c', body.solution_source],
-      );
-      const attempt = rows[0] as AttemptRow;
-      await queueEvaluation(p, tx, session, attempt);
-      await publish(p, tx, { type: 'attempt.created', session_id: session.id, attempt: toAttempt(attempt) });
+      const attempt = await createAttempt(ctx, tx, {
+        sessionId: session.id,
+        instructionId: instruction.id,
+        language: problem.languages[0] ?? 'c',
+        given: { source: body.solution_source, explanation: 'Your own solution, evaluated as submitted.' },
+      });
+      await queueEvaluation(ctx, tx, session, attempt);
     } else {
-      await queueAttempt(p, tx, session.id, instruction.id);
+      await queueAttempt(ctx, tx, session.id, instruction.id);
     }
     return session.id;
   });
-  return getSession(p, user, id);
+  return getSession(ctx, user, id);
 }
 
 export async function listSessions(
-  p: Product,
+  ctx: AppContext,
   filter: { ownerId?: string | undefined; problemName?: string | undefined; includeDeleted?: boolean | undefined },
   page: { limit: number; offset: number },
 ): Promise<{ data: AgentSessionSummary[]; count: number }> {
@@ -172,8 +171,8 @@ export async function listSessions(
   }
   if (!filter.includeDeleted) where.push('deleted_at IS NULL');
   const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-  const [total] = await p.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM agent_sessions ${clause}`, params);
-  const rows = await p.sql.query<SessionRow>(
+  const [total] = await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM agent_sessions ${clause}`, params);
+  const rows = await ctx.db.query<SessionRow>(
     `SELECT ${SESSION_COLUMNS} FROM agent_sessions ${clause} ORDER BY created_at DESC, id
      LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
     [...params, page.limit, page.offset],
@@ -183,7 +182,7 @@ export async function listSessions(
   const attempts =
     ids.length === 0
       ? []
-      : await p.sql.query<AttemptRow>(
+      : await ctx.db.query<AttemptRow>(
           `SELECT id, session_id, instruction_id, attempt_number, status, language, NULL::text AS source, explanation, error,
              NULL::jsonb AS agent_meta, evaluation_state, token_usage, runner_seconds, created_at, finished_at
            FROM generation_attempts WHERE session_id = ANY($1::uuid[]) ORDER BY attempt_number`,
@@ -194,80 +193,81 @@ export async function listSessions(
   return { data: rows.map((r) => toSessionSummary(r, bySession.get(r.id) ?? [])), count: total?.n ?? 0 };
 }
 
-export async function getSession(p: Product, user: Caller, id: string): Promise<AgentSession> {
-  const session = await ownSession(p.sql, user, id);
-  const [attempts, instructions] = await Promise.all([sessionAttempts(p.sql, id), sessionInstructions(p.sql, id)]);
+export async function getSession(ctx: AppContext, user: Caller, id: string): Promise<AgentSession> {
+  const session = await ownSession(ctx.db, user, id);
+  const [attempts, instructions] = await Promise.all([sessionAttempts(ctx.db, id), sessionInstructions(ctx.db, id)]);
   return toSession(session, attempts, instructions);
 }
 
 export async function updateSession(
-  p: Product,
+  ctx: AppContext,
   user: Caller,
   id: string,
   body: UpdateSessionRequest,
 ): Promise<AgentSession> {
-  await ownSession(p.sql, user, id);
-  await p.sql.transaction(async (tx) => {
+  await ownSession(ctx.db, user, id);
+  await ctx.db.transaction(async (tx) => {
     await tx.query(
       `UPDATE agent_sessions SET name = coalesce($2, name), label = coalesce($3, label), updated_at = now() WHERE id = $1`,
       [id, body.name ?? null, body.label ?? null],
     );
-    await publish(p, tx, { type: 'session.updated', session_id: id });
+    await publish(ctx, tx, { type: 'session.updated', session_id: id });
   });
-  return getSession(p, user, id);
+  return getSession(ctx, user, id);
 }
 
-export async function stopSession(p: Product, user: Caller, id: string): Promise<AgentSession> {
-  await ownSession(p.sql, user, id);
-  await p.sql.transaction((tx) => stopSessionWork(p, tx, id));
-  return getSession(p, user, id);
+export async function stopSession(ctx: AppContext, user: Caller, id: string): Promise<AgentSession> {
+  await ownSession(ctx.db, user, id);
+  await ctx.db.transaction((tx) => stopSessionWork(ctx, tx, id));
+  return getSession(ctx, user, id);
 }
 
 /** Soft delete: the session stops and leaves the lists; restore brings it back (stopped). */
-export async function deleteSession(p: Product, user: Caller, id: string): Promise<void> {
-  await ownSession(p.sql, user, id);
-  await p.sql.transaction(async (tx) => {
-    await stopSessionWork(p, tx, id);
+export async function deleteSession(ctx: AppContext, user: Caller, id: string): Promise<void> {
+  await ownSession(ctx.db, user, id);
+  await ctx.db.transaction(async (tx) => {
+    await stopSessionWork(ctx, tx, id);
     await tx.query(
       'UPDATE agent_sessions SET deleted_at = coalesce(deleted_at, now()), updated_at = now() WHERE id = $1',
       [id],
     );
-    await publish(p, tx, { type: 'session.updated', session_id: id });
+    await publish(ctx, tx, { type: 'session.updated', session_id: id });
   });
 }
 
-export async function restoreSession(p: Product, user: Caller, id: string): Promise<AgentSession> {
-  await ownSession(p.sql, user, id);
-  await p.sql.transaction(async (tx) => {
+export async function restoreSession(ctx: AppContext, user: Caller, id: string): Promise<AgentSession> {
+  await ownSession(ctx.db, user, id);
+  await ctx.db.transaction(async (tx) => {
     await tx.query('UPDATE agent_sessions SET deleted_at = NULL, updated_at = now() WHERE id = $1', [id]);
-    await publish(p, tx, { type: 'session.updated', session_id: id });
+    await publish(ctx, tx, { type: 'session.updated', session_id: id });
   });
-  return getSession(p, user, id);
+  return getSession(ctx, user, id);
 }
 
-export async function bestAttemptOf(p: Product, user: Caller, id: string): Promise<GenerationAttempt> {
-  await ownSession(p.sql, user, id);
-  const best = bestAttempt((await sessionAttempts(p.sql, id)).map(toAttempt));
+export async function bestAttemptOf(ctx: AppContext, user: Caller, id: string): Promise<GenerationAttempt> {
+  await ownSession(ctx.db, user, id);
+  const best = bestAttempt((await sessionAttempts(ctx.db, id)).map(toAttempt));
   if (!best) throw new HttpError(404, 'Attempt not found');
   return best;
 }
 
 /** A new instruction and its first queued attempt; a stopped or idle session becomes active again. */
 export async function newAttempts(
-  p: Product,
+  ctx: AppContext,
   user: Caller,
   id: string,
   body: NewAttemptsRequest,
 ): Promise<NewAttemptsResponse> {
-  const session = await ownSession(p.sql, user, id);
+  const session = await ownSession(ctx.db, user, id);
   if (session.deleted_at) throw new HttpError(409, 'Session is deleted; restore it first');
-  await assertCanQueue(p, session.owner_id);
-  return p.sql.transaction(async (tx) => {
+  await assertCanQueue(ctx, session.owner_id);
+  return ctx.db.transaction(async (tx) => {
     const instruction = await insertInstruction(tx, id, body.instruction, body.max_attempts ?? DEFAULT_MAX_ATTEMPTS);
     await tx.query(`UPDATE agent_sessions SET status = 'active', updated_at = now() WHERE id = $1`, [id]);
-    if (session.status !== 'active') await publish(p, tx, { type: 'session.status', session_id: id, status: 'active' });
-    await publish(p, tx, { type: 'instruction.updated', session_id: id, instruction: toInstruction(instruction) });
-    const attempt = await queueAttempt(p, tx, id, instruction.id);
+    if (session.status !== 'active')
+      await publish(ctx, tx, { type: 'session.status', session_id: id, status: 'active' });
+    await publish(ctx, tx, { type: 'instruction.updated', session_id: id, instruction: toInstruction(instruction) });
+    const attempt = await queueAttempt(ctx, tx, id, instruction.id);
     return { instruction: toInstruction(instruction), generation_attempts: [toAttempt(attempt)] };
   });
 }

@@ -5,9 +5,9 @@ import { HttpError, ValidationError } from '../http/errors.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { JOB_PRIORITY } from '../jobs/types.js';
 import { findAttempt, findSession, isUuid } from '../sessions/queries.js';
-import type { Product } from './product.js';
+import type { AppContext } from '../context.js';
 import type { Caller } from './sessions.js';
-import { iso, isoOrNull, type Sql } from './sql.js';
+import { iso, isoOrNull, type Sql } from '../db/sql.js';
 import { enforceDailyQuota, requireDevice } from './validation.js';
 
 export interface SubmissionRow {
@@ -86,9 +86,13 @@ async function secretSeed(tx: Sql, problemName: string, device: string): Promise
   return (rows[0] as { seed: string }).seed;
 }
 
-export async function createSubmission(p: Product, user: Caller, body: CreateSubmissionRequest): Promise<Submission> {
-  const problem = await p.catalogue.require(body.problem_name);
-  const device = await requireDevice(p, body.device, problem);
+export async function createSubmission(
+  ctx: AppContext,
+  user: Caller,
+  body: CreateSubmissionRequest,
+): Promise<Submission> {
+  const problem = await ctx.catalogue.require(body.problem_name);
+  const device = await requireDevice(ctx, body.device, problem);
   const allowed = device.kind === 'cuda' ? ['cuda'] : problem.languages.filter((l) => l !== 'cuda');
   if (!allowed.includes(body.language)) {
     throw new ValidationError([
@@ -101,13 +105,13 @@ export async function createSubmission(p: Product, user: Caller, body: CreateSub
   }
   let sessionId: string | null = null;
   if (body.attempt_id !== undefined) {
-    const attempt = await findAttempt(p.sql, body.attempt_id);
-    const session = attempt ? await findSession(p.sql, attempt.session_id) : null;
+    const attempt = await findAttempt(ctx.db, body.attempt_id);
+    const session = attempt ? await findSession(ctx.db, attempt.session_id) : null;
     if (!attempt || !session || session.owner_id !== user.id) throw new HttpError(404, 'Attempt not found');
     sessionId = session.id;
   }
-  await enforceDailyQuota(p, 'submissions', user.id);
-  const id = await p.sql.transaction(async (tx) => {
+  await enforceDailyQuota(ctx, 'submissions', user.id);
+  const id = await ctx.db.transaction(async (tx) => {
     const rows = await tx.query<{ id: string }>(
       `INSERT INTO submissions (user_id, problem_name, device, language, source, session_id, attempt_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
@@ -128,30 +132,30 @@ export async function createSubmission(p: Product, user: Caller, body: CreateSub
       kind: 'evaluate',
       payload,
       device: device.id,
-      maxAttempts: p.config.jobs.maxTries,
+      maxAttempts: ctx.config.jobs.maxTries,
       dedupeKey: `evaluate:submission:${submissionId}`,
       priority: JOB_PRIORITY.submission,
       ownerId: user.id,
     });
     return submissionId;
   });
-  return getOwnSubmission(p, user, id);
+  return getOwnSubmission(ctx, user, id);
 }
 
-async function loadSubmission(p: Product, id: string): Promise<SubmissionRow | null> {
+async function loadSubmission(ctx: AppContext, id: string): Promise<SubmissionRow | null> {
   if (!isUuid(id)) return null;
-  const rows = await p.sql.query<SubmissionRow>(`${SUBMISSION_SELECT} WHERE s.id = $1`, [id]);
+  const rows = await ctx.db.query<SubmissionRow>(`${SUBMISSION_SELECT} WHERE s.id = $1`, [id]);
   return rows[0] ?? null;
 }
 
-async function getOwnSubmission(p: Product, user: Caller, id: string): Promise<Submission> {
-  const row = await loadSubmission(p, id);
+async function getOwnSubmission(ctx: AppContext, user: Caller, id: string): Promise<Submission> {
+  const row = await loadSubmission(ctx, id);
   if (!row || (row.user_id !== user.id && !user.is_superuser)) throw new HttpError(404, 'Submission not found');
   return toSubmission(row, user);
 }
 
 export async function listSubmissions(
-  p: Product,
+  ctx: AppContext,
   user: Caller,
   q: { limit: number; offset: number; problemName?: string | undefined },
 ): Promise<{ data: Submission[]; count: number }> {
@@ -161,8 +165,8 @@ export async function listSubmissions(
     params.push(q.problemName);
     where += ` AND s.problem_name = $${params.length}`;
   }
-  const [total] = await p.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM submissions s ${where}`, params);
-  const rows = await p.sql.query<SubmissionRow>(
+  const [total] = await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM submissions s ${where}`, params);
+  const rows = await ctx.db.query<SubmissionRow>(
     `${SUBMISSION_SELECT} ${where} ORDER BY s.created_at DESC, s.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
     [...params, q.limit, q.offset],
   );
@@ -173,17 +177,17 @@ export async function listSubmissions(
  * A submission's detail. Its owner (and superusers) see everything; others reach only accepted ones
  * (those are what leaderboards link to), without the source.
  */
-export async function submissionDetail(p: Product, user: Caller, id: string): Promise<SubmissionDetail> {
-  const row = await loadSubmission(p, id);
+export async function submissionDetail(ctx: AppContext, user: Caller, id: string): Promise<SubmissionDetail> {
+  const row = await loadSubmission(ctx, id);
   const mine = row && (row.user_id === user.id || user.is_superuser);
   if (!row || (!mine && row.verdict !== 'accepted')) throw new HttpError(404, 'Submission not found');
-  return { ...toSubmission(row, user), rank: await rankOf(p, row) };
+  return { ...toSubmission(row, user), rank: await rankOf(ctx, row) };
 }
 
 /** The submission's place on its problem and device board, when it is its user's best there. */
-async function rankOf(p: Product, row: SubmissionRow): Promise<number | null> {
+async function rankOf(ctx: AppContext, row: SubmissionRow): Promise<number | null> {
   if (row.verdict !== 'accepted' || row.time_ms === null) return null;
-  const rows = await p.sql.query<{ id: string; rank: number }>(
+  const rows = await ctx.db.query<{ id: string; rank: number }>(
     `WITH best AS (
        SELECT DISTINCT ON (user_id) id, time_ms, created_at FROM submissions
        WHERE problem_name = $1 AND device = $2 AND verdict = 'accepted' AND time_ms IS NOT NULL

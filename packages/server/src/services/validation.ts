@@ -1,18 +1,18 @@
-// Product checks that zod cannot make alone (does this device, this agent exist?), answered as FastAPI-shaped 422s.
+// AppContext checks that zod cannot make alone (does this device, this agent exist?), answered as FastAPI-shaped 422s.
 import type { Device, Problem } from '@kernelforge/sdk';
 import { agentsConfigFrom, listAgents } from '../agents/index.js';
 import { HttpError, ValidationError } from '../http/errors.js';
-import type { Product } from './product.js';
+import type { AppContext } from '../context.js';
 
 const invalid = (loc: (string | number)[], msg: string) => new ValidationError([{ loc, msg, type: 'value_error' }]);
 
 /** The device, known to some runner and able to run the problem's backends. */
 export async function requireDevice(
-  p: Product,
+  ctx: AppContext,
   id: string,
   problem: Pick<Problem, 'backends' | 'name'>,
 ): Promise<Device> {
-  const devices = await p.devices.list();
+  const devices = await ctx.devices.list();
   const device = devices.find((d) => d.id === id);
   if (!device) {
     const known = devices.map((d) => d.id).join(', ') || '(none: start a runner)';
@@ -25,9 +25,12 @@ export async function requireDevice(
 }
 
 /** The agent choice, defaulting to the configured LLM provider or else the tuner. */
-export function resolveAgent(p: Product, choice: { provider: string; model?: string | null | undefined } | undefined) {
-  const offered = listAgents(agentsConfigFrom(p.config));
-  const provider = choice?.provider ?? p.config.llm.provider ?? offered[0]?.provider ?? 'tuner';
+export function resolveAgent(
+  ctx: AppContext,
+  choice: { provider: string; model?: string | null | undefined } | undefined,
+) {
+  const offered = listAgents(agentsConfigFrom(ctx.config));
+  const provider = choice?.provider ?? ctx.config.llm.provider ?? offered[0]?.provider ?? 'tuner';
   const entry = offered.find((a) => a.provider === provider);
   if (!entry) {
     throw invalid(
@@ -39,11 +42,15 @@ export function resolveAgent(p: Product, choice: { provider: string; model?: str
 }
 
 /** Per-user daily quota: 429 with Retry-After (seconds until the oldest counted item leaves the window). */
-export async function enforceDailyQuota(p: Product, what: 'sessions' | 'submissions', userId: string): Promise<void> {
+export async function enforceDailyQuota(
+  ctx: AppContext,
+  what: 'sessions' | 'submissions',
+  userId: string,
+): Promise<void> {
   const table = what === 'sessions' ? 'agent_sessions' : 'submissions';
   const owner = what === 'sessions' ? 'owner_id' : 'user_id';
-  const limit = p.config.dailyLimits[what];
-  const [row] = await p.sql.query<{ n: number; oldest: Date | null }>(
+  const limit = ctx.config.dailyLimits[what];
+  const [row] = await ctx.db.query<{ n: number; oldest: Date | null }>(
     `SELECT count(*)::int AS n, min(created_at) AS oldest FROM ${table}
      WHERE ${owner} = $1 AND created_at > now() - interval '1 day'`,
     [userId],

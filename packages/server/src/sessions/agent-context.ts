@@ -1,9 +1,9 @@
 // Builds what an agent sees for one attempt: the problem, the device, this session's history, best attempt and instructions.
 import type { Device, Language, Problem } from '@kernelforge/sdk';
 import type { AgentAttemptView, AgentContext } from '../agents/index.js';
-import { customToProblem } from '../services/custom-problem.js';
-import type { Product } from '../services/product.js';
-import { type AttemptRow, bestAttempt, type SessionRow } from '../services/rows.js';
+import { customToProblem } from './custom-problem.js';
+import type { AppContext } from '../context.js';
+import { type AttemptRow, bestAttempt, type SessionRow } from '../db/rows.js';
 import type { CustomProblemInput } from '@kernelforge/sdk';
 import { sessionAttempts, sessionInstructions } from './queries.js';
 
@@ -16,16 +16,16 @@ const view = (a: AttemptRow): AgentAttemptView => ({
   agent_meta: a.agent_meta,
 });
 
-export async function problemOf(p: Product, session: SessionRow): Promise<Problem> {
+export async function problemOf(ctx: AppContext, session: SessionRow): Promise<Problem> {
   if (session.custom_problem) {
     return customToProblem(session.problem_name, session.custom_problem as unknown as CustomProblemInput);
   }
-  return p.catalogue.require(session.problem_name);
+  return ctx.catalogue.require(session.problem_name);
 }
 
 /** The session's device; a device whose runners are all gone still has a name and (unknown) peaks. */
-export async function deviceOf(p: Product, id: string): Promise<Device> {
-  const found = await p.devices.find(id);
+export async function deviceOf(ctx: AppContext, id: string): Promise<Device> {
+  const found = await ctx.devices.find(id);
   if (found) return found;
   return {
     id,
@@ -39,17 +39,17 @@ export async function deviceOf(p: Product, id: string): Promise<Device> {
 }
 
 export async function buildAgentContext(
-  p: Product,
+  ctx: AppContext,
   session: SessionRow,
   attempt: AttemptRow,
   signal: AbortSignal,
   onText: (delta: string) => void,
 ): Promise<AgentContext> {
   const [problem, device, attempts, instructions] = await Promise.all([
-    problemOf(p, session),
-    deviceOf(p, session.device),
-    sessionAttempts(p.sql, session.id),
-    sessionInstructions(p.sql, session.id),
+    problemOf(ctx, session),
+    deviceOf(ctx, session.device),
+    sessionAttempts(ctx.db, session.id),
+    sessionInstructions(ctx.db, session.id),
   ]);
   const earlier = attempts.filter(
     (a) => a.attempt_number < attempt.attempt_number && (a.status === 'completed' || a.status === 'failed'),

@@ -2,11 +2,11 @@
 import { AgentError, type AgentResult, agentsConfigFrom, createAgent } from '../agents/index.js';
 import { claimJob, completeJob, failJob, heartbeatJob, lockLeasedJob } from '../jobs/queue.js';
 import type { Job } from '../jobs/types.js';
-import { settleDeadJob } from '../services/evaluation-results.js';
-import type { Product } from '../services/product.js';
-import { ATTEMPT_COLUMNS, type AttemptRow, toAttempt } from '../services/rows.js';
+import type { AppContext } from '../context.js';
+import type { AttemptRow } from '../db/rows.js';
 import { buildAgentContext } from './agent-context.js';
-import { publish, queueEvaluation } from './loop.js';
+import { markEvaluating, markFailed, markGenerating } from './attempts.js';
+import { finishInstruction, publish, queueEvaluation, settleSession } from './loop.js';
 import { findAttempt, findSession } from './queries.js';
 
 const IDLE_POLL_MS = 1000;
@@ -17,9 +17,9 @@ export interface Workers {
 }
 
 /** Starts `count` loops that each claim and run one generate job at a time. */
-export function startGenerateWorkers(p: Product, count: number, name: string): Workers {
+export function startGenerateWorkers(ctx: AppContext, count: number, name: string): Workers {
   const halt = new AbortController();
-  const loops = Array.from({ length: count }, (_, i) => workerLoop(p, `${name}/generate-${i}`, halt.signal));
+  const loops = Array.from({ length: count }, (_, i) => workerLoop(ctx, `${name}/generate-${i}`, halt.signal));
   return {
     async stop() {
       halt.abort();
@@ -28,28 +28,28 @@ export function startGenerateWorkers(p: Product, count: number, name: string): W
   };
 }
 
-async function workerLoop(p: Product, workerId: string, halt: AbortSignal): Promise<void> {
+async function workerLoop(ctx: AppContext, workerId: string, halt: AbortSignal): Promise<void> {
   while (!halt.aborted) {
     let job: Job | null = null;
     try {
-      job = await claimJob(p.sql, {
+      job = await claimJob(ctx.db, {
         kinds: ['generate'],
         runnerId: workerId,
-        leaseSeconds: p.config.jobs.leaseSeconds,
+        leaseSeconds: ctx.config.jobs.leaseSeconds,
       });
       if (!job) {
-        await p.signals.wait(IDLE_POLL_MS, halt);
+        await ctx.signals.wait(IDLE_POLL_MS, halt);
         continue;
       }
-      await runGenerateJob(p, job, halt);
+      await runGenerateJob(ctx, job, halt);
     } catch (err) {
       if (halt.aborted) return;
-      p.log.error('generate worker error', { workerId, job: job?.id, err });
+      ctx.log.error('generate worker error', { workerId, job: job?.id, err });
       if (job?.lease_token) {
-        const failed = await failJob(p.sql, job.id, job.lease_token, errorText(err), { retryable: true }).catch(
+        const failed = await failJob(ctx.db, job.id, job.lease_token, errorText(err), { retryable: true }).catch(
           () => null,
         );
-        if (failed?.outcome === 'dead' && failed.job) await settleDeadJob(p, failed.job).catch(() => {});
+        if (failed?.outcome === 'dead' && failed.job) await settleDeadGeneration(ctx, failed.job).catch(() => {});
       }
       await new Promise((r) => setTimeout(r, 500));
     }
@@ -60,19 +60,19 @@ async function workerLoop(p: Product, workerId: string, halt: AbortSignal): Prom
  * One attempt's generation. The agent runs outside any transaction; the result is written only while this
  * worker still holds the lease and the attempt is still `generating`, so a stop or a lost lease discards it.
  */
-export async function runGenerateJob(p: Product, job: Job, halt: AbortSignal): Promise<void> {
+export async function runGenerateJob(ctx: AppContext, job: Job, halt: AbortSignal): Promise<void> {
   const token = job.lease_token as string;
   const attemptId = String((job.payload as { attempt_id?: unknown }).attempt_id ?? '');
-  const attempt = await startAttempt(p, job, attemptId);
+  const attempt = await startAttempt(ctx, job, attemptId);
   if (!attempt) return;
-  const session = await findSession(p.sql, attempt.session_id);
+  const session = await findSession(ctx.db, attempt.session_id);
   if (!session) return;
 
   const abort = new AbortController();
   const onHalt = () => abort.abort(new Error('server shutting down'));
   halt.addEventListener('abort', onHalt, { once: true });
   // A stop anywhere reaches this replica as an event; a lost lease shows at the next heartbeat.
-  const unsubscribe = await p.bus.subscribe(session.id, await p.bus.lastEventId(session.id), ({ event }) => {
+  const unsubscribe = await ctx.bus.subscribe(session.id, await ctx.bus.lastEventId(session.id), ({ event }) => {
     const stopped =
       (event.type === 'attempt.status' && event.attempt_id === attempt.id && event.status === 'stopped') ||
       (event.type === 'session.status' && event.status === 'stopped');
@@ -80,65 +80,52 @@ export async function runGenerateJob(p: Product, job: Job, halt: AbortSignal): P
   });
   const heartbeat = setInterval(
     () => {
-      heartbeatJob(p.sql, job.id, token, p.config.jobs.leaseSeconds)
+      heartbeatJob(ctx.db, job.id, token, ctx.config.jobs.leaseSeconds)
         .then((at) => {
           if (!at) abort.abort(new Error('lease lost'));
         })
         .catch(() => {});
     },
-    Math.max(200, (p.config.jobs.leaseSeconds * 1000) / 3),
+    Math.max(200, (ctx.config.jobs.leaseSeconds * 1000) / 3),
   );
   let pending = '';
   const flush = async () => {
     if (!pending) return;
     const text = pending;
     pending = '';
-    await publish(p, p.sql, { type: 'attempt.delta', session_id: session.id, attempt_id: attempt.id, text }).catch(
+    await publish(ctx, ctx.db, { type: 'attempt.delta', session_id: session.id, attempt_id: attempt.id, text }).catch(
       () => {},
     );
   };
   const flusher = setInterval(() => void flush(), DELTA_FLUSH_MS);
 
   try {
-    const ctx = await buildAgentContext(p, session, attempt, abort.signal, (delta) => {
+    const agentCtx = await buildAgentContext(ctx, session, attempt, abort.signal, (delta) => {
       pending += delta;
     });
     let result: AgentResult;
     try {
       // Inside the try: an unknown or unconfigured agent is a non-retryable AgentError like any provider failure.
-      result = await createAgent(session.agent, agentsConfigFrom(p.config)).generate(ctx);
+      result = await createAgent(session.agent, agentsConfigFrom(ctx.config)).generate(agentCtx);
     } catch (err) {
       if (abort.signal.aborted) {
-        await completeIfStopped(p, job);
+        await completeIfStopped(ctx, job);
         return;
       }
       const retryable = err instanceof AgentError ? err.retryable : true;
-      const failed = await failJob(p.sql, job.id, token, errorText(err), { retryable });
-      if (failed.outcome === 'dead' && failed.job) await settleDeadJob(p, failed.job);
+      const failed = await failJob(ctx.db, job.id, token, errorText(err), { retryable });
+      if (failed.outcome === 'dead' && failed.job) await settleDeadGeneration(ctx, failed.job);
       return;
     }
     await flush();
     if (abort.signal.aborted) {
-      await completeIfStopped(p, job);
+      await completeIfStopped(ctx, job);
       return;
     }
-    await p.sql.transaction(async (tx) => {
+    await ctx.db.transaction(async (tx) => {
       const locked = await findSession(tx, session.id, { lock: true });
       if (!locked || !(await lockLeasedJob(tx, job.id, token))) return;
-      const rows = await tx.query<AttemptRow>(
-        `UPDATE generation_attempts SET status = 'evaluating', source = $2, explanation = $3, language = $4,
-           agent_meta = $5, token_usage = $6
-         WHERE id = $1 AND status = 'generating' RETURNING ${ATTEMPT_COLUMNS}`,
-        [
-          attempt.id,
-          result.source,
-          result.explanation,
-          result.language,
-          result.agent_meta ? JSON.stringify(result.agent_meta) : null,
-          result.usage ? JSON.stringify(result.usage) : null,
-        ],
-      );
-      const stored = rows[0];
+      const stored = await markEvaluating(ctx, tx, attempt.id, result);
       if (stored) {
         if (result.usage) {
           await tx.query(
@@ -146,14 +133,7 @@ export async function runGenerateJob(p: Product, job: Job, halt: AbortSignal): P
             [session.id, result.usage.input_tokens, result.usage.output_tokens],
           );
         }
-        await queueEvaluation(p, tx, locked, stored);
-        await publish(p, tx, {
-          type: 'attempt.status',
-          session_id: session.id,
-          attempt_id: stored.id,
-          status: 'evaluating',
-        });
-        await publish(p, tx, { type: 'attempt.updated', session_id: session.id, attempt: toAttempt(stored) });
+        await queueEvaluation(ctx, tx, locked, stored);
       }
       await completeJob(tx, job.id, token);
     });
@@ -166,33 +146,20 @@ export async function runGenerateJob(p: Product, job: Job, halt: AbortSignal): P
 }
 
 /** Moves the attempt to `generating` (a retried job finds it there already); null when there is nothing to do. */
-async function startAttempt(p: Product, job: Job, attemptId: string): Promise<AttemptRow | null> {
+async function startAttempt(ctx: AppContext, job: Job, attemptId: string): Promise<AttemptRow | null> {
   const token = job.lease_token as string;
-  const current = await findAttempt(p.sql, attemptId);
+  const current = await findAttempt(ctx.db, attemptId);
   if (!current || (current.status !== 'queued' && current.status !== 'generating')) {
-    await completeJob(p.sql, job.id, token);
+    await completeJob(ctx.db, job.id, token);
     return null;
   }
-  return p.sql.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     await findSession(tx, current.session_id, { lock: true });
     if (!(await lockLeasedJob(tx, job.id, token))) return null;
-    const rows = await tx.query<AttemptRow>(
-      `UPDATE generation_attempts SET status = 'generating' WHERE id = $1 AND status IN ('queued', 'generating')
-       RETURNING ${ATTEMPT_COLUMNS}`,
-      [attemptId],
-    );
-    const row = rows[0];
+    const row = await markGenerating(ctx, tx, attemptId);
     if (!row) {
       await completeJob(tx, job.id, token);
       return null;
-    }
-    if (current.status === 'queued') {
-      await publish(p, tx, {
-        type: 'attempt.status',
-        session_id: row.session_id,
-        attempt_id: row.id,
-        status: 'generating',
-      });
     }
     return row;
   });
@@ -202,10 +169,23 @@ async function startAttempt(p: Product, job: Job, attemptId: string): Promise<At
  * After an abort: a stop already marked the attempt and cancelled the job, so there is nothing to write.
  * A shutdown leaves the lease to expire, and the job runs again elsewhere.
  */
-async function completeIfStopped(p: Product, job: Job): Promise<void> {
+async function completeIfStopped(ctx: AppContext, job: Job): Promise<void> {
   const attemptId = String((job.payload as { attempt_id?: unknown }).attempt_id ?? '');
-  const attempt = await findAttempt(p.sql, attemptId);
-  if (attempt && attempt.status !== 'generating') await completeJob(p.sql, job.id, job.lease_token as string);
+  const attempt = await findAttempt(ctx.db, attemptId);
+  if (attempt && attempt.status !== 'generating') await completeJob(ctx.db, job.id, job.lease_token as string);
+}
+
+/** A generate job out of tries: its attempt fails with the reason, and its instruction ends. */
+export function settleDeadGeneration(ctx: AppContext, job: Job): Promise<void> {
+  const reason = job.dead_reason ?? job.last_error ?? 'failed';
+  const attemptId = String((job.payload as { attempt_id?: unknown }).attempt_id ?? '');
+  return ctx.db.transaction(async (tx) => {
+    if (job.session_id) await findSession(tx, job.session_id, { lock: true });
+    const attempt = await markFailed(ctx, tx, attemptId, `Generation failed: ${reason}`);
+    // An agent that keeps failing (no key, provider down) would fail every further attempt the same way.
+    if (attempt?.instruction_id) await finishInstruction(ctx, tx, attempt.instruction_id, 'completed');
+    if (attempt) await settleSession(ctx, tx, attempt.session_id);
+  });
 }
 
 function errorText(err: unknown): string {

@@ -2,13 +2,13 @@
 import type { EvaluationJobPayload, Language, SessionEvent } from '@kernelforge/sdk';
 import { enqueueJob } from '../jobs/queue.js';
 import { JOB_PRIORITY } from '../jobs/types.js';
-import type { Product } from '../services/product.js';
-import { ATTEMPT_COLUMNS, type AttemptRow, type SessionRow, toAttempt, toInstruction } from '../services/rows.js';
-import type { Sql } from '../services/sql.js';
+import type { AppContext } from '../context.js';
+import { type AttemptRow, type SessionRow, toInstruction } from '../db/rows.js';
+import type { Sql } from '../db/sql.js';
+import { createAttempt, LIVE_ATTEMPT_SQL } from './attempts.js';
 import { findInstruction, findSession } from './queries.js';
 
 export const DEFAULT_INSTRUCTION = 'Optimize for speed';
-const LIVE_ATTEMPT = "('queued', 'generating', 'evaluating')";
 
 /** The language attempts of a session are written in: the device decides, a custom problem may say. */
 export function sessionLanguage(session: Pick<SessionRow, 'device' | 'custom_problem'>): Language {
@@ -17,45 +17,48 @@ export function sessionLanguage(session: Pick<SessionRow, 'device' | 'custom_pro
   return custom?.language && custom.language !== 'cuda' ? custom.language : 'c';
 }
 
-export function publish(p: Product, tx: Sql, event: SessionEvent): Promise<void> {
-  return p.bus.publish(tx, event);
+export function publish(ctx: AppContext, tx: Sql, event: SessionEvent): Promise<void> {
+  return ctx.bus.publish(tx, event);
 }
 
 /**
  * Creates the next numbered attempt (queued) and its generate job. The session row lock serialises
  * numbering, and the unique (session_id, attempt_number) constraint backs it up.
  */
-export async function queueAttempt(p: Product, tx: Sql, sessionId: string, instructionId: string): Promise<AttemptRow> {
+export async function queueAttempt(
+  ctx: AppContext,
+  tx: Sql,
+  sessionId: string,
+  instructionId: string,
+): Promise<AttemptRow> {
   const session = await findSession(tx, sessionId, { lock: true });
   if (!session) throw new Error(`session ${sessionId} vanished`);
-  const rows = await tx.query<AttemptRow>(
-    `INSERT INTO generation_attempts (session_id, instruction_id, attempt_number, status, language)
-     SELECT $1, $2, coalesce(max(attempt_number), 0) + 1, 'queued', $3 FROM generation_attempts WHERE session_id = $1
-     RETURNING ${ATTEMPT_COLUMNS}`,
-    [sessionId, instructionId, sessionLanguage(session)],
-  );
-  const attempt = rows[0] as AttemptRow;
-  await enqueueJob(tx, {
-    kind: 'generate',
-    payload: { attempt_id: attempt.id },
-    sessionId,
-    maxAttempts: p.config.jobs.maxTries,
-    dedupeKey: `generate:${attempt.id}`,
-    priority: await attemptPriority(tx, attempt),
-    ownerId: session.owner_id,
-  });
   await tx.query(
     `UPDATE agent_sessions SET status = 'active', updated_at = now() WHERE id = $1 AND status <> 'stopped'`,
     [sessionId],
   );
   if (session.status === 'idle')
-    await publish(p, tx, { type: 'session.status', session_id: sessionId, status: 'active' });
-  await publish(p, tx, { type: 'attempt.created', session_id: sessionId, attempt: toAttempt(attempt) });
+    await publish(ctx, tx, { type: 'session.status', session_id: sessionId, status: 'active' });
+  const attempt = await createAttempt(ctx, tx, { sessionId, instructionId, language: sessionLanguage(session) });
+  await enqueueJob(tx, {
+    kind: 'generate',
+    payload: { attempt_id: attempt.id },
+    sessionId,
+    maxAttempts: ctx.config.jobs.maxTries,
+    dedupeKey: `generate:${attempt.id}`,
+    priority: await attemptPriority(tx, attempt),
+    ownerId: session.owner_id,
+  });
   return attempt;
 }
 
 /** Queues the evaluation of a generated attempt on the session's device. */
-export async function queueEvaluation(p: Product, tx: Sql, session: SessionRow, attempt: AttemptRow): Promise<void> {
+export async function queueEvaluation(
+  ctx: AppContext,
+  tx: Sql,
+  session: SessionRow,
+  attempt: AttemptRow,
+): Promise<void> {
   const payload: EvaluationJobPayload = {
     kind: 'attempt',
     target_id: attempt.id,
@@ -73,7 +76,7 @@ export async function queueEvaluation(p: Product, tx: Sql, session: SessionRow, 
     payload,
     device: session.device,
     sessionId: session.id,
-    maxAttempts: p.config.jobs.maxTries,
+    maxAttempts: ctx.config.jobs.maxTries,
     dedupeKey: `evaluate:attempt:${attempt.id}`,
     priority: await attemptPriority(tx, attempt),
     ownerId: session.owner_id,
@@ -91,32 +94,32 @@ async function attemptPriority(tx: Sql, attempt: AttemptRow): Promise<number> {
 }
 
 /** Why the session cannot take another attempt now (budgets and the owner's daily quota), or null. */
-async function budgetExhausted(p: Product, tx: Sql, session: SessionRow): Promise<string | null> {
+async function budgetExhausted(ctx: AppContext, tx: Sql, session: SessionRow): Promise<string | null> {
   const [counts] = await tx.query<{ session_attempts: number; user_today: number }>(
     `SELECT (SELECT count(*)::int FROM generation_attempts WHERE session_id = $1) AS session_attempts,
             (SELECT count(*)::int FROM generation_attempts a JOIN agent_sessions s ON s.id = a.session_id
               WHERE s.owner_id = $2 AND a.created_at > now() - interval '1 day') AS user_today`,
     [session.id, session.owner_id],
   );
-  const maxAttempts = session.max_total_attempts ?? p.config.sessions.maxAttempts;
-  const maxSeconds = session.max_runner_seconds ?? p.config.sessions.maxRunnerSeconds;
+  const maxAttempts = session.max_total_attempts ?? ctx.config.sessions.maxAttempts;
+  const maxSeconds = session.max_runner_seconds ?? ctx.config.sessions.maxRunnerSeconds;
   if ((counts?.session_attempts ?? 0) >= maxAttempts) return `the session's budget of ${maxAttempts} attempts is spent`;
   if (Number(session.runner_seconds) >= maxSeconds)
     return `the session's budget of ${maxSeconds} runner seconds is spent`;
-  if ((counts?.user_today ?? 0) >= p.config.dailyLimits.attempts) {
-    return `the daily limit of ${p.config.dailyLimits.attempts} attempts is reached`;
+  if ((counts?.user_today ?? 0) >= ctx.config.dailyLimits.attempts) {
+    return `the daily limit of ${ctx.config.dailyLimits.attempts} attempts is reached`;
   }
   return null;
 }
 
 /** Attempts left for the owner today (for a 429 before any work is accepted). */
-export async function dailyAttemptsLeft(p: Product, sql: Sql, ownerId: string): Promise<number> {
+export async function dailyAttemptsLeft(ctx: AppContext, sql: Sql, ownerId: string): Promise<number> {
   const [row] = await sql.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM generation_attempts a JOIN agent_sessions s ON s.id = a.session_id
      WHERE s.owner_id = $1 AND a.created_at > now() - interval '1 day'`,
     [ownerId],
   );
-  return p.config.dailyLimits.attempts - (row?.n ?? 0);
+  return ctx.config.dailyLimits.attempts - (row?.n ?? 0);
 }
 
 /**
@@ -124,7 +127,7 @@ export async function dailyAttemptsLeft(p: Product, sql: Sql, ownerId: string): 
  * and nothing stopped it; otherwise mark the instruction completed. Then settle the session's status.
  */
 export async function continueInstruction(
-  p: Product,
+  ctx: AppContext,
   tx: Sql,
   sessionId: string,
   instructionId: string | null,
@@ -140,24 +143,29 @@ export async function continueInstruction(
     session.deleted_at === null;
   if (runnable) {
     const [row] = await tx.query<{ n: number; live: number }>(
-      `SELECT count(*)::int AS n, count(*) FILTER (WHERE status IN ${LIVE_ATTEMPT})::int AS live
+      `SELECT count(*)::int AS n, count(*) FILTER (WHERE status IN ${LIVE_ATTEMPT_SQL})::int AS live
        FROM generation_attempts WHERE instruction_id = $1`,
       [instruction.id],
     );
     const done = (row?.n ?? 0) >= instruction.max_attempts;
-    const blocked = done ? null : await budgetExhausted(p, tx, session);
+    const blocked = done ? null : await budgetExhausted(ctx, tx, session);
     if (!done && !blocked) {
       // One attempt at a time per instruction: a duplicate call (a retried result) must not fork the chain.
-      if ((row?.live ?? 0) === 0) await queueAttempt(p, tx, sessionId, instruction.id);
+      if ((row?.live ?? 0) === 0) await queueAttempt(ctx, tx, sessionId, instruction.id);
       return;
     }
-    if ((row?.live ?? 0) === 0) await finishInstruction(p, tx, instruction.id, 'completed');
+    if ((row?.live ?? 0) === 0) await finishInstruction(ctx, tx, instruction.id, 'completed');
   }
-  await settleSession(p, tx, sessionId);
+  await settleSession(ctx, tx, sessionId);
 }
 
 /** Marks an instruction completed or stopped (unless already final) and tells subscribers. */
-export async function finishInstruction(p: Product, tx: Sql, instructionId: string, status: 'completed' | 'stopped') {
+export async function finishInstruction(
+  ctx: AppContext,
+  tx: Sql,
+  instructionId: string,
+  status: 'completed' | 'stopped',
+) {
   const rows = await tx.query<Parameters<typeof toInstruction>[0]>(
     `UPDATE user_instructions SET status = $2 WHERE id = $1 AND status IN ('active', 'generating')
      RETURNING id, session_id, text, name, starred, status, max_attempts, created_at, deleted_at`,
@@ -165,17 +173,21 @@ export async function finishInstruction(p: Product, tx: Sql, instructionId: stri
   );
   const row = rows[0];
   if (row)
-    await publish(p, tx, { type: 'instruction.updated', session_id: row.session_id, instruction: toInstruction(row) });
+    await publish(ctx, tx, {
+      type: 'instruction.updated',
+      session_id: row.session_id,
+      instruction: toInstruction(row),
+    });
 }
 
 /** An active session with no live attempt becomes idle. */
-export async function settleSession(p: Product, tx: Sql, sessionId: string): Promise<void> {
+export async function settleSession(ctx: AppContext, tx: Sql, sessionId: string): Promise<void> {
   const rows = await tx.query(
     `UPDATE agent_sessions SET status = 'idle', updated_at = now()
      WHERE id = $1 AND status = 'active'
-       AND NOT EXISTS (SELECT 1 FROM generation_attempts WHERE session_id = $1 AND status IN ${LIVE_ATTEMPT})
+       AND NOT EXISTS (SELECT 1 FROM generation_attempts WHERE session_id = $1 AND status IN ${LIVE_ATTEMPT_SQL})
      RETURNING id`,
     [sessionId],
   );
-  if (rows.length > 0) await publish(p, tx, { type: 'session.status', session_id: sessionId, status: 'idle' });
+  if (rows.length > 0) await publish(ctx, tx, { type: 'session.status', session_id: sessionId, status: 'idle' });
 }

@@ -1,6 +1,6 @@
 // The hot read path: GET a session as wire JSON assembled by Postgres in one query, without re-parsing stored JSON.
 import { HttpError } from '../http/errors.js';
-import type { Sql } from '../services/sql.js';
+import type { Sql } from '../db/sql.js';
 import { isUuid } from './queries.js';
 
 // ISO 8601 UTC with milliseconds, as Date.toISOString writes it (to_char's MS truncates, like JS Dates do).

@@ -1,7 +1,7 @@
 // Stopping work now: cancel pending jobs, mark unfinished attempts stopped; attempts already evaluated stay as they are.
-import type { Product } from '../services/product.js';
-import { ATTEMPT_COLUMNS, type AttemptRow, toAttempt } from '../services/rows.js';
-import type { Sql } from '../services/sql.js';
+import type { AppContext } from '../context.js';
+import type { Sql } from '../db/sql.js';
+import { LIVE_ATTEMPT_SQL, markStopped } from './attempts.js';
 import { finishInstruction, publish, settleSession } from './loop.js';
 
 /**
@@ -10,14 +10,14 @@ import { finishInstruction, publish, settleSession } from './loop.js';
  * evaluation a runner already holds is left to finish, so a measurement under way is not thrown away.
  */
 export async function stopAttempts(
-  p: Product,
+  ctx: AppContext,
   tx: Sql,
   scope: { sessionId: string } | { instructionId: string },
 ): Promise<void> {
   const where = 'sessionId' in scope ? 'session_id = $1' : 'instruction_id = $1';
   const key = 'sessionId' in scope ? scope.sessionId : scope.instructionId;
   const live = await tx.query<{ id: string; status: string }>(
-    `SELECT id, status FROM generation_attempts WHERE ${where} AND status IN ('queued', 'generating', 'evaluating') FOR UPDATE`,
+    `SELECT id, status FROM generation_attempts WHERE ${where} AND status IN ${LIVE_ATTEMPT_SQL} FOR UPDATE`,
     [key],
   );
   if (live.length === 0) return;
@@ -38,42 +38,34 @@ export async function stopAttempts(
     ...cancelledEvals.map((r) => r.target),
   ]);
   if (stoppable.size === 0) return;
-  const stopped = await tx.query<AttemptRow>(
-    `UPDATE generation_attempts SET status = 'stopped', finished_at = now()
-     WHERE id = ANY($1::uuid[]) RETURNING ${ATTEMPT_COLUMNS}`,
-    [[...stoppable]],
-  );
-  for (const a of stopped) {
-    await publish(p, tx, { type: 'attempt.status', session_id: a.session_id, attempt_id: a.id, status: 'stopped' });
-    await publish(p, tx, { type: 'attempt.updated', session_id: a.session_id, attempt: toAttempt(a) });
-  }
+  await markStopped(ctx, tx, [...stoppable]);
 }
 
 /** Session stop: every active instruction stops, unfinished attempts stop, the session is `stopped`. */
-export async function stopSessionWork(p: Product, tx: Sql, sessionId: string): Promise<void> {
+export async function stopSessionWork(ctx: AppContext, tx: Sql, sessionId: string): Promise<void> {
   await tx.query('SELECT id FROM agent_sessions WHERE id = $1 FOR UPDATE', [sessionId]);
   const active = await tx.query<{ id: string }>(
     `SELECT id FROM user_instructions WHERE session_id = $1 AND status IN ('active', 'generating')`,
     [sessionId],
   );
-  for (const i of active) await finishInstruction(p, tx, i.id, 'stopped');
-  await stopAttempts(p, tx, { sessionId });
+  for (const i of active) await finishInstruction(ctx, tx, i.id, 'stopped');
+  await stopAttempts(ctx, tx, { sessionId });
   const changed = await tx.query(
     `UPDATE agent_sessions SET status = 'stopped', updated_at = now() WHERE id = $1 AND status <> 'stopped' RETURNING id`,
     [sessionId],
   );
-  if (changed.length > 0) await publish(p, tx, { type: 'session.status', session_id: sessionId, status: 'stopped' });
+  if (changed.length > 0) await publish(ctx, tx, { type: 'session.status', session_id: sessionId, status: 'stopped' });
 }
 
 /** Instruction stop: its unfinished attempts stop; other instructions of the session go on. */
 export async function stopInstructionWork(
-  p: Product,
+  ctx: AppContext,
   tx: Sql,
   sessionId: string,
   instructionId: string,
 ): Promise<void> {
   await tx.query('SELECT id FROM agent_sessions WHERE id = $1 FOR UPDATE', [sessionId]);
-  await finishInstruction(p, tx, instructionId, 'stopped');
-  await stopAttempts(p, tx, { instructionId });
-  await settleSession(p, tx, sessionId);
+  await finishInstruction(ctx, tx, instructionId, 'stopped');
+  await stopAttempts(ctx, tx, { instructionId });
+  await settleSession(ctx, tx, sessionId);
 }

@@ -26,8 +26,6 @@ let device: Device;
 
 beforeAll(() => {
   mkdirSync(workDir, { recursive: true });
-  // The templates are ours, not untrusted code: without bubblewrap (a bare CI container) they run unsandboxed.
-  if (!sandboxAvailable()) process.env.KFORGE_ALLOW_UNSANDBOXED = '1';
   const cpu = discoverDevices({ workDir }).find((d) => d.kind === 'cpu');
   if (!cpu) throw new Error('no cpu device');
   device = cpu;
@@ -49,7 +47,8 @@ describe.each(PROBLEMS)('%s', (name) => {
           language: 'c',
           source: first.source,
         },
-        { problems: catalogue, device, workDir },
+        // The templates are ours, not untrusted code: without bubblewrap (a bare CI container) they run unsandboxed.
+        { problems: catalogue, device, workDir, allowUnsandboxed: !sandboxAvailable() },
       );
       runs.push(state);
       // A wrong or broken kernel fails at once; verdicts a busy machine can cause (a timeout, a thread seen

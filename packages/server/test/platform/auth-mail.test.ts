@@ -100,8 +100,8 @@ describe('magic link', () => {
       'SELECT token_hash FROM one_time_tokens WHERE email = $1',
       [email],
     );
-    expect(rows.rows.length).toBe(1);
-    expect(rows.rows[0]?.token_hash).not.toContain(token);
+    expect(rows.length).toBe(1);
+    expect(rows[0]?.token_hash).not.toContain(token);
   });
 });
 

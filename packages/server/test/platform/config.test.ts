@@ -18,7 +18,12 @@ it('has defaults for the job, session and runner knobs, and counts empty values 
     sseStreamsPerUser: 20,
   });
   // One server's own runner folder, never a shared one: named after the user and the data directory.
-  expect(c.runner).toEqual({ staleSeconds: 90, timing: 'default', workDir: defaultRunnerWorkDir(dataDir) });
+  expect(c.runner).toEqual({
+    staleSeconds: 90,
+    timing: 'default',
+    workDir: defaultRunnerWorkDir(dataDir),
+    allowUnsandboxed: false,
+  });
   expect(c.runner.workDir.startsWith(join(tmpdir(), `kforge-runner-${process.getuid?.() ?? 0}-`))).toBe(true);
   expect(defaultRunnerWorkDir(join(dataDir, 'other'))).not.toBe(c.runner.workDir);
   // Safe defaults: loopback only, metrics off until a token is set.
@@ -44,7 +49,12 @@ it('reads every knob from the environment it is given, not from process.env', ()
     });
     expect(c.jobs).toEqual({ leaseSeconds: 1.5, maxTries: 3, reaperIntervalMs: 150, generateWorkers: 4 });
     expect(c.sessions).toEqual({ maxAttempts: 7, maxRunnerSeconds: 30, sseKeepAliveMs: 100, sseStreamsPerUser: 3 });
-    expect(c.runner).toEqual({ staleSeconds: 5, timing: 'quick', workDir: join(dataDir, 'work') });
+    expect(c.runner).toEqual({
+      staleSeconds: 5,
+      timing: 'quick',
+      workDir: join(dataDir, 'work'),
+      allowUnsandboxed: false,
+    });
   } finally {
     delete process.env.KFORGE_JOB_MAX_TRIES;
   }

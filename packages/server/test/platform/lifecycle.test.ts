@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createUserCommand } from '../../src/cli/create-user.js';
+import { createUserCommand } from '../../src/subcommands/create-user.js';
 import { loadConfig } from '../../src/config.js';
 import { captureLog } from '../helpers/log.js';
 import { tokenFromLink } from '../helpers/mail.js';
@@ -58,7 +58,7 @@ describe('restart', () => {
       const migrations = await second.ctx.db.query<{ name: string }>(
         'SELECT name FROM schema_migrations ORDER BY name',
       );
-      expect(migrations.rows[0]?.name).toBe('0001_auth.sql');
+      expect(migrations[0]?.name).toBe('0001_auth.sql');
     } finally {
       await second.stop();
     }

@@ -58,7 +58,7 @@ describe('API tokens', () => {
       'SELECT token_hash FROM api_tokens WHERE id = $1',
       [created.id],
     );
-    expect(stored.rows[0]?.token_hash).not.toContain(created.token.slice(3));
+    expect(stored[0]?.token_hash).not.toContain(created.token.slice(3));
   });
 
   it('sets an expiry from expires_in_days, and an expired token answers 401', async () => {

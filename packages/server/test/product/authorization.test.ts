@@ -138,7 +138,7 @@ test('/agent-session/all: 403 for users, filters for superusers, 401 anonymous',
 
 test('no product response carries secret seeds, token hashes or hidden sizes', async () => {
   const seeds = await server.ctx.db.query<{ seed: string }>('SELECT seed FROM leaderboard_seeds');
-  expect(seeds.rows.length).toBeGreaterThan(0);
+  expect(seeds.length).toBeGreaterThan(0);
   const bodies = await Promise.all(
     [
       '/agent-session',
@@ -152,7 +152,7 @@ test('no product response carries secret seeds, token hashes or hidden sizes', a
     ].map(async (p) => (await server.request(`/api/v1${p}`, { token: owner.token })).text()),
   );
   for (const text of bodies) {
-    for (const { seed } of seeds.rows) expect(text).not.toContain(seed);
+    for (const { seed } of seeds) expect(text).not.toContain(seed);
     expect(text).not.toContain('secret_seed');
     expect(text).not.toContain('hashed_password');
     expect(text).not.toContain('token_hash');

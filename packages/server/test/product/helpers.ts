@@ -217,7 +217,7 @@ export async function createReluSession(
 
 /** How many evaluate jobs are queued. */
 export async function queuedEvaluations(server: TestServer): Promise<number> {
-  const { rows } = await server.ctx.db.query<{ n: number }>(
+  const rows = await server.ctx.db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM jobs WHERE kind = 'evaluate' AND status = 'queued'`,
   );
   return rows[0]?.n ?? 0;

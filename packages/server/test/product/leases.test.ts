@@ -107,7 +107,7 @@ test('a job out of tries is dead-lettered and its submission fails with the reas
     `SELECT status, dead_reason FROM jobs WHERE payload->>'target_id' = $1`,
     [submission.id],
   );
-  expect(job.rows[0]).toMatchObject({ status: 'dead' });
+  expect(job[0]).toMatchObject({ status: 'dead' });
 });
 
 test('a runner error is retried, then a dead evaluate job marks its attempt failed and the instruction goes on', async () => {

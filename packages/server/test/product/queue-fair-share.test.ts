@@ -31,7 +31,7 @@ const sessionOf = async (attemptId: string) =>
     await server.ctx.db.query<{ session_id: string }>('SELECT session_id FROM generation_attempts WHERE id = $1', [
       attemptId,
     ])
-  ).rows[0]?.session_id;
+  )[0]?.session_id;
 
 test("a user with jobs running waits for another user's job, whatever the queue's age order", async () => {
   const mine = [

@@ -29,7 +29,7 @@ afterAll(() => server?.stop());
 /** The session an evaluate job belongs to, or 'submission'. */
 const ownerOf = async (targetId: string, kind: string) => {
   if (kind === 'submission') return 'submission';
-  const { rows } = await server.ctx.db.query<{ session_id: string; attempt_number: number }>(
+  const rows = await server.ctx.db.query<{ session_id: string; attempt_number: number }>(
     'SELECT session_id, attempt_number FROM generation_attempts WHERE id = $1',
     [targetId],
   );

@@ -103,7 +103,7 @@ test('a stopped session keeps its evaluated attempts and queues nothing more', a
     `SELECT count(*)::int AS n FROM jobs WHERE session_id = $1 AND (status = 'queued' OR (status = 'leased' AND kind = 'generate'))`,
     [created.body.id],
   );
-  expect(jobs.rows[0]?.n).toBe(0);
+  expect(jobs[0]?.n).toBe(0);
 });
 
 test("SSE delivers the session's events live and resumes after Last-Event-ID", async () => {

@@ -1,7 +1,6 @@
 // GET /agent-session/{id} is assembled by Postgres (sessions/session-json.ts): it must say exactly what getSession says.
 import { AgentSession } from '@kernelforge/sdk';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { productOf } from '../../src/services/product.js';
 import { getSession as sessionFromService } from '../../src/services/sessions.js';
 import type { TestServer, TestUser } from '../helpers/server.js';
 import { CPU, claim, fakeState, json, postResult, registerRunner, startProductServer, waitFor } from './helpers.js';
@@ -20,9 +19,7 @@ afterAll(() => server?.stop());
 const read = (id: string, token = user.token) =>
   json<AgentSession>(server.request(`/api/v1/agent-session/${id}`, { token }));
 const service = async (id: string) =>
-  JSON.parse(
-    JSON.stringify(await sessionFromService(productOf(server.ctx), { id: user.user.id, is_superuser: false }, id)),
-  );
+  JSON.parse(JSON.stringify(await sessionFromService(server.ctx, { id: user.user.id, is_superuser: false }, id)));
 
 test('the read of a session matches the service layer and the sdk schema, through every attempt outcome', async () => {
   const created = await json<AgentSession>(

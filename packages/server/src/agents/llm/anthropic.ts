@@ -4,7 +4,7 @@ import { extractSource } from './extract.js';
 import { systemPrompt, userPrompt } from './prompt.js';
 import { postWithRetry, StreamedError } from './request.js';
 import type { LlmSettings } from './settings.js';
-import { readSse } from './sse.js';
+import { parseEventStream } from '@kernelforge/sdk/internal';
 
 interface Event {
   type?: string;
@@ -48,7 +48,7 @@ async function consume(res: Response, onText?: (d: string) => void) {
   let text = '';
   const usage = { input_tokens: 0, output_tokens: 0 };
   try {
-    for await (const ev of readSse(res.body as ReadableStream<Uint8Array>)) {
+    for await (const ev of parseEventStream(res.body as ReadableStream<Uint8Array>, { dispatchUnterminated: true })) {
       let e: Event;
       try {
         e = JSON.parse(ev.data) as Event;

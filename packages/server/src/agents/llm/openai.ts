@@ -4,7 +4,7 @@ import { extractSource } from './extract.js';
 import { systemPrompt, userPrompt } from './prompt.js';
 import { postWithRetry, StreamedError } from './request.js';
 import type { LlmSettings } from './settings.js';
-import { readSse } from './sse.js';
+import { parseEventStream } from '@kernelforge/sdk/internal';
 
 interface Chunk {
   choices?: { delta?: { content?: string | null } }[];
@@ -53,7 +53,7 @@ async function consume(res: Response, onText?: (d: string) => void) {
   let text = '';
   let usage: { input_tokens: number; output_tokens: number } | null = null;
   try {
-    for await (const ev of readSse(res.body as ReadableStream<Uint8Array>)) {
+    for await (const ev of parseEventStream(res.body as ReadableStream<Uint8Array>, { dispatchUnterminated: true })) {
       if (ev.data.trim() === '[DONE]') break;
       let chunk: Chunk;
       try {

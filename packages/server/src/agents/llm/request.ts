@@ -1,34 +1,7 @@
-// One place for provider HTTP: timeouts, and retries of 429 / 5xx / network errors within a bound.
+// One place for provider HTTP: timeouts, and retries of 408 / 409 / 429 / 5xx / network errors within a bound (the sdk's policy).
+import { isRetryableStatus, type RetryOptions, retryAfterMs, retryDelayMs, sleep } from '@kernelforge/sdk/internal';
 import { AgentError } from '../types.js';
 import type { LlmSettings } from './settings.js';
-
-const RETRYABLE = (status: number) => status === 408 || status === 409 || status === 429 || status >= 500;
-
-/** Retry-After as seconds or an HTTP date; null when absent or unreadable. */
-function retryAfterMs(res: Response): number | null {
-  const h = res.headers.get('retry-after-ms') ?? null;
-  if (h && Number.isFinite(Number(h))) return Number(h);
-  const v = res.headers.get('retry-after');
-  if (!v) return null;
-  if (/^\d+(\.\d+)?$/.test(v.trim())) return Number(v) * 1000;
-  const at = Date.parse(v);
-  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 /** A short excerpt of an error body, for the attempt's error line. */
 async function errorDetail(res: Response): Promise<string> {
@@ -57,6 +30,8 @@ export async function postWithRetry<T>(
   consume: (res: Response, signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   const started = Date.now();
+  // Backoff between tries: the sdk's one retry policy (exponential, jittered), capped at 8 s.
+  const policy: RetryOptions = { maxRetries: settings.maxTries - 1, initialDelayMs: 500, maxDelayMs: 8000 };
   let last = '';
   for (let attempt = 1; ; attempt++) {
     if (signal.aborted) throw new AgentError('generation stopped', { retryable: false, cause: signal.reason });
@@ -73,8 +48,8 @@ export async function postWithRetry<T>(
       if (res.ok && res.body) return await consume(res, both);
       const detail = await errorDetail(res);
       last = `${label} answered ${res.status}${detail ? `: ${detail}` : ''}`;
-      if (!RETRYABLE(res.status)) throw new AgentError(last, { retryable: false });
-      wait = retryAfterMs(res);
+      if (!isRetryableStatus(res.status)) throw new AgentError(last, { retryable: false });
+      wait = retryAfterMs(res.headers) ?? null;
     } catch (err) {
       if (err instanceof AgentError) throw err;
       if (signal.aborted) throw new AgentError('generation stopped', { retryable: false, cause: err });
@@ -83,8 +58,8 @@ export async function postWithRetry<T>(
       if (err instanceof StreamedError)
         throw new AgentError(`${label} stream broke off: ${err.message}`, { retryable: true, cause: err });
     }
-    // Exponential backoff with jitter unless the provider said when; never past the budget.
-    const backoff = wait ?? Math.min(8000, 500 * 2 ** (attempt - 1)) * (0.75 + Math.random() * 0.5);
+    // The provider's Retry-After when it gave one, else backoff with jitter; never past the budget.
+    const backoff = wait ?? retryDelayMs(attempt - 1, policy);
     const spent = Date.now() - started;
     if (attempt >= settings.maxTries || spent + backoff > settings.retryBudgetMs) {
       throw new AgentError(`${last} (gave up after ${attempt} ${attempt === 1 ? 'try' : 'tries'})`, {
