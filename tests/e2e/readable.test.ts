@@ -67,12 +67,15 @@ beforeAll(async () => {
     json: { problem_name: '19_ReLU', device, language: 'c', source: RELU },
   });
   submissionId = submission.id;
-  for (let i = 0; i < 600; i++) {
-    const s = await json<{ status: string }>(`/api/v1/leaderboard/submission/${submissionId}`);
-    if (s.status === 'completed' || s.status === 'failed') break;
-    await new Promise((r) => setTimeout(r, 200));
+  // A ranked evaluation on a loaded machine is timed twice (docs/evaluation.md): allow it minutes, and say
+  // plainly when the leaderboard will have nothing to show, instead of failing later on a missing row.
+  let last: { status: string; verdict: string | null; message?: string } = { status: 'queued', verdict: null };
+  for (let i = 0; i < 1500 && last.status !== 'completed' && last.status !== 'failed'; i++) {
+    if (i > 0) await new Promise((r) => setTimeout(r, 200));
+    last = await json<typeof last>(`/api/v1/leaderboard/submission/${submissionId}`);
   }
-}, 240_000);
+  if (last.verdict !== 'accepted') throw new Error(`the setup's submission was not accepted: ${JSON.stringify(last)}`);
+}, 480_000);
 
 afterAll(async () => {
   await h?.close();
