@@ -1,3 +1,4 @@
+import type { TorchProblemInfo } from '@kernelforge/sdk';
 // The full problem definition as problem.json holds it, ranked sizes included (never sent to clients).
 import { z } from 'zod';
 
@@ -50,6 +51,16 @@ export interface ProblemDefinition extends ProblemJson {
   /** Custom problems' references are untrusted: they are compiled and run inside the sandbox. */
   custom: boolean;
   dir?: string;
+  /** Absent: `c`. */
+  kind?: 'c' | 'pytorch';
+  /** pytorch problems: the KernelBench file and what the inspector found in it. */
+  torch?: {
+    source: string;
+    file_name: string;
+    /** Where it was loaded from (server side only; never on the wire). */
+    path?: string;
+    info: TorchProblemInfo;
+  };
 }
 
 export type Catalogue = ReadonlyMap<string, ProblemDefinition>;

@@ -101,6 +101,12 @@ export const BenchmarkingResult = z.object({
   flagged_for_review: z.boolean().default(false),
   review_reasons: z.array(z.string()).default([]),
   load: TimingLoad.optional(),
+  /** pytorch problems: the reference compiled where the installed PyTorch can (TorchScript freeze on 1.x,
+      `torch.compile` on 2.x), timed in the same run; null when it could not be compiled (`compiled_note` says why). */
+  compiled_baseline_time: z.number().nullable().optional(),
+  speedup_over_compiled: z.number().nullable().optional(),
+  compiled_baseline: z.string().optional(),
+  compiled_note: z.string().optional(),
 });
 export type BenchmarkingResult = z.infer<typeof BenchmarkingResult>;
 
@@ -113,6 +119,8 @@ export const EvaluationEnvironment = z.object({
   clocks: z.string().optional(),
   sandbox: z.string(),
   runner: z.string().optional(),
+  /** Versions of what evaluated it (pytorch: python, torch, the C++ compiler load_inline uses). */
+  toolchains: z.record(z.string(), z.string()).optional(),
 });
 export type EvaluationEnvironment = z.infer<typeof EvaluationEnvironment>;
 
@@ -131,5 +139,7 @@ export const EvaluationState = z.object({
   environment: EvaluationEnvironment.optional(),
   runner_seconds: z.number().nonnegative(),
   evaluated_at: z.string(),
+  /** pytorch problems: the module constants the benchmark actually used on this device (scaled to fit it). */
+  sizes_used: z.record(z.string(), z.number()).optional(),
 });
 export type EvaluationState = z.infer<typeof EvaluationState>;

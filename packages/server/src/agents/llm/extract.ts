@@ -7,6 +7,7 @@ const TAGS: Record<Language, string[]> = {
   c: ['c', 'h'],
   cpp: ['cpp', 'c++', 'cc', 'cxx', 'hpp', 'c'],
   cuda: ['cuda', 'cu', 'cpp', 'c++', 'c'],
+  pytorch: ['python', 'py', 'python3'],
 };
 
 export function extractSource(reply: string, language: Language): { source: string; explanation: string } {
