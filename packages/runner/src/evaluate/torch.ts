@@ -70,6 +70,42 @@ export function torchToolchain(): TorchToolchain {
   return toolchain;
 }
 
+let quick: TorchToolchain | undefined;
+
+/**
+ * What a device reports (cheap: finds torch and reads its version file without importing it, which takes
+ * seconds): the toolchain versions, or why pytorch problems are unavailable here.
+ */
+export function torchToolchainQuick(): TorchToolchain {
+  if (toolchain) return toolchain;
+  if (quick) return quick;
+  try {
+    const out = execFileSync(
+      PYTHON,
+      [
+        '-I',
+        '-c',
+        'import importlib.util, os, platform\ns = importlib.util.find_spec("torch")\nprint(platform.python_version())\nif s:\n    ns = {}\n    exec(open(os.path.join(os.path.dirname(s.origin), "version.py")).read(), ns)\n    print(ns.get("__version__", "?")); print(ns.get("cuda") or "")',
+      ],
+      { encoding: 'utf8', timeout: 20_000, stdio: ['ignore', 'pipe', 'pipe'] },
+    ).split('\n');
+    const versions: Record<string, string> = { python: out[0] ?? '' };
+    if (!out[1]) quick = { ok: false, reason: `no PyTorch for ${PYTHON} (install python3-torch)`, versions };
+    else {
+      versions.torch = out[1];
+      if (out[2]) versions.cuda = out[2];
+      quick = { ok: true, versions };
+    }
+  } catch (e) {
+    quick = {
+      ok: false,
+      reason: `${PYTHON} did not run: ${String((e as Error).message).split('\n')[0]}`,
+      versions: {},
+    };
+  }
+  return quick;
+}
+
 /** The pytorch problem a job runs: from its payload (a remote runner may not have the folders) or the catalogue. */
 export function torchJobProblem(
   payload: EvaluationJobPayload,

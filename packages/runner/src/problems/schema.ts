@@ -37,7 +37,7 @@ export const ProblemDefinitionSchema = z.object({
     .default({ atol: 1e-4, rtol: 1e-4 }),
   cost: z.object({ flops: z.string(), bytes: z.string() }),
   backends: z.array(z.enum(['cpu', 'cuda'])).default(['cpu', 'cuda']),
-  languages: z.array(z.enum(['c', 'cpp', 'cuda'])).default(['c', 'cpp', 'cuda']),
+  languages: z.array(z.enum(['c', 'cpp', 'cuda', 'pytorch'])).default(['c', 'cpp', 'cuda']),
 });
 export type ProblemJson = z.infer<typeof ProblemDefinitionSchema>;
 export type SignatureArgDef = z.infer<typeof SignatureArgSchema>;

@@ -39,6 +39,31 @@ export function listAgents(
 }
 
 export function createAgent(choice: { provider: string; model?: string | null }, config: AgentsConfig): Agent {
+  return declinesPytorch(createAgentFor(choice, config));
+}
+
+/**
+ * No agent writes `ModelNew` files yet (issue 13 leaves prompts and the tuner's PyTorch search to a later
+ * change): on a pytorch problem every agent declines at once, with a clear, non-retryable error, instead of
+ * writing C that could never be accepted.
+ */
+function declinesPytorch(agent: Agent): Agent {
+  return {
+    provider: agent.provider,
+    generate(ctx) {
+      if (ctx.problem.kind === 'pytorch')
+        return Promise.reject(
+          new AgentError(
+            `The ${agent.provider} agent cannot write PyTorch (ModelNew) candidates for ${ctx.problem.name} yet; submit one yourself with language pytorch.`,
+            { retryable: false },
+          ),
+        );
+      return agent.generate(ctx);
+    },
+  };
+}
+
+function createAgentFor(choice: { provider: string; model?: string | null }, config: AgentsConfig): Agent {
   const provider = choice.provider.trim().toLowerCase();
   if (provider === 'tuner') return new TunerAgent(config.problemsDir);
   const llm = configuredLlm(config);

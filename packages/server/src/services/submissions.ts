@@ -1,4 +1,5 @@
 // Submissions: a user's own source evaluated in ranked mode with the leaderboard's secret seed; their reads.
+import { torchJobProblem } from '@kernelforge/runner';
 import { randomBytes } from 'node:crypto';
 import type { CreateSubmissionRequest, EvaluationJobPayload, SubmissionDetail, Submission } from '@kernelforge/sdk';
 import { HttpError, ValidationError } from '../http/errors.js';
@@ -78,7 +79,13 @@ async function secretSeed(tx: Sql, problemName: string, device: string): Promise
 export async function createSubmission(p: Product, user: Caller, body: CreateSubmissionRequest): Promise<Submission> {
   const problem = await p.catalogue.require(body.problem_name);
   const device = await requireDevice(p, body.device, problem);
-  const allowed = device.kind === 'cuda' ? ['cuda'] : problem.languages.filter((l) => l !== 'cuda');
+  // pytorch problems take `pytorch` on every device; C-ABI problems take `cuda` on GPUs, C or C++ on cpus.
+  const allowed =
+    problem.kind === 'pytorch'
+      ? ['pytorch']
+      : device.kind === 'cuda'
+        ? ['cuda']
+        : problem.languages.filter((l) => l !== 'cuda' && l !== 'pytorch');
   if (!allowed.includes(body.language)) {
     throw new ValidationError([
       {
@@ -113,6 +120,11 @@ export async function createSubmission(p: Product, user: Caller, body: CreateSub
       source: body.source,
       secret_seed: await secretSeed(tx, problem.name, device.id),
     };
+    // A pytorch problem travels with its job (file and this device's sizes): a remote runner may not have it.
+    if (problem.kind === 'pytorch') {
+      const tp = torchJobProblem(payload, (await p.catalogue.definitions()).get(problem.name), device);
+      if (tp) payload.torch_problem = tp;
+    }
     await enqueueJob(tx, {
       kind: 'evaluate',
       payload,
