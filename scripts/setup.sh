@@ -21,6 +21,7 @@ if [ "${KFORGE_SETUP_POSTGRES:-1}" != 0 ]; then ls /usr/lib/postgresql/*/bin/ini
 if [ "${KFORGE_SETUP_TORCH:-1}" != 0 ]; then
   /usr/bin/python3 -c 'import torch' >/dev/null 2>&1 || need_apt+=(python3-torch)
   command -v ninja >/dev/null 2>&1 || need_apt+=(ninja-build)
+  ls /usr/include/python3*/Python.h >/dev/null 2>&1 || need_apt+=(python3-dev)
 fi
 if [ ${#need_apt[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1; then

@@ -191,7 +191,9 @@ function timingOf(t: TimingRules) {
 /** Whether the candidate builds C++ (load_inline / load): it then gets a compile step with a writable box. */
 const BUILDS_EXTENSIONS = /cpp_extension|load_inline/;
 
-const COMPILE_TIMEOUT_MS = 120_000;
+/** The C backend's compile limit; KFORGE_TORCH_COMPILE_TIMEOUT_S raises it on slow machines (torch's headers
+    make a first load_inline build take 35 s on an idle 2-core VM). */
+const COMPILE_TIMEOUT_MS = (Number(process.env.KFORGE_TORCH_COMPILE_TIMEOUT_S) || 120) * 1000;
 
 export interface TorchEvaluateOptions {
   device: Device;

@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadTorchProblems, torchBudgets, torchFilesIn } from '@kernelforge/runner';
+import type { TorchCase } from '@kernelforge/sdk';
 
 export async function problemsCheckCommand(args: string[]): Promise<number> {
   const json = args.includes('--json');
@@ -35,7 +36,7 @@ export async function problemsCheckCommand(args: string[]): Promise<number> {
     );
     return errors.length > 0 ? 1 : 0;
   }
-  const shapes = (c: { inputs: Array<{ type: string; shape?: number[]; dtype?: string; repr?: string }> }) =>
+  const shapes = (c: TorchCase) =>
     c.inputs
       .map((v) => (v.type === 'tensor' ? `${v.dtype}[${(v.shape ?? []).join(', ')}]` : (v.repr ?? v.type)))
       .join(', ');

@@ -34,6 +34,7 @@ export class Catalogue {
   constructor(
     private readonly dir: string,
     private readonly extraDirs: readonly string[] = problemDirsFromEnv(),
+    private readonly budgets?: { cpu: number; cuda: number },
   ) {}
 
   /** Full definitions (hidden ranked sizes included): for the runner only, never for a response. */

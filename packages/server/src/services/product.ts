@@ -40,7 +40,7 @@ export function productOf(ctx: ProductHost): Product {
       sql,
       bus: new EventBus(sql, ctx.db),
       signals: new JobSignals(ctx.db),
-      catalogue: new Catalogue(ctx.config.problemsDir),
+      catalogue: new Catalogue(ctx.config.problemsDir, ctx.config.problemDirs, ctx.config.torchBudgets),
       devices: new DeviceRegistry(sql, ctx.config),
     };
     products.set(ctx, p);
