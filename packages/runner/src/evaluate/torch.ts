@@ -193,6 +193,11 @@ const BUILDS_EXTENSIONS = /cpp_extension|load_inline/;
 
 /** The C backend's compile limit; KFORGE_TORCH_COMPILE_TIMEOUT_S raises it on slow machines (torch's headers
     make a first load_inline build take 35 s on an idle 2-core VM). */
+/** CPU a worker may use between a reply and the next call (its runtime's thread pools settling): more is work
+    left running after forward() returned. Measured here under a load of 10 on 2 cores: up to 4 ms after an
+    honest call (OpenMP/OpenBLAS pools), 10 ms on the first calls of a new pool. */
+export const AFTER_REPLY_CPU_MS = 10;
+
 const COMPILE_TIMEOUT_MS = (Number(process.env.KFORGE_TORCH_COMPILE_TIMEOUT_S) || 120) * 1000;
 
 export interface TorchEvaluateOptions {
@@ -395,7 +400,7 @@ export async function evaluateTorch(
       tolerance: problem.tolerance ?? { atol: 1e-4, rtol: 1e-4 },
       threads,
       timing: timingOf(t),
-      after_reply_cpu_ms: 1.0,
+      after_reply_cpu_ms: AFTER_REPLY_CPU_MS,
       seccomp: filter ? '/w/seccomp.bpf' : null,
       lock_fd: lock === null ? null : 5,
       launch: {
@@ -433,7 +438,16 @@ export async function evaluateTorch(
       stdoutCapBytes: 16 << 20,
       dropRoot: true,
       ...(uid !== undefined ? { uid } : {}),
-      env: { PATH: '/usr/bin:/bin', HOME: '/tmp', LC_ALL: 'C.UTF-8', OMP_WAIT_POLICY: 'passive' },
+      // Thread pools told to sleep at once when idle (OpenMP, OpenBLAS): their spinning after a call would look
+      // like work left running.
+      env: {
+        PATH: '/usr/bin:/bin',
+        HOME: '/tmp',
+        LC_ALL: 'C.UTF-8',
+        OMP_WAIT_POLICY: 'passive',
+        GOMP_SPINCOUNT: '0',
+        OPENBLAS_THREAD_TIMEOUT: '4',
+      },
       ...(opts.signal ? { signal: opts.signal } : {}),
     }).finally(() => {
       if (lock !== null) closeSync(lock);

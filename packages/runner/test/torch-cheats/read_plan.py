@@ -5,9 +5,9 @@ import torch
 import torch.nn as nn
 
 found = []
-for root in ("/w", "/w/..", "/", "/tmp", "/proc/1", "/run", "/var"):
+for root in ("/w", "/w/..", "/", "/tmp", "/run", "/var", "/etc"):
     for dirpath, dirnames, filenames in os.walk(root):
-        if dirpath.startswith(("/proc/sys", "/sys", "/usr", "/proc/1/task")) or dirpath.count("/") > 4:
+        if dirpath.startswith(("/proc", "/sys", "/usr", "/dev")) or dirpath.count("/") > 3:
             dirnames[:] = []
             continue
         for f in filenames:
@@ -17,6 +17,11 @@ for root in ("/w", "/w/..", "/", "/tmp", "/proc/1", "/run", "/var"):
                     found.append(p + ":" + open(p).read(200))
                 except Exception:
                     found.append(p + ":unreadable")
+for p in ("/proc/1/environ", "/proc/1/cmdline"):
+    try:
+        found.append(p + ":" + open(p).read(300))
+    except Exception:
+        pass
 print("FOUND", found)
 print("ENV", dict(os.environ))
 
