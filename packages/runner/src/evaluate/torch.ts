@@ -90,6 +90,11 @@ export function torchToolchainQuick(): TorchToolchain {
       { encoding: 'utf8', timeout: 20_000, stdio: ['ignore', 'pipe', 'pipe'] },
     ).split('\n');
     const versions: Record<string, string> = { python: out[0] ?? '' };
+    try {
+      versions.cxx = execFileSync('c++', ['--version'], { encoding: 'utf8', timeout: 10_000 }).split('\n')[0] ?? '';
+    } catch {
+      /* no C++ compiler: load_inline candidates cannot build here */
+    }
     if (!out[1]) quick = { ok: false, reason: `no PyTorch for ${PYTHON} (install python3-torch)`, versions };
     else {
       versions.torch = out[1];
