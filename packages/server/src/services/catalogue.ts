@@ -55,6 +55,7 @@ export class Catalogue {
     const { problems, errors } = await loadTorchProblems(files, {
       taken: new Set(c.keys()),
       cacheDir: inspectionCacheDir(),
+      ...(this.budgets ? { budgets: this.budgets } : {}),
     });
     for (const p of problems) c.set(p.name, p);
     this.loadErrors = errors;

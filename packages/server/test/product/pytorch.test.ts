@@ -51,13 +51,17 @@ beforeAll(async () => {
     env: { KFORGE_PROBLEM_DIRS: operator, KFORGE_TORCH_BUDGET_MB: '16' },
   });
   user = await server.createUser();
-  const devices = await json<any>(server.request('/api/v1/devices', { token: user.token }));
-  device = devices.body.data.find((d: { kind: string }) => d.kind === 'cpu').id;
+  const devices = await json<{ data: Array<{ id: string; kind: string }> }>(
+    server.request('/api/v1/devices', { token: user.token }),
+  );
+  device = devices.body.data.find((d) => d.kind === 'cpu')?.id ?? '';
 }, 600_000);
 afterAll(() => server?.stop());
 
+// biome-ignore lint/suspicious/noExplicitAny: response bodies of several shapes, checked field by field
+type Body = any;
 const req = (path: string, init: Parameters<TestServer['request']>[1] = {}) =>
-  json<any>(server.request(`/api/v1${path}`, { token: user.token, ...init }));
+  json<Body>(server.request(`/api/v1${path}`, { token: user.token, ...init }));
 
 async function submit(problem: string, source: string, language = 'pytorch') {
   return req('/submission', { method: 'POST', json: { problem_name: problem, device, language, source } });
