@@ -380,6 +380,8 @@ export async function evaluateTorch(
           PYTHON,
           '-I',
           '-B',
+          // Unbuffered: the worker is killed at the end, and its prints must reach the report.
+          '-u',
           '/w/kf_torch_worker.py',
           '--sock',
           '11',
