@@ -39,26 +39,18 @@ export function listAgents(
 }
 
 export function createAgent(choice: { provider: string; model?: string | null }, config: AgentsConfig): Agent {
-  return declinesPytorch(createAgentFor(choice, config));
+  return writesProblemLanguage(createAgentFor(choice, config));
 }
 
 /**
- * No agent writes `ModelNew` files yet (issue 13 leaves prompts and the tuner's PyTorch search to a later
- * change): on a pytorch problem every agent declines at once, with a clear, non-retryable error, instead of
- * writing C that could never be accepted.
+ * A pytorch problem's attempts are `ModelNew` files whatever the session's device would suggest (its queued
+ * attempts may say `c` on a session created before pytorch problems had agents): the agent is told `pytorch`.
  */
-function declinesPytorch(agent: Agent): Agent {
+function writesProblemLanguage(agent: Agent): Agent {
   return {
     provider: agent.provider,
     generate(ctx) {
-      if (ctx.problem.kind === 'pytorch')
-        return Promise.reject(
-          new AgentError(
-            `The ${agent.provider} agent cannot write PyTorch (ModelNew) candidates for ${ctx.problem.name} yet; submit one yourself with language pytorch.`,
-            { retryable: false },
-          ),
-        );
-      return agent.generate(ctx);
+      return agent.generate(ctx.problem.kind === 'pytorch' ? { ...ctx, language: 'pytorch' } : ctx);
     },
   };
 }

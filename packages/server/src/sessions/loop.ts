@@ -1,4 +1,5 @@
 // The session loop's transactional steps (DESIGN 7): queue an attempt, continue or finish an instruction, settle the session.
+import { torchJobProblem } from '@kernelforge/runner';
 import type { EvaluationJobPayload, Language, SessionEvent } from '@kernelforge/sdk';
 import { enqueueJob } from '../jobs/queue.js';
 import { JOB_PRIORITY } from '../jobs/types.js';
@@ -10,8 +11,12 @@ import { findInstruction, findSession } from './queries.js';
 export const DEFAULT_INSTRUCTION = 'Optimize for speed';
 const LIVE_ATTEMPT = "('queued', 'generating', 'evaluating')";
 
-/** The language attempts of a session are written in: the device decides, a custom problem may say. */
-export function sessionLanguage(session: Pick<SessionRow, 'device' | 'custom_problem'>): Language {
+/** The language attempts of a session are written in: a pytorch problem's is `pytorch`; else the device decides, a custom problem may say. */
+export function sessionLanguage(
+  session: Pick<SessionRow, 'device' | 'custom_problem'>,
+  problemKind: 'c' | 'pytorch' = 'c',
+): Language {
+  if (problemKind === 'pytorch') return 'pytorch';
   if (session.device.startsWith('cuda')) return 'cuda';
   const custom = session.custom_problem as { language?: Language } | null;
   return custom?.language && custom.language !== 'cuda' ? custom.language : 'c';
@@ -32,7 +37,7 @@ export async function queueAttempt(p: Product, tx: Sql, sessionId: string, instr
     `INSERT INTO generation_attempts (session_id, instruction_id, attempt_number, status, language)
      SELECT $1, $2, coalesce(max(attempt_number), 0) + 1, 'queued', $3 FROM generation_attempts WHERE session_id = $1
      RETURNING ${ATTEMPT_COLUMNS}`,
-    [sessionId, instructionId, sessionLanguage(session)],
+    [sessionId, instructionId, sessionLanguage(session, await problemKind(p, session))],
   );
   const attempt = rows[0] as AttemptRow;
   await enqueueJob(tx, {
@@ -54,6 +59,11 @@ export async function queueAttempt(p: Product, tx: Sql, sessionId: string, instr
   return attempt;
 }
 
+async function problemKind(p: Product, session: Pick<SessionRow, 'problem_name' | 'custom_problem'>) {
+  if (session.custom_problem) return 'c';
+  return (await p.catalogue.find(session.problem_name))?.kind ?? 'c';
+}
+
 /** Queues the evaluation of a generated attempt on the session's device. */
 export async function queueEvaluation(p: Product, tx: Sql, session: SessionRow, attempt: AttemptRow): Promise<void> {
   const payload: EvaluationJobPayload = {
@@ -68,6 +78,13 @@ export async function queueEvaluation(p: Product, tx: Sql, session: SessionRow, 
       ? { custom_problem: session.custom_problem as EvaluationJobPayload['custom_problem'] }
       : {}),
   };
+  // A pytorch problem travels with its job (file and this device's sizes), as submissions do: a remote runner may not have it.
+  if (!session.custom_problem && (await problemKind(p, session)) === 'pytorch') {
+    const device = await p.devices.find(session.device);
+    const def = (await p.catalogue.definitions()).get(session.problem_name);
+    const tp = device ? torchJobProblem(payload, def, device) : null;
+    if (tp) payload.torch_problem = tp;
+  }
   await enqueueJob(tx, {
     kind: 'evaluate',
     payload,
