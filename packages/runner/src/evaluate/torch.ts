@@ -251,8 +251,11 @@ export async function evaluateTorch(
       'compile_error',
       `compile_error: ${payload.language} sources cannot solve a pytorch problem (use pytorch)`,
     );
-  if (opts.device.kind !== 'cpu' && opts.device.kind !== 'cuda')
-    return fail('compile_error', `compile_error: no torch backend for ${opts.device.id}`);
+  if (opts.device.kind !== 'cpu')
+    return fail(
+      'compile_error',
+      `compile_error: pytorch problems run on cpu devices only for now (the torch backend's CUDA path is not built yet), not on ${opts.device.id}`,
+    );
   const t =
     typeof opts.timing === 'object'
       ? opts.timing
