@@ -152,6 +152,11 @@ describe.skipIf(!hasTorch)('pytorch problems load', () => {
     expect(loadErrors.find((e) => e.file.endsWith('99_No_model.py'))?.error).toMatch(/defines no Model/);
   });
 
+  it('the device reports its toolchains (python, torch, the C++ compiler)', () => {
+    expect(cpuDevice().toolchains).toMatchObject({ python: expect.any(String), torch: expect.any(String) });
+    expect(cpuDevice().unavailable).toBeUndefined();
+  });
+
   it('a stem taken by a C-ABI problem is not shadowed: the file becomes <stem>__torch', () => {
     expect(problems.get('19_ReLU')?.kind ?? 'c').toBe('c');
     const relu = problems.get('19_ReLU__torch');

@@ -15,6 +15,10 @@ function withToolchains(d: Device): Device {
   return {
     ...d,
     toolchains: { ...tc.versions, ...(d.toolchains ?? {}) },
-    ...(tc.ok ? {} : { unavailable: [{ kind: 'pytorch', reason: tc.reason ?? 'no PyTorch' }] }),
+    ...(!tc.ok
+      ? { unavailable: [{ kind: 'pytorch', reason: tc.reason ?? 'no PyTorch' }] }
+      : d.kind !== 'cpu'
+        ? { unavailable: [{ kind: 'pytorch', reason: "the torch backend's CUDA path is not built yet" }] }
+        : {}),
   };
 }

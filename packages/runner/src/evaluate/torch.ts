@@ -251,8 +251,13 @@ export async function evaluateTorch(
       'compile_error',
       `compile_error: ${payload.language} sources cannot solve a pytorch problem (use pytorch)`,
     );
-  if (opts.device.kind !== 'cpu' && opts.device.kind !== 'cuda')
-    return fail('compile_error', `compile_error: no torch backend for ${opts.device.id}`);
+  if (opts.device.kind !== 'cpu')
+    return fail(
+      'compile_error',
+      `compile_error: pytorch problems run on cpu devices only for now (the torch backend's CUDA path is not built yet), not on ${opts.device.id}`,
+    );
+  // The seam for the CUDA path (not built yet: the check above answers first on a CUDA device).
+  const isCuda = (opts.device.kind as Device['kind']) === 'cuda';
   const t =
     typeof opts.timing === 'object'
       ? opts.timing
@@ -362,9 +367,9 @@ export async function evaluateTorch(
       processes: root ? 128 : 512,
       fileSize: 64 << 20,
       openFiles: 128,
-      ...(opts.device.kind === 'cuda' ? {} : { addressSpace: 8 * 2 ** 30 + 3 * dataBytes }),
+      ...(isCuda ? {} : { addressSpace: 8 * 2 ** 30 + 3 * dataBytes }),
     };
-    const filter = opts.device.kind === 'cuda' || !sandboxAvailable() ? null : workerFilter();
+    const filter = isCuda || !sandboxAvailable() ? null : workerFilter();
     if (filter) writeFileSync(join(jobDir, 'seccomp.bpf'), filter);
     const workerArgv = (box: string, module: string, cls: string, mode: string) =>
       sandboxArgv(
@@ -372,7 +377,7 @@ export async function evaluateTorch(
           workDir: box,
           writable: false,
           limits: workerLimits,
-          gpu: opts.device.kind === 'cuda',
+          gpu: isCuda,
           asPid1: true,
           ...(filter ? { seccompFd: 10 } : {}),
         },
@@ -428,12 +433,16 @@ export async function evaluateTorch(
       processes: root ? 256 : 512,
       fileSize: 64 << 20,
       openFiles: 256,
-      ...(opts.device.kind === 'cuda' ? {} : { addressSpace: 24 * 2 ** 30 + 8 * dataBytes }),
+      ...(isCuda ? {} : { addressSpace: 24 * 2 ** 30 + 8 * dataBytes }),
     };
-    const argv = sandboxArgv(
-      { workDir: jobDir, writable: false, limits: harnessLimits, asPid1: true, gpu: opts.device.kind === 'cuda' },
-      [PYTHON, '-E', '-s', '-B', '/w/kf_torch_harness.py', '/w/plan.json'],
-    );
+    const argv = sandboxArgv({ workDir: jobDir, writable: false, limits: harnessLimits, asPid1: true, gpu: isCuda }, [
+      PYTHON,
+      '-E',
+      '-s',
+      '-B',
+      '/w/kf_torch_harness.py',
+      '/w/plan.json',
+    ]);
     const timeoutMs = 2 * t.maxMs + 300_000;
     const r = await runCommand(argv, {
       cwd: jobDir,

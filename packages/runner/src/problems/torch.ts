@@ -228,7 +228,9 @@ export function torchDefinition(file: TorchFile, name: string, text: string, inf
     distributions: ['normal', 'uniform'],
     tolerance: info.tolerance,
     cost: { flops: '0', bytes: '0' },
-    backends: ['cpu', 'cuda'],
+    // cpu only for now: the torch backend's CUDA path (CUDA tensors, events, L2 flush, Triton) is not built yet.
+    // The inspector already computes CUDA sizes for it.
+    backends: ['cpu'],
     languages: ['pytorch'],
     reference_c: '',
     custom: false,

@@ -1,5 +1,6 @@
 // The runner's report on one candidate (DESIGN sections 3 and 6). Times are milliseconds.
 import { z } from 'zod';
+import { Text } from './common.js';
 
 export const Verdict = z.enum([
   'accepted',
@@ -105,8 +106,8 @@ export const BenchmarkingResult = z.object({
       `torch.compile` on 2.x), timed in the same run; null when it could not be compiled (`compiled_note` says why). */
   compiled_baseline_time: z.number().nullable().optional(),
   speedup_over_compiled: z.number().nullable().optional(),
-  compiled_baseline: z.string().optional(),
-  compiled_note: z.string().optional(),
+  compiled_baseline: Text.max(100).optional(),
+  compiled_note: Text.max(2000).optional(),
 });
 export type BenchmarkingResult = z.infer<typeof BenchmarkingResult>;
 
@@ -120,7 +121,7 @@ export const EvaluationEnvironment = z.object({
   sandbox: z.string(),
   runner: z.string().optional(),
   /** Versions of what evaluated it (pytorch: python, torch, the C++ compiler load_inline uses). */
-  toolchains: z.record(z.string(), z.string()).optional(),
+  toolchains: z.record(Text.max(40), Text.max(300)).optional(),
 });
 export type EvaluationEnvironment = z.infer<typeof EvaluationEnvironment>;
 
@@ -140,6 +141,6 @@ export const EvaluationState = z.object({
   runner_seconds: z.number().nonnegative(),
   evaluated_at: z.string(),
   /** pytorch problems: the module constants the benchmark actually used on this device (scaled to fit it). */
-  sizes_used: z.record(z.string(), z.number()).optional(),
+  sizes_used: z.record(Text.max(100), z.number()).optional(),
 });
 export type EvaluationState = z.infer<typeof EvaluationState>;
