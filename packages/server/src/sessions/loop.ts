@@ -80,9 +80,11 @@ export async function queueEvaluation(p: Product, tx: Sql, session: SessionRow, 
   };
   // A pytorch problem travels with its job (file and this device's sizes), as submissions do: a remote runner may not have it.
   if (!session.custom_problem && (await problemKind(p, session)) === 'pytorch') {
-    const device = await p.devices.find(session.device);
+    // Only the device's kind picks the sizes; no device lookup here (it would query outside `tx`, and PGlite's
+    // single connection is held by this transaction).
+    const kind = session.device.startsWith('cuda') ? 'cuda' : 'cpu';
     const def = (await p.catalogue.definitions()).get(session.problem_name);
-    const tp = device ? torchJobProblem(payload, def, device) : null;
+    const tp = torchJobProblem(payload, def, { kind } as Parameters<typeof torchJobProblem>[2]);
     if (tp) payload.torch_problem = tp;
   }
   await enqueueJob(tx, {
