@@ -3,7 +3,8 @@
 // timed interleaved in the same evaluation), then each attempt's point, verdict and figures, and the best.
 // Usage: node bench/torch-tuner-session.mjs [attempts=5] [problem ...]   (default: 201_Gemm_GELU_Scale 101_HardSigmoid)
 // Needs a built workspace (pnpm build) and Debian's python3-torch. Prints figures; never fails on timing.
-// KFORGE_TORCH_BUDGET_MB (default here 64) and KFORGE_TORCH_COMPILE_TIMEOUT_S (default here 900) pass through.
+// KFORGE_TORCH_BUDGET_MB (default here 64) and KFORGE_TORCH_COMPILE_TIMEOUT_S (default here 900) pass through;
+// KFORGE_RUNNER_WORK_DIR keeps the load_inline build cache between runs; KFORGE_SERVER_MAIN picks another server build.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -23,7 +24,7 @@ const load = () =>
 const ms = (x) => (x == null ? '-' : `${x.toFixed(2)} ms`);
 
 console.log(`machine: ${cpus()[0]?.model}, ${cpus().length} cpus; load ${load()}; ${new Date().toISOString()}`);
-const server = spawn(process.execPath, [join(root, 'packages/server/dist/main.js')], {
+const server = spawn(process.execPath, [process.env.KFORGE_SERVER_MAIN ?? join(root, 'packages/server/dist/main.js')], {
   env: {
     ...process.env,
     PORT: String(port),

@@ -51,12 +51,12 @@ describe.skipIf(!hasTorch)('kforge on pytorch problems', () => {
   test('problems show prints the kind, level, constants as written and as scaled, input shapes and the source', async () => {
     const r = await kforge(['problems', 'show', '201_Gemm_GELU_Scale'], signedIn());
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/Kind\s+pytorch/);
-    expect(r.stdout).toMatch(/Level\s+2/);
-    expect(r.stdout).toMatch(/Constants\s+batch_size=512, in_features=2048, out_features=2048 \(as written\)/);
+    expect(r.stdout).toMatch(/Kind:\s+pytorch/);
+    expect(r.stdout).toMatch(/Level:\s+2/);
+    expect(r.stdout).toMatch(/Constants:\s+batch_size=512, in_features=2048, out_features=2048 \(as written\)/);
     // A 16 MiB budget scales the GEMM down on cpu.
-    expect(r.stdout).toMatch(/On cpu\s+\S*=\d+.*\(budget 16 MiB\)/);
-    expect(r.stdout).toMatch(/inputs\s+float32\[\d+, \d+\]/);
+    expect(r.stdout).toMatch(/On cpu:\s+\S*=\d+.*\(budget 16 MiB\)/);
+    expect(r.stdout).toMatch(/inputs:\s+float32\[\d+, \d+\]/);
     expect(r.stdout).toContain('class Model(nn.Module):');
     expect(r.stdout).toContain('def get_init_inputs():');
     expect(r.stderr).toContain('kforge submit 201_Gemm_GELU_Scale model_new.py');
