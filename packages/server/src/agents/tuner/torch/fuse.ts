@@ -60,8 +60,10 @@ function operand(term: string, ctx: Ctx): { cpp: string; tensor: boolean } | nul
 type Rule = [RegExp, (m: RegExpExecArray, ctx: Ctx) => { input: string; cpp: string } | null];
 
 const unary = (input: string | undefined, cpp: string) => (input ? { input, cpp } : null);
-const GELU_TANH = 'v = 0.5f * v * (1.0f + std::tanh(0.7978845608028654f * (v + 0.044715f * v * v * v)));';
-const SWISH = 'v = v / (1.0f + std::exp(-v));';
+const GELU_TANH = 'v = 0.5f * v * (1.0f + kf_tanh(0.7978845608028654f * (v + 0.044715f * v * v * v)));';
+// sigmoid(v) = (1 + tanh(v / 2)) / 2, through the vectorisable tanh.
+const SIGMOID = 'v = 0.5f + 0.5f * kf_tanh(0.5f * v);';
+const SWISH = 'v = v * (0.5f + 0.5f * kf_tanh(0.5f * v));';
 
 /** The elementwise operations the generator knows, as the reference may write them. */
 const RULES: Rule[] = [
@@ -72,13 +74,10 @@ const RULES: Rule[] = [
     new RegExp(`^${F}\\.gelu\\((${ID})\\)$`),
     (m) => unary(m[1], 'v = 0.5f * v * (1.0f + std::erf(v * 0.7071067811865476f));'),
   ],
-  [
-    new RegExp(`^(?:torch\\.sigmoid|${F}\\.sigmoid)\\((${ID})\\)$`),
-    (m) => unary(m[1], 'v = 1.0f / (1.0f + std::exp(-v));'),
-  ],
-  [/^(\w+)\.sigmoid\(\)$/, (m) => unary(m[1], 'v = 1.0f / (1.0f + std::exp(-v));')],
-  [new RegExp(`^(?:torch\\.tanh|${F}\\.tanh)\\((${ID})\\)$`), (m) => unary(m[1], 'v = std::tanh(v);')],
-  [/^(\w+)\.tanh\(\)$/, (m) => unary(m[1], 'v = std::tanh(v);')],
+  [new RegExp(`^(?:torch\\.sigmoid|${F}\\.sigmoid)\\((${ID})\\)$`), (m) => unary(m[1], SIGMOID)],
+  [/^(\w+)\.sigmoid\(\)$/, (m) => unary(m[1], SIGMOID)],
+  [new RegExp(`^(?:torch\\.tanh|${F}\\.tanh)\\((${ID})\\)$`), (m) => unary(m[1], 'v = kf_tanh(v);')],
+  [/^(\w+)\.tanh\(\)$/, (m) => unary(m[1], 'v = kf_tanh(v);')],
   [
     new RegExp(`^(${ID}) \\* (?:torch\\.sigmoid|${F}\\.sigmoid)\\((${ID})\\)$`),
     (m) => (m[1] === m[2] ? unary(m[1], SWISH) : null),
