@@ -16,6 +16,42 @@ export interface TorchPoint {
 /** The reference's Model, renamed, stays in the file: ModelNew subclasses it, so parameter names are the same. */
 const BASE = 'KfReference';
 
+const flatLoop = (body: string) => `  #pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < n; i++) {
+    float v = a[i];
+${body}
+    b[i] = v;
+  }`;
+
+// Per-channel operands: the channel comes from the loop structure, not a division per element (which costs more
+// than the whole tail). NCHW: runs of \`inner\` elements share a channel; channels-last (inner 1): rows of C.
+const perChannelLoop = (body: string) => `  if (inner == 1) {
+    const int64_t rows = n / C;
+    #pragma omp parallel for schedule(static)
+    for (int64_t r = 0; r < rows; r++) {
+      const float* ar = a + r * C;
+      float* br = b + r * C;
+      for (int64_t c = 0; c < C; c++) {
+        float v = ar[c];
+${body.replace(/^/gm, '    ')}
+        br[c] = v;
+      }
+    }
+  } else {
+    const int64_t blocks = n / inner;
+    #pragma omp parallel for schedule(static)
+    for (int64_t blk = 0; blk < blocks; blk++) {
+      const int64_t c = blk % C;
+      const float* ab = a + blk * inner;
+      float* bb = b + blk * inner;
+      for (int64_t j = 0; j < inner; j++) {
+        float v = ab[j];
+${body.replace(/^/gm, '    ')}
+        bb[j] = v;
+      }
+    }
+  }`;
+
 function tailCpp(tail: Tail): string {
   const tensors = tail.tensors.map((_, i) => `  const float* t${i} = ts[${i}].data_ptr<float>();`).join('\n');
   const body = tail.ops.map((o) => `    ${o.cpp}`).join('\n');
@@ -56,12 +92,7 @@ torch::Tensor kf_tail(torch::Tensor x, std::vector<double> sd, std::vector<torch
   for (size_t i = 0; i < sd.size() && i < ${Math.max(1, tail.scalars.length)}; i++) s[i] = (float)sd[i];
 ${tensors}
   (void)inner; (void)C; (void)s;
-  #pragma omp parallel for schedule(static)
-  for (int64_t i = 0; i < n; i++) {
-${tail.tensors.length ? '    const int64_t c = (i / inner) % C;\n' : ''}    float v = a[i];
-${body}
-    b[i] = v;
-  }
+${tail.tensors.length ? perChannelLoop(body) : flatLoop(body)}
   return y;
 }
 `;
