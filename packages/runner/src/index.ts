@@ -13,6 +13,16 @@ export { toPublicProblem } from './problems/public.js';
 export { customProblemDefinition } from './problems/custom.js';
 export { prototypeOf } from './problems/prototype.js';
 export type { Catalogue, ProblemDefinition } from './problems/schema.js';
+export {
+  inspectTorchSources,
+  loadTorchProblems,
+  problemDirsFromEnv,
+  torchBudgets,
+  torchFilesIn,
+  type TorchFile,
+  type TorchLoadError,
+} from './problems/torch.js';
+export { torchJobProblem, torchToolchain } from './evaluate/torch.js';
 export { discoverDevices } from './devices/discover.js';
 export { cpuInfo } from './devices/cpu.js';
 export { evaluate, EvaluationSetupError, type EvaluateOptions, type EvaluationProfile } from './evaluate/evaluate.js';

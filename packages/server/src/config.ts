@@ -1,4 +1,5 @@
 // Configuration: every environment variable parsed once by one zod schema, then passed around as `Config`.
+import { problemDirsFromEnv, torchBudgets } from '@kernelforge/runner';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -73,6 +74,9 @@ const EnvSchema = z.object({
   KFORGE_RUNNER_TOKEN: opt,
   KFORGE_WEB_DIST: opt,
   KFORGE_PROBLEMS_DIR: opt,
+  KFORGE_PROBLEM_DIRS: opt,
+  KFORGE_TORCH_BUDGET_MB: opt,
+  KFORGE_TORCH_CUDA_BUDGET_MB: opt,
   KFORGE_ACCESS_TOKEN_DAYS: int(8),
   KFORGE_SIGNIN_PER_MINUTE: int(20),
   KFORGE_MAIL_PER_HOUR: int(10),
@@ -122,6 +126,10 @@ export interface Config {
   runnerToken: string | null;
   webDist: string;
   problemsDir: string;
+  /** KFORGE_PROBLEM_DIRS: operators' folders of KernelBench-format (pytorch) problems. */
+  problemDirs: string[];
+  /** Bytes pytorch problems' sizes are scaled to fit, per device kind (KFORGE_TORCH_BUDGET_MB, ..._CUDA_...). */
+  torchBudgets: { cpu: number; cuda: number };
   accessTokenDays: number;
   /** Rate limits (in memory, per server process): sign-in attempts per IP per minute, mails per address per hour. */
   rateLimits: { signinPerMinute: number; mailPerHour: number };
@@ -211,6 +219,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     runnerToken: e.KFORGE_RUNNER_TOKEN ?? null,
     webDist: resolve(e.KFORGE_WEB_DIST ?? join(root, '..', 'web', 'dist')),
     problemsDir: resolve(e.KFORGE_PROBLEMS_DIR ?? join(root, '..', '..', 'problems')),
+    problemDirs: problemDirsFromEnv({ KFORGE_PROBLEM_DIRS: e.KFORGE_PROBLEM_DIRS }).map((d) => resolve(d)),
+    torchBudgets: torchBudgets({
+      KFORGE_TORCH_BUDGET_MB: e.KFORGE_TORCH_BUDGET_MB,
+      KFORGE_TORCH_CUDA_BUDGET_MB: e.KFORGE_TORCH_CUDA_BUDGET_MB,
+    }),
     accessTokenDays: e.KFORGE_ACCESS_TOKEN_DAYS || 8,
     rateLimits: { signinPerMinute: e.KFORGE_SIGNIN_PER_MINUTE, mailPerHour: e.KFORGE_MAIL_PER_HOUR },
     dailyLimits: {

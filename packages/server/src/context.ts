@@ -62,7 +62,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     metrics: new Metrics(),
     bus: new EventBus(db),
     signals: new JobSignals(db),
-    catalogue: new Catalogue(config.problemsDir),
+    catalogue: new Catalogue(config.problemsDir, config.problemDirs, config.torchBudgets),
     devices: new DeviceRegistry(db, config),
     startedAt: new Date(),
     close: () => db.close(),

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // kforge-server: `kforge-server` serves everything; `kforge-server create-user ...` adds a user and exits.
 import { createUserCommand } from './subcommands/create-user.js';
+import { problemsCheckCommand } from './subcommands/problems-check.js';
 import { loadConfig, StartupError } from './config.js';
 import { createContext } from './context.js';
 import { startServer } from './server.js';
@@ -9,11 +10,13 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   const [command, ...rest] = argv;
   if (command === 'create-user') return createUserCommand(rest, config);
+  if (command === 'problems' && rest[0] === 'check') return problemsCheckCommand(rest.slice(1));
   if (command === '--help' || command === '-h' || command === 'help') {
     console.log(
       'usage: kforge-server            start the server (configuration from the environment, see docs/operations.md)',
     );
     console.log('       kforge-server create-user --email E --password P [--superuser] [--full-name N]');
+    console.log('       kforge-server problems check DIR... [--json]   load KernelBench-format files, print sizes');
     return 0;
   }
   if (command !== undefined && command !== 'serve') {

@@ -17,7 +17,12 @@ export interface CompileOutcome {
   binary: string;
 }
 
-const SOURCE_NAME: Record<Language, string> = { c: 'source.c', cpp: 'source.cpp', cuda: 'source.cu' };
+const SOURCE_NAME: Record<Language, string> = {
+  c: 'source.c',
+  cpp: 'source.cpp',
+  cuda: 'source.cu',
+  pytorch: 'candidate.py',
+};
 
 export async function compileCandidate(opts: {
   jobDir: string;

@@ -18,6 +18,7 @@ import { jobUid, NOBODY_UID } from '../sandbox/spawn.js';
 import { llcBytes } from '../devices/cpu.js';
 import { refreshCpuPeaks } from '../devices/remeasure.js';
 import { heavyLoad, stateFromReport } from './build-state.js';
+import { evaluateTorch, torchJobProblem, torchToolchain } from './torch.js';
 import { seedsFor } from './seeds.js';
 
 export interface EvaluateOptions {
@@ -37,6 +38,8 @@ export interface EvaluateOptions {
    * read by the runner's and the server's entry points). Default false: no sandbox, no evaluation.
    */
   allowUnsandboxed?: boolean;
+  /** pytorch problems: also time the reference compiled with TorchScript freeze (default true). */
+  compiledBaseline?: boolean;
   /** Called once the harness has run, with where the time went (bench/runner-profile.mjs). */
   onProfile?: (profile: EvaluationProfile) => void;
 }
@@ -72,6 +75,21 @@ export async function evaluate(payload: EvaluationJobPayload, opts: EvaluateOpti
     throw new EvaluationSetupError(
       'bubblewrap (bwrap) is not available: refusing to run untrusted code. Install bubblewrap, or set KFORGE_ALLOW_UNSANDBOXED=1 for unsafe local runs.',
     );
+  const catalogued = payload.custom_problem ? undefined : opts.problems.get(payload.problem_name);
+  if (payload.torch_problem || catalogued?.kind === 'pytorch') {
+    const tp = torchJobProblem(payload, catalogued, opts.device);
+    if (!tp) throw new EvaluationSetupError(`${payload.problem_name} has no sizes for ${opts.device.id}`);
+    const tc = torchToolchain();
+    if (!tc.ok) throw new EvaluationSetupError(`pytorch problems are unavailable on this runner: ${tc.reason}`);
+    return evaluateTorch(payload, tp, {
+      device: opts.device,
+      workDir: opts.workDir,
+      ...(opts.timing ? { timing: opts.timing } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.keepJobDir ? { keepJobDir: true } : {}),
+      ...(opts.compiledBaseline === false ? { compiledBaseline: false } : {}),
+    });
+  }
   const problem = resolveProblem(payload, opts.problems);
   const device = opts.device;
   const backend = device.kind;
@@ -81,7 +99,8 @@ export async function evaluate(payload: EvaluationJobPayload, opts: EvaluateOpti
     evaluated_at: new Date().toISOString(),
   } as const;
   const elapsed = () => (performance.now() - started) / 1000;
-  const okLanguage = backend === 'cuda' ? payload.language === 'cuda' : payload.language !== 'cuda';
+  const okLanguage =
+    payload.language !== 'pytorch' && (backend === 'cuda' ? payload.language === 'cuda' : payload.language !== 'cuda');
   if (!okLanguage || !problem.backends.includes(backend)) {
     return {
       ...base,

@@ -3,7 +3,32 @@ import type { Problem } from '@kernelforge/sdk';
 import { prototypeOf } from './prototype.js';
 import type { ProblemDefinition } from './schema.js';
 
+export const MODEL_NEW_PROTOTYPE =
+  'class ModelNew(nn.Module): the same __init__(*get_init_inputs()) and forward(*get_inputs()) as Model';
+
 export function toPublicProblem(def: ProblemDefinition): Problem {
+  if (def.kind === 'pytorch' && def.torch)
+    return {
+      name: def.name,
+      title: def.title,
+      level: def.level,
+      description: def.description,
+      signature: [],
+      prototype: MODEL_NEW_PROTOTYPE,
+      cases: {
+        test: def.cases.test.map((c) => ({ name: c.name, sizes: { ...c.sizes } })),
+        benchmark: def.cases.benchmark.map((c) => ({ name: c.name, sizes: { ...c.sizes } })),
+      },
+      distributions: [...def.distributions],
+      tolerance: { ...def.tolerance },
+      cost: { ...def.cost },
+      backends: [...def.backends],
+      languages: [...def.languages],
+      reference_source: def.torch.source,
+      custom: false,
+      kind: 'pytorch',
+      torch: structuredClone(def.torch.info),
+    };
   return {
     name: def.name,
     title: def.title,
@@ -27,5 +52,6 @@ export function toPublicProblem(def: ProblemDefinition): Problem {
     languages: [...def.languages],
     reference_source: def.reference_c,
     custom: def.custom,
+    kind: 'c',
   };
 }

@@ -1,3 +1,4 @@
+import type { TorchProblemInfo } from '@kernelforge/sdk';
 // The full problem definition as problem.json holds it, ranked sizes included (never sent to clients).
 import { z } from 'zod';
 
@@ -36,7 +37,7 @@ export const ProblemDefinitionSchema = z.object({
     .default({ atol: 1e-4, rtol: 1e-4 }),
   cost: z.object({ flops: z.string(), bytes: z.string() }),
   backends: z.array(z.enum(['cpu', 'cuda'])).default(['cpu', 'cuda']),
-  languages: z.array(z.enum(['c', 'cpp', 'cuda'])).default(['c', 'cpp', 'cuda']),
+  languages: z.array(z.enum(['c', 'cpp', 'cuda', 'pytorch'])).default(['c', 'cpp', 'cuda']),
 });
 export type ProblemJson = z.infer<typeof ProblemDefinitionSchema>;
 export type SignatureArgDef = z.infer<typeof SignatureArgSchema>;
@@ -50,6 +51,16 @@ export interface ProblemDefinition extends ProblemJson {
   /** Custom problems' references are untrusted: they are compiled and run inside the sandbox. */
   custom: boolean;
   dir?: string;
+  /** Absent: `c`. */
+  kind?: 'c' | 'pytorch';
+  /** pytorch problems: the KernelBench file and what the inspector found in it. */
+  torch?: {
+    source: string;
+    file_name: string;
+    /** Where it was loaded from (server side only; never on the wire). */
+    path?: string;
+    info: TorchProblemInfo;
+  };
 }
 
 export type Catalogue = ReadonlyMap<string, ProblemDefinition>;

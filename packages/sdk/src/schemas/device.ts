@@ -79,5 +79,12 @@ export const Device = z.object({
   languages: z.array(Text).default([]),
   /** cpu devices: ISA, vector registers and caches. */
   cpu: CpuInfo.optional(),
+  /** Versions of the runner's toolchains on this device: `python`, `torch`, `cxx`, `cuda`, `triton` (absent: none). */
+  toolchains: z.record(Text.max(40), Text.max(300)).optional(),
+  /** Problem kinds this device cannot run, with why (e.g. `{kind: 'pytorch', reason: 'no PyTorch'}`). */
+  unavailable: z
+    .array(z.object({ kind: Text.max(40), reason: Text.max(1000) }))
+    .max(16)
+    .optional(),
 });
 export type Device = z.infer<typeof Device>;

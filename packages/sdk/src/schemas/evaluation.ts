@@ -1,5 +1,6 @@
 // The runner's report on one candidate (DESIGN sections 3 and 6). Times are milliseconds.
 import { z } from 'zod';
+import { Text } from './common.js';
 
 export const Verdict = z.enum([
   'accepted',
@@ -103,6 +104,12 @@ export const BenchmarkingResult = z.object({
   flagged_for_review: z.boolean().default(false),
   review_reasons: z.array(z.string()).default([]),
   load: TimingLoad.optional(),
+  /** pytorch problems: the reference compiled where the installed PyTorch can (TorchScript freeze on 1.x,
+      `torch.compile` on 2.x), timed in the same run; null when it could not be compiled (`compiled_note` says why). */
+  compiled_baseline_time: z.number().nullable().optional(),
+  speedup_over_compiled: z.number().nullable().optional(),
+  compiled_baseline: Text.max(100).optional(),
+  compiled_note: Text.max(2000).optional(),
 });
 export type BenchmarkingResult = z.infer<typeof BenchmarkingResult>;
 
@@ -115,6 +122,8 @@ export const EvaluationEnvironment = z.object({
   clocks: z.string().optional(),
   sandbox: z.string(),
   runner: z.string().optional(),
+  /** Versions of what evaluated it (pytorch: python, torch, the C++ compiler load_inline uses). */
+  toolchains: z.record(Text.max(40), Text.max(300)).optional(),
 });
 export type EvaluationEnvironment = z.infer<typeof EvaluationEnvironment>;
 
@@ -133,5 +142,7 @@ export const EvaluationState = z.object({
   environment: EvaluationEnvironment.optional(),
   runner_seconds: z.number().nonnegative(),
   evaluated_at: z.string(),
+  /** pytorch problems: the module constants the benchmark actually used on this device (scaled to fit it). */
+  sizes_used: z.record(Text.max(100), z.number()).optional(),
 });
 export type EvaluationState = z.infer<typeof EvaluationState>;

@@ -32,7 +32,8 @@ export type Tolerance = z.infer<typeof Tolerance>;
 export const CostFormulas = z.object({ flops: Text.max(1000), bytes: Text.max(1000) });
 export type CostFormulas = z.infer<typeof CostFormulas>;
 
-export const Language = z.enum(['c', 'cpp', 'cuda']);
+/** `pytorch`: a Python file defining `class ModelNew(nn.Module)` (KernelBench format), for `pytorch` problems only. */
+export const Language = z.enum(['c', 'cpp', 'cuda', 'pytorch']);
 export type Language = z.infer<typeof Language>;
 
 export const Backend = z.enum(['cpu', 'cuda']);
@@ -40,6 +41,65 @@ export type Backend = z.infer<typeof Backend>;
 
 export const InputDistribution = z.enum(['uniform', 'normal', 'positive', 'small_int']);
 export type InputDistribution = z.infer<typeof InputDistribution>;
+
+/** `c`: a C-ABI problem (problem.json + reference.c); `pytorch`: a KernelBench-format Python file. */
+export const ProblemKind = z.enum(['c', 'pytorch']);
+export type ProblemKind = z.infer<typeof ProblemKind>;
+
+/** One value a pytorch problem's get_inputs() / get_init_inputs() / forward returns, as the inspector saw it. */
+export const TorchValue = z.object({
+  /** `tensor`, or the Python type of a plain value (`int`, `float`, `bool`, `tuple`, ...). */
+  type: Text.max(40),
+  shape: z.array(z.number().int().nonnegative()).max(16).optional(),
+  /** e.g. `float32`, `int64`. */
+  dtype: Text.max(40).optional(),
+  /** A plain value as Python writes it (`repr`, cut at 200 characters). */
+  repr: Text.max(1000).optional(),
+});
+export type TorchValue = z.infer<typeof TorchValue>;
+
+/** A pytorch problem at one set of sizes: the module's integer constants and what they give. */
+export const TorchCase = z.object({
+  name: Text.max(200),
+  /** Every module-level integer constant at this case (scaled ones and the rest). */
+  constants: z.record(Text.max(100), z.number()),
+  inputs: z.array(TorchValue).max(64),
+  init_inputs: z.array(TorchValue).max(64),
+  outputs: z.array(TorchValue).max(64).default([]),
+  /** Bytes of the inputs, outputs and parameters at these sizes. */
+  bytes: z.number().nonnegative(),
+});
+export type TorchCase = z.infer<typeof TorchCase>;
+
+/** A pytorch problem's sizes on one kind of device: scaled to fit its budget; test cases smaller still. */
+export const TorchDeviceSizes = z.object({
+  budget_bytes: z.number().nonnegative(),
+  /** The module constants the benchmark uses on this kind of device (the file's own when nothing was scaled). */
+  constants: z.record(Text.max(100), z.number()),
+  test: z.array(TorchCase).max(16),
+  benchmark: z.array(TorchCase).max(16),
+  /** False when even the smallest sizes found do not fit the budget (the problem is then unavailable there). */
+  fits: z.boolean(),
+});
+export type TorchDeviceSizes = z.infer<typeof TorchDeviceSizes>;
+
+/** What a pytorch problem carries beyond the common fields. */
+export const TorchProblemInfo = z.object({
+  /** The module-level integer constants as the file writes them. */
+  constants: z.record(Text.max(100), z.number()),
+  /** The constants scaling may change (the others, e.g. `dim = 1` or `kernel_size = 3`, stay as written). */
+  scalable_constants: z.array(Text.max(100)).max(256),
+  /** Whether its sizes could be scaled at all; `scaling_note` says how, or why not. */
+  scalable: z.boolean(),
+  scaling_note: Text.max(2000),
+  /** By device kind (`cpu`, `cuda`). */
+  sizes: z.record(Text.max(20), TorchDeviceSizes),
+  /** Where the file came from: the built-in catalogue or an operator folder (KFORGE_PROBLEM_DIRS). */
+  origin: z.enum(['builtin', 'operator']),
+  /** SHA-256 of the file's text (the inspection cache key). */
+  sha256: Text.max(64),
+});
+export type TorchProblemInfo = z.infer<typeof TorchProblemInfo>;
 
 /** A problem as the API shows it: test and benchmark cases, never the ranked ones. */
 export const Problem = z.object({
@@ -59,6 +119,9 @@ export const Problem = z.object({
   /** The plain CPU reference source, shown so people (and agents) know exactly what to compute. */
   reference_source: Text.optional(),
   custom: z.boolean().default(false),
+  /** `c` (the C ABI above) or `pytorch` (reference_source is the KernelBench file; `torch` has its sizes). */
+  kind: ProblemKind.default('c').optional(),
+  torch: TorchProblemInfo.optional(),
 });
 export type Problem = z.infer<typeof Problem>;
 

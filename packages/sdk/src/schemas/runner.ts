@@ -5,6 +5,21 @@ import { Device } from './device.js';
 import { EvaluationMode, EvaluationState } from './evaluation.js';
 import { CustomProblemInput, Language } from './problem.js';
 
+/** A pytorch problem as a job carries it, so a runner without the operator's problem folders can run it. */
+export const TorchJobProblem = z.object({
+  /** The problem file's text (KernelBench format). */
+  source: Text.min(1).max(1_000_000),
+  /** The file's name, e.g. `19_ReLU.py` (shown in tracebacks). */
+  file_name: Text.min(1).max(300),
+  /** Each case: the module constants to run it at (the server picked the device's scaled sizes). */
+  cases: z.object({
+    test: z.array(z.object({ name: Text.max(200), constants: z.record(Text.max(100), z.number()) })).max(16),
+    benchmark: z.array(z.object({ name: Text.max(200), constants: z.record(Text.max(100), z.number()) })).max(16),
+  }),
+  tolerance: z.object({ atol: z.number().nonnegative(), rtol: z.number().nonnegative() }).optional(),
+});
+export type TorchJobProblem = z.infer<typeof TorchJobProblem>;
+
 /** What a runner is asked to evaluate. `problem_name` names a catalogue problem; `custom_problem` carries a private one. */
 export const EvaluationJobPayload = z.object({
   kind: z.enum(['attempt', 'submission']),
@@ -13,6 +28,8 @@ export const EvaluationJobPayload = z.object({
   mode: EvaluationMode,
   problem_name: Text,
   custom_problem: CustomProblemInput.optional(),
+  /** pytorch problems (language `pytorch`): the problem file and its sizes for this device. */
+  torch_problem: TorchJobProblem.optional(),
   device: Text,
   language: Language,
   source: Text,

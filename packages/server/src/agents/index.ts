@@ -39,6 +39,23 @@ export function listAgents(
 }
 
 export function createAgent(choice: { provider: string; model?: string | null }, config: AgentsConfig): Agent {
+  return writesProblemLanguage(createAgentFor(choice, config));
+}
+
+/**
+ * A pytorch problem's attempts are `ModelNew` files whatever the session's device would suggest (its queued
+ * attempts may say `c` on a session created before pytorch problems had agents): the agent is told `pytorch`.
+ */
+function writesProblemLanguage(agent: Agent): Agent {
+  return {
+    provider: agent.provider,
+    generate(ctx) {
+      return agent.generate(ctx.problem.kind === 'pytorch' ? { ...ctx, language: 'pytorch' } : ctx);
+    },
+  };
+}
+
+function createAgentFor(choice: { provider: string; model?: string | null }, config: AgentsConfig): Agent {
   const provider = choice.provider.trim().toLowerCase();
   if (provider === 'tuner') return new TunerAgent(config.problemsDir);
   const llm = configuredLlm(config);

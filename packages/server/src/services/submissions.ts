@@ -1,4 +1,5 @@
 // Submissions: a user's own source evaluated in ranked mode with the leaderboard's secret seed; their reads.
+import { torchJobProblem } from '@kernelforge/runner';
 import { randomBytes } from 'node:crypto';
 import type { CreateSubmissionRequest, EvaluationJobPayload, SubmissionDetail, Submission } from '@kernelforge/sdk';
 import { HttpError, ValidationError } from '../http/errors.js';
@@ -93,7 +94,13 @@ export async function createSubmission(
 ): Promise<Submission> {
   const problem = await ctx.catalogue.require(body.problem_name);
   const device = await requireDevice(ctx, body.device, problem);
-  const allowed = device.kind === 'cuda' ? ['cuda'] : problem.languages.filter((l) => l !== 'cuda');
+  // pytorch problems take `pytorch` on every device; C-ABI problems take `cuda` on GPUs, C or C++ on cpus.
+  const allowed =
+    problem.kind === 'pytorch'
+      ? ['pytorch']
+      : device.kind === 'cuda'
+        ? ['cuda']
+        : problem.languages.filter((l) => l !== 'cuda' && l !== 'pytorch');
   if (!allowed.includes(body.language)) {
     throw new ValidationError([
       {
@@ -128,6 +135,11 @@ export async function createSubmission(
       source: body.source,
       secret_seed: await secretSeed(tx, problem.name, device.id),
     };
+    // A pytorch problem travels with its job (file and this device's sizes): a remote runner may not have it.
+    if (problem.kind === 'pytorch') {
+      const tp = torchJobProblem(payload, (await ctx.catalogue.definitions()).get(problem.name), device);
+      if (tp) payload.torch_problem = tp;
+    }
     await enqueueJob(tx, {
       kind: 'evaluate',
       payload,

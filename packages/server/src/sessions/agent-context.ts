@@ -61,7 +61,7 @@ export async function buildAgentContext(
   return {
     problem,
     device,
-    language: attempt.language as Language,
+    language: problem.kind === 'pytorch' ? 'pytorch' : (attempt.language as Language),
     history: earlier.map(view),
     best: best ? view(best) : null,
     instructions: active.map((i) => i.text),

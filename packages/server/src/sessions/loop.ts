@@ -1,4 +1,5 @@
 // The session loop's transactional steps (DESIGN 7): queue an attempt, continue or finish an instruction, settle the session.
+import { torchJobProblem } from '@kernelforge/runner';
 import type { EvaluationJobPayload, Language, SessionEvent } from '@kernelforge/sdk';
 import { enqueueJob } from '../jobs/queue.js';
 import { JOB_PRIORITY } from '../jobs/types.js';
@@ -10,8 +11,12 @@ import { findInstruction, findSession } from './queries.js';
 
 export const DEFAULT_INSTRUCTION = 'Optimize for speed';
 
-/** The language attempts of a session are written in: the device decides, a custom problem may say. */
-export function sessionLanguage(session: Pick<SessionRow, 'device' | 'custom_problem'>): Language {
+/** The language attempts of a session are written in: a pytorch problem's is `pytorch`; else the device decides, a custom problem may say. */
+export function sessionLanguage(
+  session: Pick<SessionRow, 'device' | 'custom_problem'>,
+  problemKind: 'c' | 'pytorch' = 'c',
+): Language {
+  if (problemKind === 'pytorch') return 'pytorch';
   if (session.device.startsWith('cuda')) return 'cuda';
   const custom = session.custom_problem as { language?: Language } | null;
   return custom?.language && custom.language !== 'cuda' ? custom.language : 'c';
@@ -39,7 +44,8 @@ export async function queueAttempt(
   );
   if (session.status === 'idle')
     await publish(ctx, tx, { type: 'session.status', session_id: sessionId, status: 'active' });
-  const attempt = await createAttempt(ctx, tx, { sessionId, instructionId, language: sessionLanguage(session) });
+  const language = sessionLanguage(session, await problemKind(ctx, session));
+  const attempt = await createAttempt(ctx, tx, { sessionId, instructionId, language });
   await enqueueJob(tx, {
     kind: 'generate',
     payload: { attempt_id: attempt.id },
@@ -50,6 +56,11 @@ export async function queueAttempt(
     ownerId: session.owner_id,
   });
   return attempt;
+}
+
+async function problemKind(ctx: AppContext, session: Pick<SessionRow, 'problem_name' | 'custom_problem'>) {
+  if (session.custom_problem) return 'c';
+  return (await ctx.catalogue.find(session.problem_name))?.kind ?? 'c';
 }
 
 /** Queues the evaluation of a generated attempt on the session's device. */
@@ -71,6 +82,15 @@ export async function queueEvaluation(
       ? { custom_problem: session.custom_problem as EvaluationJobPayload['custom_problem'] }
       : {}),
   };
+  // A pytorch problem travels with its job (file and this device's sizes), as submissions do: a remote runner may not have it.
+  if (!session.custom_problem && (await problemKind(ctx, session)) === 'pytorch') {
+    // Only the device's kind picks the sizes; no device lookup here (it would query outside `tx`, and PGlite's
+    // single connection is held by this transaction).
+    const kind = session.device.startsWith('cuda') ? 'cuda' : 'cpu';
+    const def = (await ctx.catalogue.definitions()).get(session.problem_name);
+    const tp = torchJobProblem(payload, def, { kind } as Parameters<typeof torchJobProblem>[2]);
+    if (tp) payload.torch_problem = tp;
+  }
   await enqueueJob(tx, {
     kind: 'evaluate',
     payload,

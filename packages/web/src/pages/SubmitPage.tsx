@@ -23,7 +23,7 @@ import { useProblems } from '../hooks/useProblems';
 import { useSubmission } from '../hooks/useSubmission';
 import { api } from '../lib/client';
 
-const LANGUAGE_NAMES: Record<Language, string> = { c: 'C', cpp: 'C++', cuda: 'CUDA' };
+const LANGUAGE_NAMES: Record<Language, string> = { c: 'C', cpp: 'C++', cuda: 'CUDA', pytorch: 'PyTorch' };
 
 export function sourceTemplate(prototype: string, language: Language): string {
   const includes =

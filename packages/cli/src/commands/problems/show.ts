@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { type Runtime, examples, handle } from '../../core/command.js';
 import type { CommandContext } from '../../core/context.js';
+import { showTorch } from './show-torch.js';
 import { ExitCode } from '../../core/exit-codes.js';
 
 interface ShowOptions {
@@ -16,7 +17,15 @@ export function problemsShowCommand(runtime: Runtime): Command {
   examples(command, [
     ['kforge problems show 19_ReLU', 'the prototype a candidate must define'],
     ['kforge problems show 19_ReLU --reference > relu.c', 'start from the reference'],
+    ['kforge problems show 201_Gemm_GELU_Scale', 'a pytorch problem: constants, scaled sizes, input shapes, source'],
   ]);
+  command.addHelpText(
+    'after',
+    `
+For a pytorch problem (a KernelBench-format file) it shows the module's size constants as the file writes them
+and as scaled to fit each kind of device, the input shapes, and the reference source; a candidate is a .py file
+defining class ModelNew with the same constructor and forward (\`kforge submit NAME model_new.py\`).`,
+  );
   return handle<[string], ShowOptions>(runtime, command, show);
 }
 
@@ -44,6 +53,7 @@ async function show(ctx: CommandContext, [name]: [string], options: ShowOptions)
       .join('; ') || '-';
   output.line(`${style.bold(problem.name)}  ${problem.title}`);
   output.line();
+  if (problem.kind === 'pytorch') return showTorch(ctx, problem);
   output.fields([
     ['Level', String(problem.level)],
     ['Prototype', style.cyan(problem.prototype)],

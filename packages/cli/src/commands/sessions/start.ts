@@ -17,6 +17,7 @@ export function sessionsStartCommand(runtime: Runtime): Command {
     ['kforge sessions start 19_ReLU -n 10 -i "vectorise with AVX-512" --watch', 'steer it and follow it'],
     ['kforge sessions start 1_Square_matrix_multiplication_ --agent openai --model gpt-4.1', 'pick an LLM'],
     ['kforge sessions start 19_ReLU --watch --json', 'wait, then print the finished session as JSON'],
+    ['kforge sessions start 201_Gemm_GELU_Scale -n 6 --watch', 'a pytorch problem: the tuner writes ModelNew files'],
   ]);
   return handle<[string], StartOptions>(runtime, command, start);
 }

@@ -26,20 +26,23 @@ const EXTENSIONS: Record<string, Language> = {
   '.cxx': 'cpp',
   '.c++': 'cpp',
   '.cu': 'cuda',
+  '.py': 'pytorch',
 };
 
 export function submitCommand(runtime: Runtime): Command {
   const command = new Command('submit')
     .description('submit a source file for a ranked evaluation on a problem; accepted ones enter its leaderboard')
     .argument('<problem>', 'the problem name, e.g. 19_ReLU')
-    .argument('<file>', "the source file (- reads stdin); it defines `solution` with the problem's prototype")
+    .argument(
+      '<file>',
+      "the source file (- reads stdin): C/C++/CUDA defining `solution` with the problem's prototype, or for a pytorch problem a .py file defining class ModelNew",
+    )
     .option('-d, --device <id>', "the device (default: the server's cpu device)")
     .addOption(
-      new Option('-l, --language <language>', 'the language (default: from the extension: .c, .cpp/.cc, .cu)').choices([
-        'c',
-        'cpp',
-        'cuda',
-      ]),
+      new Option(
+        '-l, --language <language>',
+        'the language (default: from the extension: .c, .cpp/.cc, .cu, .py for pytorch)',
+      ).choices(['c', 'cpp', 'cuda', 'pytorch']),
     )
     .option('-w, --wait', 'wait for the verdict (exit 5 when the kernel is not accepted)')
     .option('--timeout <seconds>', 'give up waiting after this long (default 900)', positiveInt);
@@ -54,6 +57,7 @@ compile, crashed...), 1 the evaluation could not run or the wait timed out.`,
     ['kforge submit 19_ReLU relu.c --wait', 'follow it to a verdict'],
     ['kforge submit 19_ReLU relu.cu --device cuda-H100 --wait', 'on a GPU'],
     ['kforge submit 19_ReLU relu.c --wait --json', 'in CI: JSON on stdout, non-zero exit unless accepted'],
+    ['kforge submit 201_Gemm_GELU_Scale model_new.py --wait', 'a pytorch problem: a ModelNew file'],
   ]);
   return handle<[string, string], SubmitOptions>(runtime, command, submit);
 }
@@ -65,11 +69,26 @@ async function submit(
 ): Promise<ExitCode> {
   const language = options.language ?? EXTENSIONS[extname(file).toLowerCase()];
   if (!language) {
-    throw new UsageError(`Cannot tell the language of ${file} from its extension.`, 'Pass --language c, cpp or cuda.');
+    throw new UsageError(
+      `Cannot tell the language of ${file} from its extension.`,
+      'Pass --language c, cpp, cuda or pytorch.',
+    );
   }
   const source = await readSource(ctx, file);
   if (!source.trim()) throw new UsageError(`${file} is empty.`);
   const client = await ctx.client();
+  // Said here, before anything is queued, in words that name the fix (the server would answer a bare 422).
+  const kind = (await client.problems.get(problem)).kind ?? 'c';
+  if (kind === 'pytorch' && language !== 'pytorch')
+    throw new UsageError(
+      `${problem} is a PyTorch problem: it takes a Python file defining class ModelNew, not ${language} source.`,
+      `Start from its reference: kforge problems show ${problem} --reference > model_new.py (rename Model to ModelNew), then kforge submit ${problem} model_new.py.`,
+    );
+  if (kind !== 'pytorch' && language === 'pytorch')
+    throw new UsageError(
+      `${problem} is a C-ABI problem: a Python (pytorch) file cannot solve it.`,
+      `Submit C, C++ or CUDA source that defines \`solution\` (see kforge problems show ${problem}).`,
+    );
   const device = options.device ?? (await defaultDevice(client));
   const created = await client.submissions.create({ problem_name: problem, device, language, source });
   const { output } = ctx;

@@ -7,6 +7,7 @@ const TAGS: Record<Language, string[]> = {
   c: ['c', 'h'],
   cpp: ['cpp', 'c++', 'cc', 'cxx', 'hpp', 'c'],
   cuda: ['cuda', 'cu', 'cpp', 'c++', 'c'],
+  pytorch: ['python', 'py', 'python3'],
 };
 
 export function extractSource(reply: string, language: Language): { source: string; explanation: string } {
@@ -19,7 +20,12 @@ export function extractSource(reply: string, language: Language): { source: stri
   }
   const fit = blocks.filter((b) => TAGS[language].includes(b.tag));
   const bare = blocks.filter((b) => b.tag === '');
-  const pool = fit.length ? fit : bare.length ? bare : [];
+  let pool = fit.length ? fit : bare.length ? bare : [];
+  // A ModelNew file: among several Python blocks (a snippet, then the file), the ones that define ModelNew.
+  if (language === 'pytorch') {
+    const defines = pool.filter((b) => /\bclass\s+ModelNew\b/.test(b.code));
+    if (defines.length) pool = defines;
+  }
   // The longest block is the whole file; among equals, the last one is the model's final answer.
   const pick = pool.reduce<(typeof pool)[number] | null>(
     (a, b) => (!a || b.code.trim().length >= a.code.trim().length ? b : a),

@@ -1,6 +1,7 @@
 // DESIGN 7's prompt: the problem, the device, the best attempt, the last few attempts' feedback, every instruction.
 import type { EvaluationState } from '@kernelforge/sdk';
 import type { AgentAttemptView, AgentContext } from '../types.js';
+import { torchSystemPrompt, torchUserPrompt } from './prompt-torch.js';
 
 const RECENT = 3;
 const LOG_CHARS = 2000;
@@ -12,7 +13,10 @@ const clip = (s: string, n: number) =>
 // Three significant digits without trailing zeros: 90 GB/s, 0.244 ms, 1.53e+3 stays readable as 1530.
 const num = (x: number, digits = 3) => (Number.isFinite(x) ? String(Number(x.toPrecision(digits))) : String(x));
 
+const isTorch = (ctx: AgentContext) => ctx.problem.kind === 'pytorch' || ctx.language === 'pytorch';
+
 export function systemPrompt(ctx: AgentContext): string {
+  if (isTorch(ctx)) return torchSystemPrompt(ctx);
   const lang = ctx.language === 'cuda' ? 'CUDA C++' : ctx.language === 'cpp' ? 'C++' : 'C';
   return [
     'You are an expert performance engineer writing fast, correct kernels for Kernelforge.',
@@ -31,6 +35,7 @@ export function systemPrompt(ctx: AgentContext): string {
 }
 
 export function userPrompt(ctx: AgentContext): string {
+  if (isTorch(ctx)) return torchUserPrompt(ctx, feedback);
   const p = ctx.problem;
   const d = ctx.device;
   const parts: string[] = [];
@@ -128,9 +133,25 @@ export function feedback(a: AgentAttemptView): string {
   const b = s.benchmarking_result;
   if (b) {
     lines.push(
-      `Total: ${num(b.optimized_time)} ms vs reference ${num(b.baseline_time)} ms (speedup ${num(b.speedup)}x)`,
+      `Total: ${num(b.optimized_time)} ms vs reference ${num(b.baseline_time)} ms (speedup ${num(b.speedup)}x)` +
+        (b.compiled_baseline_time
+          ? `; the reference compiled (${b.compiled_baseline ?? 'compiled'}) ${num(b.compiled_baseline_time)} ms (speedup ${num(b.speedup_over_compiled ?? 0)}x)`
+          : ''),
     );
+    if (s.sizes_used)
+      lines.push(
+        `Sizes used: ${Object.entries(s.sizes_used)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(', ')}`,
+      );
     for (const c of b.cases) {
+      // pytorch problems have no cost formulas, so no roofline figures: only the times.
+      if (c.gbps === 0 && c.gflops === 0) {
+        lines.push(
+          `- ${c.name} ${JSON.stringify(c.sizes)}: median ${num(c.optimized.median_ms)} ms (reference ${num(c.baseline.median_ms)} ms)`,
+        );
+        continue;
+      }
       lines.push(
         `- ${c.name} ${JSON.stringify(c.sizes)}: median ${num(c.optimized.median_ms)} ms (reference ${num(c.baseline.median_ms)} ms), ` +
           `${num(c.gbps)} GB/s, ${num(c.gflops)} GFLOP/s, ${num(c.fraction_of_peak * 100, 2)}% of peak ` +

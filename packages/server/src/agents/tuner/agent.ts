@@ -8,6 +8,7 @@ import { renderTemplate } from './render.js';
 import { choosePoint } from './search.js';
 import { defaultProblemsDir, loadSpace, pickVariant, type Variant } from './space.js';
 import { steer } from './steer.js';
+import { generateTorch } from './torch/agent.js';
 
 export class TunerAgent implements Agent {
   readonly provider = 'tuner';
@@ -15,6 +16,7 @@ export class TunerAgent implements Agent {
 
   async generate(ctx: AgentContext): Promise<AgentResult> {
     if (ctx.signal.aborted) throw new AgentError('generation stopped', { retryable: false });
+    if (ctx.problem.kind === 'pytorch') return generateTorch(ctx);
     const { variant, note } = this.variantFor(ctx);
     const steering = steer(variant, ctx.instructions, ctx.currentInstruction);
     const tried = triedPoints(variant, ctx.history);

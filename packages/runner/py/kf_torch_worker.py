@@ -1,0 +1,222 @@
+# The torch worker: the only process that imports a candidate (or, in its own sandbox, the reference for the
+# baseline). It runs inside bwrap as the sandbox's pid 1 and sees only its box (/w). Nothing it reports is
+# trusted: the harness (another process, outside this sandbox) times every call from outside, generates the
+# inputs, keeps the expected outputs and checks what lands in the shared memory.
+#
+# Protocol: a SOCK_SEQPACKET socket (fd given as --sock), one JSON message per packet. The harness sends
+#   {"op": "init", ...} with a sealed memfd (SCM_RIGHTS) holding the parameters, inputs and outputs of a case;
+#   {"op": "run"} -> the worker calls forward on the inputs (views of the memfd) and copies the result into the
+#   output views; replies {"op": "done"} or {"op": "error", "message": ...}.
+import argparse
+import ast
+import importlib.util
+import json
+import mmap
+import os
+import socket
+import sys
+import traceback
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--sock", type=int, required=False)
+ap.add_argument("--module", default="/w/candidate.py")
+ap.add_argument("--cls", default="ModelNew")
+ap.add_argument("--mode", default="eager", choices=["eager", "freeze", "compile-only"])
+ap.add_argument("--threads", type=int, default=1)
+args = ap.parse_args()
+
+import torch  # noqa: E402
+
+torch.set_num_threads(max(1, args.threads))
+
+DTYPES = {
+    "float32": torch.float32,
+    "float64": torch.float64,
+    "float16": torch.float16,
+    "bfloat16": torch.bfloat16,
+    "int64": torch.int64,
+    "int32": torch.int32,
+    "int16": torch.int16,
+    "int8": torch.int8,
+    "uint8": torch.uint8,
+    "bool": torch.bool,
+}
+
+
+def install_prebuilt_loader():
+    """In the run sandbox (read-only box, no fork) load_inline cannot build: serve the extensions the compile
+    step built (box/ext/manifest.json maps each extension name to its .so) instead."""
+    manifest_path = "/w/ext/manifest.json"
+    if not os.path.exists(manifest_path):
+        return
+    with open(manifest_path, encoding="utf-8") as f:
+        manifest = json.load(f)
+    import torch.utils.cpp_extension as ext
+
+    def load_prebuilt(name, *a, **k):
+        so = manifest.get(name)
+        if so is None:
+            raise RuntimeError(f"extension {name} was not built in the compile step")
+        spec = importlib.util.spec_from_file_location(name, so)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        return mod
+
+    ext.load_inline = load_prebuilt
+    ext.load = load_prebuilt
+
+
+def record_builds():
+    """Compile step: let load_inline build (in /w/ext) and note where each extension's .so landed."""
+    import torch.utils.cpp_extension as ext
+
+    built = {}
+    real_inline, real_load = ext.load_inline, ext.load
+
+    def wrap(real):
+        def f(name, *a, **k):
+            k.setdefault("build_directory", None)
+            mod = real(name, *a, **k)
+            built[name] = getattr(mod, "__file__", None)
+            return mod
+
+        return f
+
+    ext.load_inline = wrap(real_inline)
+    ext.load = wrap(real_load)
+    return built
+
+
+def import_module(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+if args.mode == "compile-only":
+    os.environ.setdefault("TORCH_EXTENSIONS_DIR", "/w/ext")
+    os.makedirs("/w/ext", exist_ok=True)
+    built = record_builds()
+    try:
+        mod = import_module(args.module, "candidate")
+        if not hasattr(mod, args.cls):
+            print(f"the file defines no class {args.cls}", file=sys.stderr)
+            sys.exit(3)
+    except SystemExit:
+        raise
+    except BaseException:
+        traceback.print_exc()
+        sys.exit(2)
+    with open("/w/ext/manifest.json", "w", encoding="utf-8") as f:
+        json.dump({k: v for k, v in built.items() if v}, f)
+    sys.exit(0)
+
+sock = socket.socket(fileno=args.sock)
+
+
+def send(msg):
+    sock.send(json.dumps(msg).encode())
+
+
+def recv():
+    data, fds, _flags, _addr = socket.recv_fds(sock, 1 << 20, 4)
+    if not data:
+        sys.exit(0)
+    return json.loads(data), fds
+
+
+class Case:
+    def __init__(self, msg, fd):
+        self.mm = mmap.mmap(fd, msg["size"], mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+        os.close(fd)
+        self.buf = memoryview(self.mm)
+
+        def view(d):
+            dt = DTYPES[d["dtype"]]
+            n = 1
+            for s in d["shape"]:
+                n *= s
+            t = torch.frombuffer(self.buf, dtype=dt, count=n, offset=d["offset"]) if n > 0 else torch.empty(0, dtype=dt)
+            return t.view(d["shape"])
+
+        def value(d):
+            return view(d) if "offset" in d else ast.literal_eval(d["repr"])
+
+        self.inputs = [value(d) for d in msg["inputs"]]
+        self.outputs = [view(d) for d in msg["outputs"]]
+        init = [ast.literal_eval(r) for r in msg["init_args"]]
+        cls = getattr(MODULE, args.cls)
+        torch.manual_seed(msg["ctor_seed"])
+        self.model = cls(*init)
+        # The same initial parameters as the reference: copy its state where names and shapes match.
+        ref = {p["name"]: view(p) for p in msg["params"]}
+        copied = []
+        with torch.no_grad():
+            for name, t in self.model.state_dict().items():
+                r = ref.get(name)
+                if r is not None and tuple(r.shape) == tuple(t.shape) and r.dtype == t.dtype:
+                    t.copy_(r)
+                    copied.append(name)
+        self.copied = copied
+        self.fn = self.model
+        if args.mode == "freeze":
+            self.model.eval()
+            with torch.no_grad():
+                traced = torch.jit.trace(self.model, tuple(self.inputs))
+                self.fn = torch.jit.optimize_for_inference(torch.jit.freeze(traced))
+        # Warm the thread pools up on the (zero) inputs: a pool's first parallel calls leave its threads spinning
+        # for milliseconds, which the harness would take for work left running after return.
+        for _ in range(2):
+            try:
+                with torch.no_grad():
+                    self.fn(*self.inputs)
+            except Exception:  # noqa: BLE001 - the real calls will say what is wrong
+                break
+
+    def run(self):
+        with torch.no_grad():
+            out = self.fn(*self.inputs)
+        outs = list(out) if isinstance(out, (list, tuple)) else [out]
+        if len(outs) != len(self.outputs):
+            raise RuntimeError(f"forward returned {len(outs)} outputs, the reference {len(self.outputs)}")
+        for i, (o, dst) in enumerate(zip(outs, self.outputs)):
+            if not isinstance(o, torch.Tensor):
+                raise RuntimeError(f"output {i} is a {type(o).__name__}, not a tensor")
+            if tuple(o.shape) != tuple(dst.shape):
+                raise RuntimeError(f"output {i} has shape {tuple(o.shape)}, the reference {tuple(dst.shape)}")
+            if o.dtype != dst.dtype:
+                raise RuntimeError(f"output {i} has dtype {o.dtype}, the reference {dst.dtype}")
+            dst.copy_(o)
+
+
+install_prebuilt_loader()
+try:
+    MODULE = import_module(args.module, "candidate" if args.cls == "ModelNew" else "reference_baseline")
+    if not hasattr(MODULE, args.cls):
+        raise RuntimeError(f"the file defines no class {args.cls}")
+    send({"op": "hello", "torch": torch.__version__})
+except BaseException as e:  # noqa: BLE001 - reported to the harness, which decides
+    send({"op": "error", "message": f"importing the file failed: {type(e).__name__}: {e}"[:2000]})
+    traceback.print_exc()
+    sys.exit(1)
+
+case = None
+while True:
+    msg, fds = recv()
+    try:
+        if msg["op"] == "init":
+            case = None
+            case = Case(msg, fds[0])
+            send({"op": "ready", "copied": case.copied})
+        elif msg["op"] == "run":
+            case.run()
+            send({"op": "done"})
+        elif msg["op"] == "exit":
+            sys.exit(0)
+    except SystemExit:
+        raise
+    except BaseException as e:  # noqa: BLE001
+        traceback.print_exc()
+        send({"op": "error", "message": f"{type(e).__name__}: {e}"[:2000]})

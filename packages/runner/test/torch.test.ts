@@ -1,0 +1,290 @@
+// The torch backend (issue 13): KernelBench-format problems load (sandboxed, cached inspection, scaled sizes,
+// the name-collision rule), faithful candidates are accepted, wrong ones are not, and every cheat in
+// test/torch-cheats/ gets its verdict. Assertions are on verdicts (and lower bounds on times), never on speed.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import type { EvaluationJobPayload, EvaluationState } from '@kernelforge/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { torchToolchain } from '../src/evaluate/torch.js';
+import { evaluate, type Catalogue, type ProblemDefinition } from '../src/index.js';
+import { loadTorchProblems, torchFilesIn } from '../src/problems/torch.js';
+import { catalogue, cpuDevice, fixture, repoRoot, workDir } from './helpers.js';
+
+const hasTorch = torchToolchain().ok;
+// Small budgets keep the tests quick on a 2-core machine; the scaling logic is the same at 256 MiB.
+const budgets = { cpu: 16 << 20, cuda: 64 << 20 };
+const cacheDir = join(workDir, 'cache');
+
+/** KernelBench-like files no one on the team wrote for this catalogue: a stand-in for an operator's folder. */
+const operatorDir = join(workDir, 'operator-kernelbench');
+const RELU = `import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    """
+    Simple model that performs a ReLU activation.
+    """
+    def __init__(self):
+        super(Model, self).__init__()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.relu(x)
+
+batch_size = 16
+dim = 16384
+
+def get_inputs():
+    x = torch.randn(batch_size, dim)
+    return [x]
+
+def get_init_inputs():
+    return []  # No special initialization inputs needed
+`;
+const GEMM = `import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    """
+    Model that performs a matrix multiplication, multiplies by a factor and applies LeakyReLU.
+    """
+    def __init__(self, in_features, out_features, multiplier, negative_slope):
+        super(Model, self).__init__()
+        self.gemm = nn.Linear(in_features, out_features)
+        self.multiplier = multiplier
+        self.leaky_relu = nn.LeakyReLU(negative_slope)
+
+    def forward(self, x):
+        x = self.gemm(x)
+        x = x * self.multiplier
+        x = self.leaky_relu(x)
+        return x
+
+batch_size = 128
+in_features = 1024
+out_features = 512
+multiplier = 2.0
+negative_slope = 0.1
+
+def get_inputs():
+    return [torch.randn(batch_size, in_features)]
+
+def get_init_inputs():
+    return [in_features, out_features, multiplier, negative_slope]
+`;
+const BROKEN = 'import torch\nraise RuntimeError("this file does not load")\n';
+const NO_MODEL =
+  'import torch\n\ndef get_inputs():\n    return [torch.randn(4)]\n\ndef get_init_inputs():\n    return []\n';
+
+let problems: Catalogue = new Map();
+let loadErrors: Array<{ file: string; error: string }> = [];
+let port = 0;
+const server = createServer((s) => s.end('hello\n'));
+const secretDir = join(workDir, 'torch-fake-data-dir');
+
+beforeAll(async () => {
+  if (!hasTorch) return;
+  mkdirSync(join(operatorDir, 'level1'), { recursive: true });
+  mkdirSync(join(operatorDir, 'level2'), { recursive: true });
+  writeFileSync(join(operatorDir, 'level1', '19_ReLU.py'), RELU);
+  writeFileSync(join(operatorDir, 'level1', '98_Broken.py'), BROKEN);
+  writeFileSync(join(operatorDir, 'level1', '99_No_model.py'), NO_MODEL);
+  writeFileSync(join(operatorDir, 'level2', '12_Gemm_Multiply_LeakyReLU.py'), GEMM);
+  const files = [
+    ...torchFilesIn(join(repoRoot, 'problems', 'pytorch'), 'builtin'),
+    ...torchFilesIn(operatorDir, 'operator'),
+  ];
+  const r = await loadTorchProblems(files, { taken: new Set(catalogue.keys()), cacheDir, budgets });
+  problems = new Map<string, ProblemDefinition>([...catalogue, ...r.problems.map((p) => [p.name, p] as const)]);
+  loadErrors = r.errors;
+  mkdirSync(secretDir, { recursive: true });
+  writeFileSync(join(secretDir, 'secret.key'), 'TOP-SECRET-KEY');
+  writeFileSync(join(secretDir, 'kforge.db'), 'DATABASE-CONTENT');
+  await new Promise<void>((res) => server.listen(0, '127.0.0.1', () => res()));
+  port = (server.address() as { port: number }).port;
+}, 600_000);
+afterAll(() => server.close());
+
+function job(problem: string, source: string, extra: Partial<EvaluationJobPayload> = {}): EvaluationJobPayload {
+  return {
+    kind: 'attempt',
+    target_id: 't1',
+    mode: 'benchmark',
+    problem_name: problem,
+    device: cpuDevice().id,
+    language: 'pytorch',
+    source,
+    ...extra,
+  };
+}
+
+function runTorch(
+  problem: string,
+  source: string,
+  extra: Partial<EvaluationJobPayload> = {},
+): Promise<EvaluationState> {
+  return evaluate(job(problem, source, extra), {
+    problems,
+    device: cpuDevice(),
+    workDir,
+    timing: 'quick',
+    compiledBaseline: false,
+  });
+}
+
+const renamed = (problem: string) => {
+  const def = problems.get(problem);
+  if (!def?.torch) throw new Error(`no pytorch problem ${problem}`);
+  return def.torch.source.replace(/\bModel\b/g, 'ModelNew');
+};
+
+const cheat = (file: string) =>
+  `KF_PORT = ${port}\nKF_SECRET = ${JSON.stringify(join(secretDir, 'secret.key'))}\nKF_DATA_FILE = ${JSON.stringify(join(secretDir, 'kforge.db'))}\n${fixture(`./torch-cheats/${file}`)}`;
+
+describe.skipIf(!hasTorch)('pytorch problems load', () => {
+  it('the built-in files and an operator folder load; broken files are reported and do not stop the others', () => {
+    const torchNames = [...problems.values()].filter((p) => p.kind === 'pytorch').map((p) => p.name);
+    expect(torchNames.length).toBeGreaterThanOrEqual(16);
+    for (const l of [1, 2, 3])
+      expect([...problems.values()].some((p) => p.kind === 'pytorch' && p.level === l)).toBe(true);
+    expect(loadErrors.map((e) => e.file.split('/').pop()).sort()).toEqual(['98_Broken.py', '99_No_model.py']);
+    expect(loadErrors.find((e) => e.file.endsWith('98_Broken.py'))?.error).toMatch(/does not load/);
+    expect(loadErrors.find((e) => e.file.endsWith('99_No_model.py'))?.error).toMatch(/defines no Model/);
+  });
+
+  it('the device reports its toolchains (python, torch, the C++ compiler)', () => {
+    expect(cpuDevice().toolchains).toMatchObject({ python: expect.any(String), torch: expect.any(String) });
+    expect(cpuDevice().unavailable).toBeUndefined();
+  });
+
+  it('a stem taken by a C-ABI problem is not shadowed: the file becomes <stem>__torch', () => {
+    expect(problems.get('19_ReLU')?.kind ?? 'c').toBe('c');
+    const relu = problems.get('19_ReLU__torch');
+    expect(relu?.kind).toBe('pytorch');
+    expect(relu?.description).toMatch(/belongs to another problem/);
+    expect(relu?.torch?.info.origin).toBe('operator');
+  });
+
+  it('sizes are scaled to the budget, keeping the constants that must not change', () => {
+    const hs = problems.get('101_HardSigmoid')?.torch?.info;
+    expect(hs?.constants).toEqual({ batch_size: 4096, dim: 65536 });
+    const cpu = hs?.sizes.cpu;
+    expect(cpu?.fits).toBe(true);
+    expect(cpu?.benchmark[0]?.bytes).toBeLessThanOrEqual(budgets.cpu);
+    expect(cpu?.test[0]?.bytes).toBeLessThan(cpu?.benchmark[0]?.bytes ?? 0);
+    const mean = problems.get('104_Mean_reduction_over_a_dimension')?.torch?.info;
+    expect(mean?.sizes.cpu?.constants.reduce_dim).toBe(1);
+    const gn = problems.get('203_Gemm_GroupNorm_Swish')?.torch?.info.sizes.cpu?.constants;
+    expect(gn?.num_groups).toBe(32);
+    expect((gn?.out_features ?? 1) % 32).toBe(0);
+  });
+});
+
+describe.skipIf(!hasTorch)('faithful and wrong candidates', () => {
+  const honest = ['101_HardSigmoid', '203_Gemm_GroupNorm_Swish', '19_ReLU__torch', '12_Gemm_Multiply_LeakyReLU'];
+  for (const name of honest)
+    it(`the reference renamed to ModelNew is accepted: ${name}`, async () => {
+      const state = await runTorch(name, renamed(name));
+      expect(state.verdict, state.message).toBe('accepted');
+      expect(state.sizes_used).toEqual(problems.get(name)?.torch?.info.sizes.cpu?.constants);
+      expect(state.environment?.toolchains?.torch).toBeTruthy();
+      // Figures for the record (never asserted: the machine is shared and noisy).
+      console.log(`${name}: speedup over eager ${state.benchmarking_result?.speedup.toFixed(2)}x`);
+    }, 300_000);
+
+  it('a wrong candidate is incorrect', async () => {
+    const state = await runTorch('101_HardSigmoid', fixture('./torch-candidates/wrong_scale.py'));
+    expect(state.verdict, state.message).toBe('incorrect');
+    expect(state.message).toMatch(/expected/);
+  }, 300_000);
+
+  it('a job carries its problem: a runner without the folder runs it from the payload', async () => {
+    const def = problems.get('19_ReLU__torch') as ProblemDefinition;
+    const sizes = def.torch?.info.sizes.cpu;
+    const state = await evaluate(
+      job('not_in_this_catalogue', renamed('19_ReLU__torch'), {
+        torch_problem: {
+          source: def.torch?.source ?? '',
+          file_name: '19_ReLU.py',
+          cases: {
+            test: (sizes?.test ?? []).map((c) => ({ name: c.name, constants: c.constants })),
+            benchmark: (sizes?.benchmark ?? []).map((c) => ({ name: c.name, constants: c.constants })),
+          },
+        },
+      }),
+      { problems: new Map(), device: cpuDevice(), workDir, timing: 'quick', compiledBaseline: false },
+    );
+    expect(state.verdict, state.message).toBe('accepted');
+  }, 300_000);
+
+  it('C sources are refused on a pytorch problem, and pytorch sources on a C problem', async () => {
+    const a = await runTorch('101_HardSigmoid', 'void solution(void) {}', { language: 'c' });
+    expect(a.verdict).toBe('compile_error');
+    const b = await evaluate(job('19_ReLU', renamed('19_ReLU__torch')), {
+      problems,
+      device: cpuDevice(),
+      workDir,
+      timing: 'quick',
+    });
+    expect(b.verdict).toBe('compile_error');
+  }, 300_000);
+});
+
+describe.skipIf(!hasTorch)('cheats get their verdicts', () => {
+  const cases: Array<[string, string[], RegExp?]> = [
+    ['call_reference.py', ['incorrect', 'runtime_error']],
+    ['read_expected.py', ['incorrect']],
+    ['cache_by_identity.py', ['incorrect']],
+    ['background_thread.py', ['rejected', 'incorrect']],
+    ['monkeypatch.py', ['incorrect']],
+    ['low_precision.py', ['incorrect'], /tolerance/],
+    ['mutate_inputs.py', ['incorrect'], /input 0 was modified/],
+  ];
+  for (const [file, verdicts, message] of cases)
+    it(`${file} -> ${verdicts.join(' or ')}`, async () => {
+      const state = await runTorch('101_HardSigmoid', cheat(file));
+      expect(verdicts, state.message).toContain(state.verdict);
+      if (message) expect(state.message).toMatch(message);
+    }, 300_000);
+
+  it('the reference is out of reach: not importable, not in the process, not on disk', async () => {
+    const state = await runTorch('101_HardSigmoid', cheat('call_reference.py'));
+    expect(state.stdout).toContain('found reference: False');
+  }, 300_000);
+
+  it('no other process is visible from the worker (its pid namespace holds only itself)', async () => {
+    const state = await runTorch('101_HardSigmoid', cheat('read_expected.py'));
+    expect(state.stdout).toContain('other processes: []');
+  }, 300_000);
+
+  it('caching by content never pays: every timed call gets fresh inputs (each miss costs 20 ms)', async () => {
+    const state = await runTorch('101_HardSigmoid', cheat('cache_by_content.py'));
+    expect(state.verdict, state.message).toBe('accepted');
+    for (const c of state.benchmarking_result?.cases ?? []) expect(c.optimized.min_ms).toBeGreaterThan(19);
+  }, 300_000);
+
+  it('patched clocks in the candidate change nothing: the time is taken outside its process', async () => {
+    const state = await runTorch('101_HardSigmoid', cheat('slow_clock_patch.py'));
+    expect(state.verdict, state.message).toBe('accepted');
+    for (const c of state.benchmarking_result?.cases ?? []) expect(c.optimized.min_ms).toBeGreaterThan(24);
+  }, 300_000);
+
+  it('the plan, the seeds and the harness files are out of reach', async () => {
+    const state = await runTorch('101_HardSigmoid', cheat('read_plan.py'));
+    expect(state.verdict, state.message).toBe('accepted');
+    expect(state.stdout).toContain('FOUND');
+    expect(state.stdout).not.toMatch(/bench_seed|"seeds"|plan\.json|kf_torch_harness|seccomp/);
+  }, 300_000);
+
+  it('no network, no files outside the box, and the box is read-only', async () => {
+    const state = await runTorch('101_HardSigmoid', cheat('network_files.py'));
+    expect(state.verdict, state.message).toBe('accepted');
+    expect(state.stdout).toContain('REPORT');
+    expect(state.stdout).not.toMatch(/CONNECTED|READ |TOP-SECRET|DATABASE-CONTENT|WROTE-BOX/);
+  }, 300_000);
+
+  it('after the cheats the backend is healthy', async () => {
+    const state = await runTorch('101_HardSigmoid', renamed('101_HardSigmoid'));
+    expect(state.verdict, state.message).toBe('accepted');
+  }, 300_000);
+});

@@ -1,0 +1,34 @@
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    """
+    A convolution, a ReLU, then a learned per-channel bias added after the activation.
+    """
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: int, bias_shape: tuple):
+        super(Model, self).__init__()
+        self.conv = nn.Conv2d(in_channels, out_channels, kernel_size)
+        self.bias = nn.Parameter(torch.randn(bias_shape) * 0.02)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = self.conv(x)
+        x = torch.relu(x)
+        return x + self.bias
+
+
+batch_size = 16
+in_channels = 8
+out_channels = 32
+height = width = 128
+kernel_size = 3
+bias_shape = (out_channels, 1, 1)
+
+
+def get_inputs():
+    return [torch.randn(batch_size, in_channels, height, width)]
+
+
+def get_init_inputs():
+    return [in_channels, out_channels, kernel_size, bias_shape]
