@@ -10,6 +10,7 @@ mkdirSync('reports', { recursive: true });
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+const failures = [];
 
 function step(name, cmd, args, env = {}) {
   console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
@@ -37,17 +38,41 @@ function vitest(name, report, args, env) {
   // A file that fails to load has no tests to count: count it as a failure rather than lose it.
   const brokenFiles = (r.testResults ?? []).filter((t) => t.status === 'failed' && t.assertionResults.length === 0);
   failed += brokenFiles.length;
+  for (const file of r.testResults ?? []) {
+    const where = file.name.replace(`${process.cwd()}/`, '');
+    if (file.status === 'failed' && file.assertionResults.length === 0) {
+      failures.push(`${name}: ${where}: ${firstLine(file.message)}`);
+    }
+    for (const t of file.assertionResults) {
+      if (t.status === 'failed')
+        failures.push(`${name}: ${where} > ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+    }
+  }
   if (!ok && r.numFailedTests === 0 && brokenFiles.length === 0) failed++;
+}
+
+function firstLine(text) {
+  const line =
+    String(text ?? '')
+      .split('\n')
+      .find((l) => l.trim() !== '') ?? '';
+  return line.length > 300 ? `${line.slice(0, 300)}...` : line;
 }
 
 // Tests that spawn real processes (a server killed with kill -9, replicas, the CLI) run the packages'
 // built output, so build first: a stale dist would test yesterday's code.
 if (step('build', 'pnpm', ['-r', '--workspace-concurrency=1', 'build'])) passed++;
-else failed++;
+else {
+  failed++;
+  failures.push('build');
+}
 
 if (filters.length === 0) {
   if (step('type-check', 'pnpm', ['-r', 'typecheck'])) passed++;
-  else failed++;
+  else {
+    failed++;
+    failures.push('type-check');
+  }
 }
 
 vitest('tests (embedded PGlite)', 'reports/vitest-pglite.json', filters, {});
@@ -74,5 +99,10 @@ if (serverFilters.length > 0) {
   }
 }
 
+// CI shows only the end of the log: name every failure just above the summary line.
+if (failures.length > 0) {
+  console.log(`\nFailed (${failures.length}):`);
+  for (const f of failures) console.log(`  - ${f}`);
+}
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed === 0 ? 0 : 1);
