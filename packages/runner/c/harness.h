@@ -86,6 +86,7 @@ typedef struct {
   double call_ms;
   int after_done, after_result;
   char why[200]; /* why worker_busy_after_return said busy */
+  int after_counted; /* this RUN's flag has been counted (harness_main.c) */
   /* Profile: the most cpu seen after a reply (ns), and the largest share of its allowance a whole call used. */
   long long max_after_reply_ns;
   double max_call_cpu_share;
@@ -96,10 +97,11 @@ int worker_call(worker_t *w, int op, const kf_arg *args, int nargs, double timeo
 void worker_stop(worker_t *w);
 /* Cpu time (ns) of every thread in the worker's sandbox now. */
 long long worker_cpu_ns(worker_t *w);
-/* 1 when the call's work did not all happen between sending RUN and its reply: a thread of the worker's
-   sandbox still running after the call returned, more cpu used after the reply than a thread going back to
-   sleep needs, or more cpu used over the call than its round trip leaves room for (a forged early reply).
-   w->why says which. Looked at once per RUN; later calls return the same answer. */
+/* Whether the call's work all happened between sending RUN and its reply. 0: it did. 1: flagged: a thread of
+   the worker's sandbox still running after the call returned, more cpu used after the reply than a thread
+   going back to sleep needs, or more cpu used over the call than its round trip leaves room for (a forged
+   early reply); the sandbox is quiet again now. 2: work still running long after return. w->why says which.
+   Looked at once per RUN; later calls return the same answer. */
 int worker_busy_after_return(worker_t *w);
 extern int busy_windows;
 /* 1 when the sandbox used cpu (more than KF_IDLE_CPU_NS) between the last call's return, once it was seen

@@ -110,6 +110,42 @@ static struct {
 } prof;
 
 static void fail(const char *v, const char *msg);
+static char message[512]; /* the verdict's message (defined below) */
+
+/* Calls of the candidate flagged for work outside their timed window (worker_busy_after_return). A flagged
+   call's time never counts: its sample is dropped and another taken. The kernel is rejected once flagged
+   calls are at least KF_FLAGGED_MIN and more than a quarter of its calls, in all or on one benchmark case: on a loaded machine an honest
+   kernel is flagged on a few calls in a hundred (a thread's cpu time read while it runs lags by up to a
+   scheduler tick, and the lag shows up after the reply), while one that works outside its calls is flagged
+   on every such call. Either way no flagged call shortens a measured time. */
+#define KF_FLAGGED_MIN 4
+static int runs, flagged_calls, case_runs, case_flagged;
+static char flagged_why[200];
+
+/* After a call of W returned: 0 clean, 1 flagged (its time must not count), -1 rejected (the verdict set). */
+static int after_return(void) {
+  int r = worker_busy_after_return(&W);
+  if (r == 0) return 0;
+  if (r == 2) {
+    fail("rejected", W.why);
+    return -1;
+  }
+  if (!W.after_counted) {
+    W.after_counted = 1;
+    flagged_calls++;
+    case_flagged++;
+    snprintf(flagged_why, sizeof flagged_why, "%s", W.why);
+  }
+  int all = flagged_calls >= KF_FLAGGED_MIN && flagged_calls * 4 > runs;
+  if (all || (case_flagged >= KF_FLAGGED_MIN && case_flagged * 4 > case_runs)) {
+    char m[400];
+    snprintf(m, sizeof m, "%s (%d of %d calls%s)", W.why, all ? flagged_calls : case_flagged, all ? runs : case_runs,
+             all ? "" : " on one benchmark case");
+    fail("rejected", m);
+    return -1;
+  }
+  return 1;
+}
 
 static void run_reference(const case_desc *c) {
   kf_arg a[KF_MAX_ARGS];
@@ -131,13 +167,13 @@ static int timed_call(worker_t *w, const case_desc *c, double *outside, double *
     return -2;
   }
   if (P.cuda && worker_call(w, KF_OP_PREPARE, NULL, 0, P.call_timeout_ms, &rep)) return -1;
+  if (w == &W) runs++, case_runs++;
   double t0 = now_ms();
   if (worker_call(w, KF_OP_RUN, a, P.nargs, P.call_timeout_ms, &rep)) return -1;
   double t1 = now_ms();
   /* Straight after the reply, before the harness does anything else: cpu used from here on was not timed. */
-  if (w == &W && !P.cuda && worker_busy_after_return(w)) {
-    fail("rejected", w->why);
-    snprintf(w->error, sizeof w->error, "%s", w->why);
+  if (w == &W && !P.cuda && after_return() < 0) {
+    snprintf(w->error, sizeof w->error, "%s", message);
     return -2;
   }
   if (P.cuda && worker_call(w, KF_OP_FETCH, NULL, 0, P.call_timeout_ms, &rep)) return -1;
@@ -192,8 +228,7 @@ static void worker_failure(worker_t *w, const char *during) {
 
 /* Checks one returned call: work left running, inputs untouched, outputs against the reference. */
 static int check_call(const case_desc *c, err_stats *st, int check_inputs) {
-  if (worker_busy_after_return(&W)) {
-    fail("rejected", W.why);
+  if (after_return() < 0) {
     snprintf(st->message, sizeof st->message, "work still running after return");
     st->failed = 1;
     return -1;
@@ -443,6 +478,7 @@ static int timing(void) {
     int flush = needs_flush(c);
     prof.flushed += flush;
     double o, in, b, t0 = now_ms();
+    case_runs = case_flagged = 0;
     /* Warm-up on this case's sizes: page faults, OpenMP start-up, frequency ramp. */
     setup(c, P.bench_seed, P.dists[0]);
     double wstart = now_ms();
@@ -486,9 +522,15 @@ static int timing(void) {
         goto out;
       }
       prof.calls += since(t0);
-      prof.samples++;
-      push(&cand, o);
-      push(&inside, in);
+      double ta = now_ms();
+      int flagged = after_return();
+      prof.busy += since(ta);
+      if (flagged < 0) goto out;
+      if (!flagged) {
+        prof.samples++;
+        push(&cand, o);
+        push(&inside, in);
+      }
       /* Which samples are checked is decided after the call, so a candidate cannot know. The reference
          runs only for these, on inputs regenerated from the seed. */
       int check = expected || P.ranked || uniform01() < P.check_prob || k == 0;
@@ -505,15 +547,16 @@ static int timing(void) {
         checked++;
         prof.checked++;
         prof.checks += since(t0);
-      } else {
-        if (worker_busy_after_return(&W)) {
-          fail("rejected", W.why);
-          goto out;
-        }
-        prof.busy += since(t0);
       }
       double elapsed = now_ms() - start;
       if ((converged(&cand) && converged(&base)) || elapsed > budget) break;
+    }
+    if (cand.n == 0) {
+      char m[400];
+      snprintf(m, sizeof m, "no call of case %s could be timed: %s (%d of %d calls)", c->name, flagged_why,
+               flagged_calls, runs);
+      fail("rejected", m);
+      goto out;
     }
     fprintf(J, "%s{\"name\":", printed++ ? "," : "");
     json_str(c->name);
@@ -621,11 +664,11 @@ static void print_profile(void) {
           "\"baseline_start_ms\":%.3f,\"timing_ms\":%.3f,\"warmup_ms\":%.3f,\"setup_ms\":%.3f,\"setup_private_ms\":%.3f,"
           "\"flush_ms\":%.3f,\"baseline_calls_ms\":%.3f,\"calls_ms\":%.3f,\"checks_ms\":%.3f,\"busy_ms\":%.3f,"
           "\"samples\":%d,\"baseline_samples\":%d,\"checked\":%d,\"flushed_cases\":%d,\"busy_windows\":%d,"
-          "\"max_after_reply_ms\":%.4f,\"max_call_cpu_share\":%.4f}",
+          "\"max_after_reply_ms\":%.4f,\"max_call_cpu_share\":%.4f,\"flagged_calls\":%d,\"calls\":%d}",
           since(prof.start), prof.worker_start, prof.calibrate, prof.correctness, prof.baseline_start, prof.timing,
           prof.warmup, prof.setup, prof.setup_private, prof.flush, prof.baseline_calls, prof.calls, prof.checks,
           prof.busy, prof.samples, prof.baseline_samples, prof.checked, prof.flushed, busy_windows,
-          (double)W.max_after_reply_ns * 1e-6, W.max_call_cpu_share);
+          (double)W.max_after_reply_ns * 1e-6, W.max_call_cpu_share, flagged_calls, runs);
 }
 
 int main(int argc, char **argv) {

@@ -202,7 +202,7 @@ timeout:
 int worker_call(worker_t *w, int op, const kf_arg *args, int nargs, double timeout_ms, kf_reply *rep) {
   if (w->dead) return -1;
   double start = now_ms(), deadline = start + timeout_ms;
-  if (op == KF_OP_RUN) w->after_done = 0;
+  if (op == KF_OP_RUN) w->after_done = w->after_counted = 0;
   if (op != 0) {
     kf_cmd cmd;
     memset(&cmd, 0, sizeof cmd);
@@ -422,44 +422,52 @@ static int left_running(worker_t *w) {
   return 1;
 }
 
-/* Seen idle with the sandbox's cpu at `cpu_ns`, `after_reply_ns` of it used since the first look after the
-   reply. The whole call (from just before RUN to now) may have used at most every cpu for the round trip,
-   plus the after-reply allowance: any more was work done before RUN was sent or after the reply came. */
-static int idle(worker_t *w, long long cpu_ns, long long after_reply_ns) {
-  if (after_reply_ns > w->max_after_reply_ns) w->max_after_reply_ns = after_reply_ns;
-  if (after_reply_ns > w->after_reply_allowance_ns)
-    return busy(w, "work went on after solution() returned (%.2f ms of cpu after the reply; the allowance is %.2f ms)",
-                (double)after_reply_ns * 1e-6, (double)w->after_reply_allowance_ns * 1e-6);
-  if (w->call_cpu_known && !w->cuda) {
-    /* No thread can have used more cpu than the round trip lasted, plus its way back to sleep: a thread
-       that did is one that went on working after a reply it (or a sibling) sent early. */
-    thread_cpu now;
-    long long total;
-    pid_t tids[64];
-    scan_threads_each(w->pid, &total, tids, 64, &now);
-    for (int i = 0; i < now.n; i++) {
-      long long was = 0;
-      for (int j = 0; j < w->call_nthreads; j++)
-        if (w->call_tids[j] == now.tid[i]) was = w->call_tcpu[j];
-      long long own = now.cpu[i] - was;
-      if ((double)own > w->call_ms * 1e6 + (double)w->after_reply_allowance_ns)
-        return busy(w,
-                    "work was done outside the timed call (a thread used %.3f ms of cpu in a call of %.3f ms): a "
-                    "reply sent before solution() returned?",
-                    (double)own * 1e-6, w->call_ms);
-    }
-    long long used = cpu_ns - w->call_cpu_ns;
-    long long room = (long long)(w->call_ms * 1e6 * sandbox_cpus()) + KF_AFTER_REPLY_CPU_NS;
-    if ((double)used / (double)room > w->max_call_cpu_share) w->max_call_cpu_share = (double)used / (double)room;
-    if (used > room)
-      return busy(w,
-                  "work was done outside the timed call (%.2f ms of cpu for a call of %.3f ms): a reply sent "
-                  "before solution() returned?",
-                  (double)used * 1e-6, w->call_ms);
+/* How long a call's work may take to go quiet after a flagged return before it counts as left running. */
+#define KF_SETTLE_MS 1000.0
+
+/* Waits until no thread of the sandbox is runnable (up to KF_SETTLE_MS). Only then are the cpu times exact:
+   the kernel folds a running thread's time since its last tick into its total when it next stops, so a
+   reading taken while a thread runs can be up to a tick short, and the time shows up later. 1 when quiet,
+   with the sandbox's cpu in *cpu_ns. */
+static int settle(worker_t *w, long long *cpu_ns) {
+  double t0 = now_ms();
+  pid_t tids[64];
+  for (;;) {
+    if (scan_threads(w->pid, cpu_ns, tids, 64) == 0) return 1;
+    if (now_ms() - t0 > KF_SETTLE_MS) return 0;
+    struct timespec ts = {0, 500000};
+    nanosleep(&ts, NULL);
   }
-  w->idle_cpu_ns = cpu_ns;
-  w->idle_at_ms = now_ms();
-  w->idle_known = 1;
+}
+
+/* The exact rules, on a reading taken with nothing running (`cpu_ns`): no thread used more cpu than the round
+   trip lasted, plus its way back to sleep (a thread that did went on working after a reply it, or a sibling,
+   sent early), and the whole sandbox no more than every cpu for the round trip. */
+static int outside_call(worker_t *w, long long cpu_ns) {
+  if (!w->call_cpu_known || w->cuda) return 0;
+  thread_cpu now;
+  long long total;
+  pid_t tids[64];
+  scan_threads_each(w->pid, &total, tids, 64, &now);
+  for (int i = 0; i < now.n; i++) {
+    long long was = 0;
+    for (int j = 0; j < w->call_nthreads; j++)
+      if (w->call_tids[j] == now.tid[i]) was = w->call_tcpu[j];
+    long long own = now.cpu[i] - was;
+    if ((double)own > w->call_ms * 1e6 + (double)w->after_reply_allowance_ns)
+      return busy(w,
+                  "work was done outside the timed call (a thread used %.3f ms of cpu in a call of %.3f ms): a "
+                  "reply sent before solution() returned?",
+                  (double)own * 1e-6, w->call_ms);
+  }
+  long long used = cpu_ns - w->call_cpu_ns;
+  long long room = (long long)(w->call_ms * 1e6 * sandbox_cpus()) + KF_AFTER_REPLY_CPU_NS;
+  if ((double)used / (double)room > w->max_call_cpu_share) w->max_call_cpu_share = (double)used / (double)room;
+  if (used > room)
+    return busy(w,
+                "work was done outside the timed call (%.2f ms of cpu for a call of %.3f ms): a reply sent "
+                "before solution() returned?",
+                (double)used * 1e-6, w->call_ms);
   return 0;
 }
 
@@ -467,36 +475,56 @@ static int busy_after_return(worker_t *w) {
   /* Nothing runnable: nothing left running (the common case, no waiting). Something runnable is most often
      the worker's own thread on its way from writing the reply back to reading the next command, or an
      OpenMP team thread parking (OMP_WAIT_POLICY=passive: idle team threads sleep instead of spinning), so
-     look again a few times over 1 ms: all asleep by then, none of the threads seen running gone, and next
-     to no cpu used is idle. Otherwise watch for 20 ms from return: a thread that was running at return
-     and has exited since was finishing work after return; a thread merely waiting for a core on a loaded
-     machine uses no cpu, while work left running uses most of it. Work that starts again later is caught
-     before the next call (worker_used_cpu_between_calls). */
-  long long before, now, after;
+     look again a few times over 1 ms. Still runnable then: watch for 20 ms from return. A thread that was
+     running at return and has exited since was finishing work after return; a thread merely waiting for a
+     core on a loaded machine uses no cpu, while work left running uses most of it. Then wait for quiet (the
+     only moment cpu times are exact), and judge: cpu after the reply, and the call's exact totals. Work that
+     starts again later is caught before the next call (worker_used_cpu_between_calls). */
+  long long before, now, quiet;
   pid_t tids[64], later[64];
   double t0 = now_ms();
+  int flagged = 0;
   w->why[0] = 0;
-  int n = scan_threads(w->pid, &before, tids, 64);
-  if (n == 0) return idle(w, before, 0);
-  for (int k = 0; k < 4; k++) {
+  int n = scan_threads(w->pid, &before, tids, 64), m = n;
+  for (int k = 0; k < 4 && m != 0; k++) {
     struct timespec ts = {0, 250000};
     nanosleep(&ts, NULL);
-    int m = scan_threads(w->pid, &now, later, 64);
-    if (vanished(tids, n)) return left_running(w);
-    if (m == 0 || now - before > w->after_reply_allowance_ns) return idle(w, now, now - before);
+    m = scan_threads(w->pid, &now, later, 64);
+    if (vanished(tids, n)) flagged = left_running(w), m = 0;
   }
-  busy_windows++;
-  double left = 20.0 - (now_ms() - t0);
-  if (left > 0) {
-    struct timespec ts = {0, (long)(left * 1e6)};
-    nanosleep(&ts, NULL);
+  if (m != 0) {
+    busy_windows++;
+    double left = 20.0 - (now_ms() - t0);
+    if (left > 0) {
+      struct timespec ts = {0, (long)(left * 1e6)};
+      nanosleep(&ts, NULL);
+    }
+    m = scan_threads(w->pid, &now, later, 64);
+    if (vanished(tids, n)) flagged = left_running(w);
+    else if (m != 0 && now - before > w->after_reply_allowance_ns)
+      flagged = busy(w,
+                     "work was still running after solution() returned (threads or processes left busy: %.2f ms of "
+                     "cpu in the %.0f ms after return)",
+                     (double)(now - before) * 1e-6, 20.0);
   }
-  int m = scan_threads(w->pid, &after, later, 64);
-  if (vanished(tids, n)) return left_running(w);
-  if (m != 0 && after - before > w->after_reply_allowance_ns)
-    return busy(w, "work was still running after solution() returned (threads or processes left busy: %.2f ms of cpu in the %.0f ms after return)",
-                (double)(after - before) * 1e-6, 20.0);
-  return idle(w, after, after - before);
+  if (n == 0)
+    quiet = before;
+  else if (!settle(w, &quiet) && !w->cuda) {
+    /* (A cuda worker's runtime keeps threads of its own: it is held to the coarse rules only.) */
+    snprintf(w->why, sizeof w->why, "work was still running %.0f ms after solution() returned",
+             KF_SETTLE_MS + 20.0);
+    return 2;
+  }
+  long long after_reply = quiet - before;
+  if (after_reply > w->max_after_reply_ns) w->max_after_reply_ns = after_reply;
+  if (!flagged && after_reply > w->after_reply_allowance_ns)
+    flagged = busy(w, "work went on after solution() returned (%.2f ms of cpu after the reply; the allowance is %.2f ms)",
+                   (double)after_reply * 1e-6, (double)w->after_reply_allowance_ns * 1e-6);
+  if (!flagged) flagged = outside_call(w, quiet);
+  w->idle_cpu_ns = quiet;
+  w->idle_at_ms = now_ms();
+  w->idle_known = 1;
+  return flagged;
 }
 
 int worker_busy_after_return(worker_t *w) {

@@ -5,7 +5,8 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUICK_TIMING } from '../src/harness/plan.js';
-import { fixture, run, workDir } from './helpers.js';
+import { evaluate } from '../src/index.js';
+import { catalogue, cpuDevice, fixture, payload, run, workDir } from './helpers.js';
 
 const secretDir = join(workDir, 'fake-data-dir');
 const secret = join(secretDir, 'secret.key');
@@ -84,6 +85,27 @@ describe('cheats get their verdicts', () => {
       expect(cheat.benchmarking_result!.optimized_time!).toBeGreaterThan(
         0.8 * twin.benchmarking_result!.optimized_time!,
       );
+  }, 120_000);
+
+  it('work after return on a few calls drops those calls from the time; on every call it is rejected', async () => {
+    // A few flagged calls are how an honest kernel looks on a loaded machine (a running thread's cpu time is
+    // read up to a scheduler tick late): they never count, and never reject. On every call: rejected.
+    let harness: Record<string, number> = {};
+    const some = await evaluate(payload('19_ReLU', withDefines('work_after_return_some.c')), {
+      problems: catalogue,
+      device: cpuDevice(),
+      workDir,
+      timing: 'quick',
+      onProfile: (p) => {
+        harness = p.harness;
+      },
+    });
+    expect(some.verdict, some.message).toBe('accepted');
+    expect(harness.flagged_calls, JSON.stringify(harness)).toBe(2);
+    expect(harness.samples).toBeGreaterThanOrEqual(QUICK_TIMING.minSamples);
+    const every = await run('19_ReLU', `#define KF_EVERY_CALL 1\n${withDefines('work_after_return_some.c')}`);
+    expect(every.verdict, every.message).toBe('rejected');
+    expect(every.message).toMatch(/after solution\(\) returned.*\(\d+ of \d+ calls/);
   }, 120_000);
 
   it('shrinking the shared data file fails: the harness stays up and gives its verdict', async () => {

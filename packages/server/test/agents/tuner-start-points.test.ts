@@ -51,22 +51,15 @@ describe.each(PROBLEMS)('%s', (name) => {
         { problems: catalogue, device, workDir, allowUnsandboxed: !sandboxAvailable() },
       );
       runs.push(state);
-      // A wrong or broken kernel fails at once; verdicts a busy machine can cause (a timeout, a thread seen
-      // running after the reply) get another try, like a slow run does.
-      expect(['accepted', 'rejected', 'timeout'], `${state.verdict}: ${state.message}`).toContain(state.verdict);
+      // A wrong, broken or rejected kernel fails at once (an honest kernel is never called a cheat, however busy
+      // the machine); a timeout, which a busy machine can cause, gets another try, like a slow run does.
+      expect(['accepted', 'timeout'], `${state.verdict}: ${state.message}`).toContain(state.verdict);
       if (state.verdict === 'accepted' && (state.benchmarking_result?.speedup ?? 0) > 1) break;
     }
     const seen = runs.map((s) =>
       s.verdict === 'accepted' ? `${s.benchmarking_result?.speedup.toFixed(2)}x` : `${s.verdict} (${s.message})`,
     );
-    // Known runner limitation (issue 10 stays open on it): under heavy CI load an honest OpenMP kernel can be
-    // rejected for cpu seen after its reply (a VM's accounting of a team thread going back to sleep). Such a
-    // run passed its correctness checks and its times were taken from outside, so its measured speedup counts.
-    const afterReply = (s: (typeof runs)[number]) =>
-      s.verdict === 'rejected' && /after solution\(\) returned/.test(s.message);
-    const speedups = runs.map((s) =>
-      s.verdict === 'accepted' || afterReply(s) ? (s.benchmarking_result?.speedup ?? 0) : 0,
-    );
+    const speedups = runs.map((s) => (s.verdict === 'accepted' ? (s.benchmarking_result?.speedup ?? 0) : 0));
     const isa = device.cpu ? `${device.cpu.vector_isa}, ${device.cores} cores` : 'unknown ISA';
     expect(Math.max(...speedups), `over the reference on this machine (${isa}): ${seen.join(', ')}`).toBeGreaterThan(1);
   }, 600_000);
