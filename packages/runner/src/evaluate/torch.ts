@@ -20,6 +20,7 @@ import type {
 } from '@kernelforge/sdk';
 import { z } from 'zod';
 import { DEFAULT_TIMING, QUICK_TIMING, RANKED_TIMING, type TimingRules } from '../harness/plan.js';
+import { CorrectnessRow, HarnessVerdict } from '../harness/report-json.js';
 import type { ProblemDefinition } from '../problems/schema.js';
 import { PYTHON, pyDir } from '../problems/torch.js';
 import { sandboxArgv, sandboxAvailable, sandboxName, type SandboxLimits } from '../sandbox/bwrap.js';
@@ -139,24 +140,10 @@ const Stats = z.object({
   samples: z.number().int(),
 });
 
-const num = z.number().nullable();
 const TorchReport = z.object({
-  verdict: z.enum(['accepted', 'incorrect', 'nondeterministic', 'rejected', 'runtime_error', 'timeout']),
+  verdict: HarnessVerdict,
   message: z.string(),
-  correctness: z.array(
-    z.object({
-      name: z.string(),
-      sizes: z.record(z.string(), z.number()),
-      seed: z.number(),
-      distribution: z.string(),
-      passed: z.boolean(),
-      max_abs_error: num,
-      mean_abs_error: num,
-      max_rel_error: num,
-      mean_rel_error: num,
-      message: z.string().optional(),
-    }),
-  ),
+  correctness: z.array(CorrectnessRow),
   bench: z.array(
     z.object({
       name: z.string(),

@@ -3,26 +3,37 @@ import { z } from 'zod';
 
 const num = z.number().nullable();
 
+/** Verdicts a harness (the C one or the torch one) gives. */
+export const HarnessVerdict = z.enum([
+  'accepted',
+  'incorrect',
+  'nondeterministic',
+  'rejected',
+  'runtime_error',
+  'timeout',
+]);
+
+/** One correctness check as either harness reports it. */
+export const CorrectnessRow = z.object({
+  name: z.string(),
+  sizes: z.record(z.string(), z.number()),
+  seed: z.number(),
+  distribution: z.string(),
+  passed: z.boolean(),
+  max_abs_error: num,
+  mean_abs_error: num,
+  max_rel_error: num,
+  mean_rel_error: num,
+  message: z.string().optional(),
+});
+
 export const HarnessReportSchema = z.object({
-  verdict: z.enum(['accepted', 'incorrect', 'nondeterministic', 'rejected', 'runtime_error', 'timeout']),
+  verdict: HarnessVerdict,
   message: z.string(),
   nop_ms: num,
   /** The 90th percentile of the 33 no-op round trips: how late a wake-up runs on this machine right now. */
   nop_p90_ms: num.optional(),
-  correctness: z.array(
-    z.object({
-      name: z.string(),
-      sizes: z.record(z.string(), z.number()),
-      seed: z.number(),
-      distribution: z.string(),
-      passed: z.boolean(),
-      max_abs_error: num,
-      mean_abs_error: num,
-      max_rel_error: num,
-      mean_rel_error: num,
-      message: z.string().optional(),
-    }),
-  ),
+  correctness: z.array(CorrectnessRow),
   bench: z
     .array(
       z.object({

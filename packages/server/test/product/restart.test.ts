@@ -1,17 +1,15 @@
 // A real server process killed with kill -9 mid-session: after a restart the session resumes, no attempt lost or duplicated.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { AgentSession } from '@kernelforge/sdk';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { SOURCES_TSCONFIG } from '../helpers/process.js';
+import { startServerProcess } from '../helpers/process.js';
 import { waitFor } from './helpers.js';
 
-const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'kforge-restart-'));
 const admin = { email: 'admin@restart.test', password: `pw-${randomBytes(8).toString('hex')}` };
 let databaseUrl: string | null = null;
@@ -44,40 +42,17 @@ afterAll(async () => {
 });
 
 /** Starts `kforge-server` from source as its own process and resolves with its URL once it listens. */
-async function startServerProcess(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
-    cwd: repoRoot,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
-      TSX_TSCONFIG_PATH: SOURCES_TSCONFIG,
-      KFORGE_DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      KFORGE_ADMIN_EMAIL: admin.email,
-      KFORGE_ADMIN_PASSWORD: admin.password,
-      KFORGE_LOCAL_RUNNER: '1',
-      KFORGE_RUNNER_TIMING: 'quick',
-      KFORGE_JOB_LEASE_SECONDS: '3',
-      KFORGE_REAPER_INTERVAL_MS: '300',
-      KFORGE_LOG_LEVEL: 'info',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+function startServer() {
+  return startServerProcess({
+    KFORGE_DATA_DIR: dataDir,
+    KFORGE_ADMIN_EMAIL: admin.email,
+    KFORGE_ADMIN_PASSWORD: admin.password,
+    KFORGE_LOCAL_RUNNER: '1',
+    KFORGE_RUNNER_TIMING: 'quick',
+    KFORGE_JOB_LEASE_SECONDS: '3',
+    KFORGE_REAPER_INTERVAL_MS: '300',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });
-  let log = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      log += chunk.toString();
-      const m = /listening on [^:\s]+:(\d+)/.exec(log);
-      if (m) resolve(`http://127.0.0.1:${m[1]}`);
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${log}`)));
-    setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 60_000);
-  });
-  return { url, child };
 }
 
 async function login(url: string): Promise<string> {
@@ -94,7 +69,7 @@ async function session(url: string, token: string, id: string): Promise<AgentSes
 }
 
 test('a server killed with kill -9 mid-session resumes it after a restart, no attempt lost or duplicated', async () => {
-  const first = await startServerProcess();
+  const first = await startServer();
   proc = first.child;
   const token = await login(first.url);
   const devices = (await (
@@ -125,7 +100,7 @@ test('a server killed with kill -9 mid-session resumes it after a restart, no at
   first.child.kill('SIGKILL');
   await new Promise((r) => first.child.once('exit', r));
 
-  const second = await startServerProcess();
+  const second = await startServer();
   proc = second.child;
   const done = await waitFor(
     async () => {
