@@ -243,6 +243,22 @@ describe('the new-kernel page on a pytorch problem', () => {
   });
 });
 
+describe('the leaderboard of a pytorch problem', () => {
+  it('heads the board with the kind, level, cpu shapes and the reference', async () => {
+    catalogueApi({
+      'GET /api/v1/leaderboard/101_HardSigmoid': {
+        body: { problem_name: '101_HardSigmoid', title: 'HardSigmoid', entries: [], count: 0 },
+      },
+    });
+    renderApp('/leaderboard/101_HardSigmoid');
+    expect(await screen.findByRole('heading', { name: 'Problem: 101 HardSigmoid' })).toBeTruthy();
+    const summary = await screen.findByTestId('problem-summary');
+    expect(within(summary).getByTestId('problem-kind').textContent).toBe('PyTorchLevel 1');
+    expect(within(summary).getByTestId('torch-shapes').textContent).toContain('float32[512, 16384]');
+    expect(within(summary).getByLabelText('Reference source').getAttribute('data-language')).toBe('pytorch');
+  });
+});
+
 const torchState: EvaluationState = {
   verdict: 'accepted',
   mode: 'benchmark',

@@ -69,10 +69,12 @@ export default function LeaderboardPage({ params }: PageProps) {
             </>
           )}
           <dl className="mt-3 flex flex-wrap gap-x-6 gap-y-1 text-sm">
-            <div>
-              <dt className="inline text-slate-500 dark:text-slate-400">Level </dt>
-              <dd className="inline">{problem.data.level}</dd>
-            </div>
+            {problem.data.kind === 'pytorch' ? null : (
+              <div>
+                <dt className="inline text-slate-500 dark:text-slate-400">Level </dt>
+                <dd className="inline">{problem.data.level}</dd>
+              </div>
+            )}
             <div>
               <dt className="inline text-slate-500 dark:text-slate-400">Languages </dt>
               <dd className="inline">{problem.data.languages.map(languageName).join(', ')}</dd>
