@@ -205,6 +205,25 @@ describe('submissions, leaderboards, tokens, admin', () => {
     await context.close();
   }, 150_000);
 
+  it('pre-fills the submit page of a pytorch problem with its reference renamed ModelNew', async () => {
+    const { context, page } = await openPage(h, user.token);
+    await page.goto('/kernels/submit?problem=101_HardSigmoid');
+    await page.getByRole('heading', { name: 'Submit a solution' }).waitFor();
+    const editor = page.getByLabel(/^Source/);
+    await expect.poll(() => editor.inputValue(), { timeout: 30_000 }).toContain('class ModelNew(nn.Module):');
+    expect(await editor.inputValue()).toContain('super(ModelNew, self).__init__()');
+    expect(await page.getByLabel('Language').locator('option').allTextContents()).toEqual(['PyTorch']);
+    await page
+      .getByTestId('torch-shapes')
+      .getByText(/float32\[/)
+      .first()
+      .waitFor();
+    await shoot(page, 'submit-pytorch');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shoot(page, 'submit-pytorch-phone');
+    await context.close();
+  });
+
   it('creates a token, shows it once, and revokes it', async () => {
     const { context, page } = await openPage(h, user.token);
     await page.goto('/tokens/');

@@ -25,5 +25,6 @@ export {
   unifiedDiffText,
 } from './diff.js';
 export { applySessionEvent } from './session-events.js';
+export { modelNewTemplate } from './torch-template.js';
 export { APPLICATION_NAME, AuthResource } from './resources/auth.js';
 export { InstructionsResource, type SessionEventMessage, SessionsResource } from './resources/sessions.js';

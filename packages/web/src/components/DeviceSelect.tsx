@@ -5,11 +5,13 @@ import { SelectField } from './fields';
 
 const fixed = (x: number, d = 0) => x.toFixed(d);
 
-export function deviceLabel(device: Device): string {
+/** `refusal`: why the device cannot run the chosen problem, said in place of its availability. */
+export function deviceLabel(device: Device, refusal?: string | null): string {
   const isa = device.cpu ? `, ${device.cpu.vector_isa}` : '';
   const p = device.peaks;
   const peaks = p.source === 'unknown' ? '' : `, ${fixed(p.bandwidth_gbps, 1)} GB/s, ${fixed(p.fp32_gflops)} GFLOP/s`;
-  return `${device.name} (${device.id}${isa}${peaks}) — ${device.available ? 'available' : 'no runner'}`;
+  const state = refusal ? `cannot run this problem: ${refusal}` : device.available ? 'available' : 'no runner';
+  return `${device.name} (${device.id}${isa}${peaks}) — ${state}`;
 }
 
 const kib = (bytes: number) =>
@@ -68,14 +70,21 @@ export function DeviceSelect({
   onChange,
   label = 'Device',
   allowAny,
+  refusal,
 }: {
   devices: readonly Device[];
   value: string;
   onChange: (id: string) => void;
   label?: string;
   allowAny?: string;
+  /** Why a device cannot run the chosen problem (it is then shown disabled, with the reason), or null. */
+  refusal?: (device: Device) => string | null;
 }) {
   const selected = allowAny ? undefined : devices.find((d) => d.id === value);
+  const refused = devices.flatMap((d) => {
+    const reason = refusal?.(d);
+    return reason ? [{ id: d.id, reason }] : [];
+  });
   return (
     <>
       <SelectField
@@ -88,11 +97,20 @@ export function DeviceSelect({
         {allowAny ? <option value="">{allowAny}</option> : null}
         {!allowAny && devices.length === 0 ? <option value="">No device offered</option> : null}
         {devices.map((device) => (
-          <option key={device.id} value={device.id} disabled={!allowAny && !device.available}>
-            {allowAny ? `${device.name} (${device.id})` : deviceLabel(device)}
+          <option
+            key={device.id}
+            value={device.id}
+            disabled={!allowAny && (!device.available || refused.some((r) => r.id === device.id))}
+          >
+            {allowAny ? `${device.name} (${device.id})` : deviceLabel(device, refusal?.(device))}
           </option>
         ))}
       </SelectField>
+      {refused.length ? (
+        <p className="mt-1 text-xs text-amber-700 dark:text-amber-300" data-testid="devices-refused">
+          Not offered for this problem: {refused.map((r) => `${r.id} (${r.reason})`).join('; ')}
+        </p>
+      ) : null}
       {selected ? <DevicePeaks device={selected} /> : null}
     </>
   );

@@ -3,8 +3,8 @@ import { Fragment, useMemo, useState } from 'react';
 import { diffLines, type NumberedLine, unifiedDiff } from '../lib/diff';
 import { tokenize } from '../lib/highlight';
 
-function Code({ text }: { text: string }) {
-  const tokens = useMemo(() => tokenize(text), [text]);
+function Code({ text, language }: { text: string; language: string | undefined }) {
+  const tokens = useMemo(() => tokenize(text, language), [text, language]);
   return (
     <>
       {tokens.map((t, i) =>
@@ -29,7 +29,7 @@ const ROW = {
   same: '',
 } as const;
 
-function Line({ line }: { line: NumberedLine }) {
+function Line({ line, language }: { line: NumberedLine; language: string | undefined }) {
   return (
     <tr className={ROW[line.kind]} data-kind={line.kind}>
       <td className="w-10 pr-2 text-right text-slate-400 select-none dark:text-slate-500">{line.oldNo ?? ''}</td>
@@ -44,13 +44,23 @@ function Line({ line }: { line: NumberedLine }) {
         {line.kind !== 'same' ? (
           <span className="sr-only">{line.kind === 'added' ? 'added: ' : 'removed: '}</span>
         ) : null}
-        <Code text={line.text} />
+        <Code text={line.text} language={language} />
       </td>
     </tr>
   );
 }
 
-export function DiffView({ before, after, label }: { before: string; after: string; label: string }) {
+export function DiffView({
+  before,
+  after,
+  label,
+  language,
+}: {
+  before: string;
+  after: string;
+  label: string;
+  language?: string;
+}) {
   const lines = useMemo(() => diffLines(before, after), [before, after]);
   const segments = useMemo(() => unifiedDiff(lines, 3), [lines]);
   const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
@@ -76,7 +86,7 @@ export function DiffView({ before, after, label }: { before: string; after: stri
                 // biome-ignore lint/suspicious/noArrayIndexKey: segments of one diff never reorder.
                 <Fragment key={i}>
                   {segment.lines.map((line) => (
-                    <Line key={`${line.oldNo ?? ''}-${line.newNo ?? ''}`} line={line} />
+                    <Line key={`${line.oldNo ?? ''}-${line.newNo ?? ''}`} line={line} language={language} />
                   ))}
                 </Fragment>
               ) : (

@@ -1,4 +1,5 @@
-// An evaluation's report: verdict, compile log, correctness per case, timing per case, roofline figures.
+// An evaluation's report: verdict, compile log, correctness per case, timing per case, roofline figures (and, for
+// pytorch problems, the sizes used, the compiled baseline and the toolchains).
 import type { CorrectnessReport, EvaluationState } from '@kernelforge/sdk';
 import { useState } from 'react';
 import { useDevices } from '../hooks/useDevices';
@@ -9,6 +10,7 @@ import { Card } from './Card';
 import { Roofline } from './Roofline';
 import { Speedup } from './Speedup';
 import { VerdictBadge } from './StatusBadge';
+import { TorchEvaluationFacts } from './TorchEvaluationFacts';
 
 function sizes(record: Record<string, number>): string {
   return Object.entries(record)
@@ -129,6 +131,7 @@ export function EvaluationReport({ state }: { state: EvaluationState }) {
             Flagged for review: {bench.review_reasons.join('; ')}
           </p>
         ) : null}
+        <TorchEvaluationFacts state={state} />
         {state.environment ? (
           <p className="mt-3 text-xs text-slate-500 dark:text-slate-400">
             {state.environment.device_name} · {state.environment.compiler} {state.environment.flags.join(' ')} ·{' '}

@@ -1,7 +1,9 @@
-// Picks a problem from the catalogue with a search box; shows the chosen one's description and prototype.
+// Picks a problem from the catalogue with a search box; shows the chosen one's description and prototype (or, for a
+// pytorch problem, its shapes and reference).
 import type { Problem } from '@kernelforge/sdk';
 import { useId, useMemo, useState } from 'react';
 import { controlClass } from './fields';
+import { TorchProblemSummary } from './TorchProblemSummary';
 
 export function ProblemPicker({
   problems,
@@ -57,8 +59,15 @@ export function ProblemPicker({
               />
               <span className="min-w-0">
                 <span className="block font-medium text-slate-900 dark:text-slate-100">{problem.title}</span>
-                <span className="block truncate font-mono text-xs text-slate-500 dark:text-slate-400">
-                  {problem.name} · level {problem.level}
+                <span className="flex min-w-0 items-center gap-1.5 font-mono text-xs text-slate-500 dark:text-slate-400">
+                  <span className="truncate">
+                    {problem.name} · level {problem.level}
+                  </span>
+                  {problem.kind === 'pytorch' ? (
+                    <span className="shrink-0 rounded bg-orange-100 px-1 font-sans text-[0.65rem] font-semibold text-orange-800 dark:bg-orange-950 dark:text-orange-200">
+                      PyTorch
+                    </span>
+                  ) : null}
                 </span>
               </span>
             </label>
@@ -69,7 +78,24 @@ export function ProblemPicker({
   );
 }
 
-export function ProblemSummary({ problem }: { problem: Problem }) {
+export function ProblemSummary({
+  problem,
+  deviceKind,
+  referenceOpen,
+}: {
+  problem: Problem;
+  /** pytorch problems: the kind of the chosen device, whose sizes to show. */
+  deviceKind?: string | undefined;
+  referenceOpen?: boolean;
+}) {
+  if (problem.kind === 'pytorch')
+    return (
+      <TorchProblemSummary
+        problem={problem}
+        deviceKind={deviceKind}
+        {...(referenceOpen === undefined ? {} : { referenceOpen })}
+      />
+    );
   return (
     <div className="space-y-3 text-sm" data-testid="problem-summary">
       <p className="whitespace-pre-line text-slate-700 dark:text-slate-300">{problem.description}</p>

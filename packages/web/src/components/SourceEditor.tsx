@@ -1,16 +1,25 @@
 // A light code editor: a textarea over a highlighted copy of its text, with line numbers; Tab indents, Enter keeps
-// the indentation (one level more after `{`); Escape then Tab leaves it, so keyboard users are never trapped.
+// the indentation (one level more after `{`, or after `:` in Python); Escape then Tab leaves it, so keyboard users are never trapped.
 import { type KeyboardEvent, useId, useMemo, useRef } from 'react';
 import { tokenize } from '../lib/highlight';
 
 const INDENT = '    ';
 
-export function SourceEditor({ value, onChange }: { value: string; onChange: (source: string) => void }) {
+export function SourceEditor({
+  value,
+  onChange,
+  language,
+}: {
+  value: string;
+  onChange: (source: string) => void;
+  /** Highlights (and indents) as Python when `pytorch`, else as C. */
+  language?: string;
+}) {
   const id = useId();
   const fileId = useId();
   const codeRef = useRef<HTMLPreElement>(null);
   const gutterRef = useRef<HTMLPreElement>(null);
-  const tokens = useMemo(() => tokenize(value), [value]);
+  const tokens = useMemo(() => tokenize(value, language), [value, language]);
   const lineCount = value.split('\n').length;
 
   function replace(el: HTMLTextAreaElement, start: number, end: number, text: string) {
@@ -25,7 +34,7 @@ export function SourceEditor({ value, onChange }: { value: string; onChange: (so
     if (event.key === 'Enter' && !event.shiftKey && !event.ctrlKey && !event.metaKey) {
       const lineStart = value.lastIndexOf('\n', start - 1) + 1;
       const indent = /^[ \t]*/.exec(value.slice(lineStart, start))?.[0] ?? '';
-      const opens = /\{\s*$/.test(value.slice(lineStart, start));
+      const opens = (language === 'pytorch' ? /:\s*$/ : /\{\s*$/).test(value.slice(lineStart, start));
       event.preventDefault();
       replace(el, start, end, `\n${indent}${opens ? INDENT : ''}`);
       return;
@@ -66,7 +75,7 @@ export function SourceEditor({ value, onChange }: { value: string; onChange: (so
           <input
             id={fileId}
             type="file"
-            accept=".c,.cc,.cpp,.cu,.h,.hpp,.txt"
+            accept={language === 'pytorch' ? '.py,.txt' : '.c,.cc,.cpp,.cu,.h,.hpp,.txt'}
             onChange={(e) => void onFile(e.target.files?.[0])}
             className="max-w-full text-sm text-slate-600 file:mr-2 file:rounded file:border-0 file:bg-slate-100 file:px-2 file:py-1 dark:text-slate-300 dark:file:bg-slate-800 dark:file:text-slate-200"
           />
@@ -88,6 +97,7 @@ export function SourceEditor({ value, onChange }: { value: string; onChange: (so
           <pre
             ref={codeRef}
             aria-hidden="true"
+            data-language={language ?? 'c'}
             className={`${text} absolute inset-0 overflow-hidden text-slate-900 dark:text-slate-100`}
           >
             {tokens.map((token, i) =>

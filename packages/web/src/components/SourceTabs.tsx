@@ -70,15 +70,21 @@ export function SourceTabs({
             before={previous.source}
             after={source}
             label={`Diff against attempt #${previous.attempt_number}`}
+            language={attempt.language}
           />
         ) : view === 'best' && best?.source ? (
           <DiffView
             before={best.source}
             after={source}
             label={`Diff against the best attempt #${best.attempt_number}`}
+            language={attempt.language}
           />
         ) : (
-          <CodeView source={source} label={`Source of attempt #${attempt.attempt_number}`} />
+          <CodeView
+            source={source}
+            label={`Source of attempt #${attempt.attempt_number}`}
+            language={attempt.language}
+          />
         )}
       </div>
     </div>

@@ -2,6 +2,7 @@
 // as on an attempt), then the evaluation report.
 import type { SubmissionDetail } from '@kernelforge/sdk';
 import { formatDate, formatMs, formatSpeedup } from '../lib/format';
+import { languageName } from '../lib/problemKind';
 import { AppLink } from './AppLink';
 import { Card } from './Card';
 import { CodeView } from './CodeView';
@@ -47,7 +48,7 @@ export function SubmissionResult({ submission }: { submission: SubmissionDetail 
         </dl>
         <p className="mt-4 text-sm text-slate-600 dark:text-slate-400">
           {submission.user.display_name} · <span className="font-mono text-xs">{submission.device}</span> ·{' '}
-          {submission.language} ·{' '}
+          {languageName(submission.language)} ·{' '}
           <AppLink href={`/leaderboard/${encodeURIComponent(submission.problem_name)}`}>
             {submission.problem_name} leaderboard
           </AppLink>
@@ -61,7 +62,7 @@ export function SubmissionResult({ submission }: { submission: SubmissionDetail 
       </Card>
       {submission.source !== null ? (
         <Card title="Source" actions={<CopyButton text={submission.source} label="Copy source" />}>
-          <CodeView source={submission.source} label="Submitted source" />
+          <CodeView source={submission.source} label="Submitted source" language={submission.language} />
         </Card>
       ) : (
         <p className="text-sm text-slate-500 dark:text-slate-400">The source is visible to its author only.</p>

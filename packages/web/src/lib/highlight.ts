@@ -1,5 +1,6 @@
-// A small C/C++/CUDA tokenizer for the source view: comments, strings, numbers, keywords, types, calls.
-export type TokenKind = 'keyword' | 'type' | 'string' | 'number' | 'comment' | 'preproc' | 'fn' | 'plain';
+// Small tokenizers for the source views: C/C++/CUDA, and Python for pytorch solutions (comments, strings, numbers,
+// keywords, types, calls; Python decorators too).
+export type TokenKind = 'keyword' | 'type' | 'string' | 'number' | 'comment' | 'preproc' | 'decorator' | 'fn' | 'plain';
 export interface Token {
   kind: TokenKind;
   text: string;
@@ -19,7 +20,9 @@ const TYPES = new Set(
 const PATTERN =
   /(\/\/[^\n]*|\/\*[\s\S]*?(?:\*\/|$))|("(?:\\.|[^"\\\n])*"?|'(?:\\.|[^'\\\n])*'?)|(^[ \t]*#[^\n]*)|(\b(?:0[xX][0-9a-fA-F]+|\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)[fFuUlL]*\b)|([A-Za-z_]\w*)/gm;
 
-export function tokenize(source: string): Token[] {
+/** Tokens of `source` read as `language` (C rules unless it is `pytorch`); their texts join back to the source. */
+export function tokenize(source: string, language?: string): Token[] {
+  if (language === 'pytorch') return tokenizePython(source);
   const tokens: Token[] = [];
   let last = 0;
   for (const match of source.matchAll(PATTERN)) {
@@ -36,6 +39,50 @@ export function tokenize(source: string): Token[] {
       else if (TYPES.has(word) || /^_?_?m\d+/.test(word)) kind = 'type';
       else if (/^\s*\(/.test(source.slice(index + word.length, index + word.length + 3))) kind = 'fn';
     }
+    tokens.push({ kind, text });
+    last = index + text.length;
+  }
+  if (last < source.length) tokens.push({ kind: 'plain', text: source.slice(last) });
+  return tokens;
+}
+
+const PY_KEYWORDS = new Set(
+  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield self'.split(
+    ' ',
+  ),
+);
+const PY_TYPES = new Set(
+  'int float bool str bytes list dict tuple set object type len range print super isinstance torch nn F Tensor'.split(
+    ' ',
+  ),
+);
+
+// Triple-quoted strings first (they may span lines; an unclosed one runs to the end), then one-line strings,
+// comments, decorators, numbers, words.
+const PY_PATTERN =
+  /([rRbBuUfF]{0,2}(?:"""[\s\S]*?(?:"""|$(?![\s\S]))|'''[\s\S]*?(?:'''|$(?![\s\S]))|"(?:\\.|[^"\\\n])*"?|'(?:\\.|[^'\\\n])*'?))|(#[^\n]*)|(^[ \t]*@[A-Za-z_][\w.]*)|(\b(?:0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|\d[\d_]*\.?[\d_]*(?:[eE][+-]?\d+)?|\.\d[\d_]*(?:[eE][+-]?\d+)?)[jJ]?\b)|([A-Za-z_]\w*)/gm;
+
+function tokenizePython(source: string): Token[] {
+  const tokens: Token[] = [];
+  let last = 0;
+  let afterDef = false;
+  for (const match of source.matchAll(PY_PATTERN)) {
+    const index = match.index ?? 0;
+    if (index > last) tokens.push({ kind: 'plain', text: source.slice(last, index) });
+    const [text, string, comment, decorator, number, word] = match;
+    let kind: TokenKind = 'plain';
+    if (string) kind = 'string';
+    else if (comment) kind = 'comment';
+    else if (decorator) kind = 'decorator';
+    else if (number) kind = 'number';
+    else if (word) {
+      // The name a `def` or `class` introduces reads as a definition, whatever it is.
+      if (afterDef) kind = 'fn';
+      else if (PY_KEYWORDS.has(word)) kind = 'keyword';
+      else if (PY_TYPES.has(word)) kind = 'type';
+      else if (/^\s*\(/.test(source.slice(index + word.length, index + word.length + 3))) kind = 'fn';
+    }
+    afterDef = word === 'def' || word === 'class';
     tokens.push({ kind, text });
     last = index + text.length;
   }

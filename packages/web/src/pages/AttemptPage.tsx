@@ -16,6 +16,7 @@ import { useSession } from '../hooks/useSession';
 import { useSessionEvents, useStreamedText } from '../hooks/useSessionEvents';
 import { api } from '../lib/client';
 import type { PageProps } from '../lib/matchPath';
+import { languageName } from '../lib/problemKind';
 
 function AttemptView({ session, attempt }: { session: AgentSession; attempt: GenerationAttempt }) {
   const streamed = useStreamedText(session.id);
@@ -83,7 +84,7 @@ function AttemptView({ session, attempt }: { session: AgentSession; attempt: Gen
             <StatusBadge status={attempt.status} />
             <AppLink href={`/kernels/${session.id}`}>{session.label}</AppLink>
             <span aria-hidden="true">·</span>
-            <span className="font-mono text-xs">{attempt.language}</span>
+            <span className="font-mono text-xs">{languageName(attempt.language)}</span>
             {best?.id === attempt.id && attempt.status === 'completed' ? (
               <span className="rounded bg-emerald-100 px-1.5 py-0.5 text-xs font-semibold text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200">
                 best

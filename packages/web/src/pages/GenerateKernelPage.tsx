@@ -1,4 +1,5 @@
 // `/kernels/generate-kernel` ('New kernel'): problem, device, agent and model, instruction, attempts; starts a session.
+// For a pytorch problem the agent writes PyTorch (ModelNew files) and devices without PyTorch are not offered.
 import { DEFAULT_MAX_ATTEMPTS, MAX_ATTEMPTS_PER_INSTRUCTION } from '@kernelforge/sdk';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { useSWRConfig } from 'swr';
@@ -18,6 +19,7 @@ import { useProblems } from '../hooks/useProblems';
 import { useSessions } from '../hooks/useSessions';
 import { useSettings } from '../hooks/useSettings';
 import { api } from '../lib/client';
+import { deviceRefusal, LANGUAGE_NAMES, languagesFor } from '../lib/problemKind';
 
 export default function GenerateKernelPage() {
   const problems = useProblems();
@@ -47,11 +49,16 @@ export default function GenerateKernelPage() {
     const first = problems.data?.data[0];
     if (!problemName && first) setProblemName(first.name);
   }, [problems.data, problemName]);
+  const refusal = useMemo(() => (d: (typeof usableDevices)[number]) => deviceRefusal(d, problem), [problem]);
+  const device_ = usableDevices.find((d) => d.id === device);
+  const torch = problem?.kind === 'pytorch';
+
   useEffect(() => {
-    if (usableDevices.some((d) => d.id === device && d.available)) return;
-    const pick = usableDevices.find((d) => d.available) ?? usableDevices[0];
+    const runs = usableDevices.filter((d) => !refusal(d));
+    if (runs.some((d) => d.id === device && d.available)) return;
+    const pick = runs.find((d) => d.available) ?? runs[0];
     setDevice(pick?.id ?? '');
-  }, [usableDevices, device]);
+  }, [usableDevices, device, refusal]);
   useEffect(() => {
     const first = agents[0];
     if (!provider && first) {
@@ -93,14 +100,25 @@ export default function GenerateKernelPage() {
           {problem ? (
             <div className="mt-4 border-t border-slate-100 pt-4 dark:border-slate-800">
               <h2 className="mb-2 font-semibold text-slate-900 dark:text-white">{problem.title}</h2>
-              <ProblemSummary problem={problem} />
+              <ProblemSummary problem={problem} deviceKind={device_?.kind} />
             </div>
           ) : null}
         </Card>
         <Card className="space-y-4 lg:col-span-2">
           <QueryState data={devices.data} error={devices.error} label="Loading devices…">
-            {() => <DeviceSelect devices={usableDevices} value={device} onChange={setDevice} />}
+            {() => <DeviceSelect devices={usableDevices} value={device} onChange={setDevice} refusal={refusal} />}
           </QueryState>
+          {torch ? (
+            <p className="text-sm text-slate-700 dark:text-slate-300" data-testid="session-language">
+              <span className="font-medium">Language: </span>
+              {languagesFor(problem, device_)
+                .map((l) => LANGUAGE_NAMES[l])
+                .join(', ')}{' '}
+              <span className="text-slate-500 dark:text-slate-400">
+                (the agent reads the reference and writes a ModelNew file with the same constructor and forward)
+              </span>
+            </p>
+          ) : null}
           {agents.length > 0 ? (
             <div className="grid gap-4 sm:grid-cols-2">
               <SelectField

@@ -10,11 +10,13 @@ import { LeaderChart } from '../components/LeaderChart';
 import { LeaderboardTable } from '../components/LeaderboardTable';
 import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
+import { TorchProblemSummary } from '../components/TorchProblemSummary';
 import { useDevices } from '../hooks/useDevices';
 import { useLeaderboard } from '../hooks/useLeaderboards';
 import { useProblem } from '../hooks/useProblems';
 import { formatMs } from '../lib/format';
 import type { PageProps } from '../lib/matchPath';
+import { languageName, sizesKind } from '../lib/problemKind';
 
 export const PROBLEM_ID_REQUIRED = 'Problem ID is required';
 
@@ -47,18 +49,35 @@ export default function LeaderboardPage({ params }: PageProps) {
       />
       {problem.data ? (
         <Card title="The problem" className="mb-6">
-          <p className="text-sm whitespace-pre-line text-slate-700 dark:text-slate-300">{problem.data.description}</p>
-          <p className="mt-3 overflow-x-auto font-mono text-xs text-slate-600 dark:text-slate-400">
-            {problem.data.prototype}
-          </p>
+          {problem.data.kind === 'pytorch' ? (
+            <TorchProblemSummary
+              problem={problem.data}
+              deviceKind={sizesKind(
+                problem.data,
+                devices.data?.data.find((d) => d.id === device),
+              )}
+              referenceOpen={false}
+            />
+          ) : (
+            <>
+              <p className="text-sm whitespace-pre-line text-slate-700 dark:text-slate-300">
+                {problem.data.description}
+              </p>
+              <p className="mt-3 overflow-x-auto font-mono text-xs text-slate-600 dark:text-slate-400">
+                {problem.data.prototype}
+              </p>
+            </>
+          )}
           <dl className="mt-3 flex flex-wrap gap-x-6 gap-y-1 text-sm">
-            <div>
-              <dt className="inline text-slate-500 dark:text-slate-400">Level </dt>
-              <dd className="inline">{problem.data.level}</dd>
-            </div>
+            {problem.data.kind === 'pytorch' ? null : (
+              <div>
+                <dt className="inline text-slate-500 dark:text-slate-400">Level </dt>
+                <dd className="inline">{problem.data.level}</dd>
+              </div>
+            )}
             <div>
               <dt className="inline text-slate-500 dark:text-slate-400">Languages </dt>
-              <dd className="inline">{problem.data.languages.join(', ')}</dd>
+              <dd className="inline">{problem.data.languages.map(languageName).join(', ')}</dd>
             </div>
             <div>
               <dt className="inline text-slate-500 dark:text-slate-400">Baseline time </dt>

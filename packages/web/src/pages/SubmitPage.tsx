@@ -1,6 +1,7 @@
 // `/kernels/submit` ('Submit a solution'): problem, device, language, source; follows the evaluation to its verdict.
-import type { Language } from '@kernelforge/sdk';
-import { type FormEvent, useEffect, useMemo, useState } from 'react';
+// A pytorch problem takes `pytorch` only, and its editor starts from the reference renamed to ModelNew.
+import { type Language, modelNewTemplate, type Problem } from '@kernelforge/sdk';
+import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { useSWRConfig } from 'swr';
 import { useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
@@ -22,14 +23,19 @@ import { useMySubmissions } from '../hooks/useMySubmissions';
 import { useProblems } from '../hooks/useProblems';
 import { useSubmission } from '../hooks/useSubmission';
 import { api } from '../lib/client';
-
-const LANGUAGE_NAMES: Record<Language, string> = { c: 'C', cpp: 'C++', cuda: 'CUDA', pytorch: 'PyTorch' };
+import { deviceRefusal, LANGUAGE_NAMES, languagesFor } from '../lib/problemKind';
 
 export function sourceTemplate(prototype: string, language: Language): string {
   const includes =
     language === 'c' ? '#include <stdint.h>\n#include <stddef.h>' : '#include <cstdint>\n#include <cstddef>';
   const linkage = language === 'c' ? '' : 'extern "C" ';
   return `${includes}\n\n${linkage}${prototype} {\n    // Your kernel here.\n}\n`;
+}
+
+/** What the editor starts from: the ModelNew file for a pytorch problem, else a C/C++/CUDA skeleton. */
+export function problemTemplate(problem: Problem, language: Language): string {
+  if (problem.kind === 'pytorch') return modelNewTemplate(problem.reference_source ?? '');
+  return sourceTemplate(problem.prototype, language);
 }
 
 function FollowedSubmission({ id }: { id: string }) {
@@ -80,6 +86,8 @@ export default function SubmitPage() {
   const [language, setLanguage] = useState<Language>('c');
   const [source, setSource] = useState('');
   const [submissionId, setSubmissionId] = useState<string | null>(null);
+  // The last template put in the editor: replaced by the next problem's while the user has not edited it.
+  const template = useRef('');
 
   const problem = problems.data?.data.find((p) => p.name === problemName);
   const usableDevices = useMemo(
@@ -87,9 +95,8 @@ export default function SubmitPage() {
     [devices.data, problem],
   );
   const device_ = usableDevices.find((d) => d.id === device);
-  const languages = (problem?.languages ?? ['c', 'cpp', 'cuda']).filter(
-    (l) => !device_ || device_.languages.length === 0 || device_.languages.includes(l),
-  );
+  const languages = languagesFor(problem, device_);
+  const refusal = useMemo(() => (d: (typeof usableDevices)[number]) => deviceRefusal(d, problem), [problem]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: setProblemName only navigates.
   useEffect(() => {
@@ -97,21 +104,23 @@ export default function SubmitPage() {
     if (!problemName && first) setProblemName(first.name);
   }, [problems.data, problemName]);
   useEffect(() => {
-    if (usableDevices.some((d) => d.id === device && d.available)) return;
-    setDevice((usableDevices.find((d) => d.available) ?? usableDevices[0])?.id ?? '');
-  }, [usableDevices, device]);
+    const runs = usableDevices.filter((d) => !refusal(d));
+    if (runs.some((d) => d.id === device && d.available)) return;
+    setDevice((runs.find((d) => d.available) ?? runs[0])?.id ?? '');
+  }, [usableDevices, device, refusal]);
   useEffect(() => {
     const first = languages[0];
     if (first && !languages.includes(language)) setLanguage(first);
   }, [languages, language]);
   useEffect(() => {
     // A fresh template for each problem, unless the user has written something of their own.
-    if (problem)
-      setSource((current) =>
-        current.trim() === '' || current.includes('// Your kernel here.')
-          ? sourceTemplate(problem.prototype, language)
-          : current,
-      );
+    if (!problem) return;
+    const next = problemTemplate(problem, language);
+    const previous = template.current;
+    template.current = next;
+    setSource((current) =>
+      current.trim() === '' || current === previous || current.includes('// Your kernel here.') ? next : current,
+    );
   }, [problem, language]);
 
   async function onSubmit(event: FormEvent) {
@@ -152,7 +161,7 @@ export default function SubmitPage() {
             )}
           </QueryState>
           <QueryState data={devices.data} error={devices.error} label="Loading devices…">
-            {() => <DeviceSelect devices={usableDevices} value={device} onChange={setDevice} />}
+            {() => <DeviceSelect devices={usableDevices} value={device} onChange={setDevice} refusal={refusal} />}
           </QueryState>
           <SelectField label="Language" value={language} onChange={(e) => setLanguage(e.target.value as Language)}>
             {languages.map((l) => (
@@ -161,10 +170,10 @@ export default function SubmitPage() {
               </option>
             ))}
           </SelectField>
-          {problem ? <ProblemSummary problem={problem} /> : null}
+          {problem ? <ProblemSummary problem={problem} deviceKind={device_?.kind} referenceOpen={false} /> : null}
         </Card>
         <Card className="space-y-4 lg:col-span-3">
-          <SourceEditor value={source} onChange={setSource} />
+          <SourceEditor value={source} onChange={setSource} language={language} />
           <Button type="submit" variant="primary" disabled={busy || !problemName || !device || !source.trim()}>
             {busy ? 'Submitting…' : 'Submit'}
           </Button>
