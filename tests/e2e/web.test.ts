@@ -221,8 +221,20 @@ describe('submissions, leaderboards, tokens, admin', () => {
     await shoot(page, 'submit-pytorch');
     await page.setViewportSize({ width: 390, height: 844 });
     await shoot(page, 'submit-pytorch-phone');
+    // The template as is is a faithful ModelNew: submitted from the page, it is evaluated by the torch backend
+    // and its result shows the sizes used on this device and the toolchains that ran it.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    await page
+      .getByTestId('verdict')
+      .filter({ hasText: /accepted|incorrect|error|rejected|timeout/ })
+      .waitFor({ timeout: 240_000 });
+    expect(await page.getByTestId('verdict').textContent()).toContain('accepted');
+    await expect.poll(() => page.getByTestId('sizes-used').textContent(), { timeout: 20_000 }).toMatch(/\w+ = \d+/);
+    expect(await page.getByTestId('toolchains').textContent()).toMatch(/torch/i);
+    await shoot(page, 'submit-pytorch-verdict');
     await context.close();
-  });
+  }, 300_000);
 
   it('creates a token, shows it once, and revokes it', async () => {
     const { context, page } = await openPage(h, user.token);

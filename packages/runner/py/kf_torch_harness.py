@@ -580,6 +580,8 @@ def benchmark(cand, report):
         entry = {
             "name": c["name"], "sizes": c["constants"], "optimized": st["candidate"], "baseline": st["baseline"],
             "compiled": st.get("compiled"),
+            # Parameters, inputs and outputs, each read or written once: the least memory traffic a call needs.
+            "bytes": shared["candidate"].size,
         }
         report["bench"].append(entry)
     wall = time.monotonic() - wall0

@@ -103,7 +103,9 @@ describe('a custom problem', () => {
               { name: 't7', sizes: { n: 7 } },
               { name: 't1001', sizes: { n: 1001 } },
             ],
-            benchmark: [{ name: 'b', sizes: { n: 1000000 } }],
+            // 12M elements: 96 MiB of shared data, more than the sandbox's 64 MiB default file-size limit
+            // (the sandboxed harness sizes its shared memory file under that limit).
+            benchmark: [{ name: 'b', sizes: { n: 12_000_000 } }],
           },
           cost: { flops: 'n', bytes: '8*n' },
         },

@@ -188,6 +188,15 @@ describe.skipIf(!hasTorch)('faithful and wrong candidates', () => {
       expect(state.verdict, state.message).toBe('accepted');
       expect(state.sizes_used).toEqual(problems.get(name)?.torch?.info.sizes.cpu?.constants);
       expect(state.environment?.toolchains?.torch).toBeTruthy();
+      // Bandwidth from the least traffic a call needs (its tensors once); a module has no flop count.
+      const result = state.benchmarking_result!;
+      expect(result.gbps).toBeGreaterThan(0);
+      expect(result.gflops).toBe(0);
+      if (name === '101_HardSigmoid') {
+        const { batch_size, dim } = state.sizes_used as { batch_size: number; dim: number };
+        const bytes = result.gbps * result.optimized_time * 1e6;
+        expect(bytes / (2 * 4 * batch_size * dim)).toBeCloseTo(1, 2); // x in, y out, float32
+      }
       // Figures for the record (never asserted: the machine is shared and noisy).
       console.log(`${name}: speedup over eager ${state.benchmarking_result?.speedup.toFixed(2)}x`);
     }, 300_000);

@@ -339,6 +339,10 @@ describe('pytorch results', () => {
     expect(source.getAttribute('data-language')).toBe('pytorch');
     expect(source.querySelector('.tok-decorator')?.textContent).toBe('@torch.jit.script');
     expect(source.querySelector('.tok-comment')?.textContent).toBe('# same');
+    // No flop count for a module: GFLOP/s unknown, not zero; GB/s from its tensors.
+    const figures = screen.getByTestId('figures');
+    expect(within(figures).getByText('GFLOP/s').nextElementSibling?.textContent).toBe('—');
+    expect(within(figures).getByText('GB/s').nextElementSibling?.textContent).toBe('60.0');
   });
 
   it('a submission says why there was no compiled baseline', async () => {

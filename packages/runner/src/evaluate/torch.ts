@@ -151,6 +151,8 @@ const TorchReport = z.object({
       optimized: Stats,
       baseline: Stats,
       compiled: Stats.nullable().optional(),
+      /** Bytes of the parameters, inputs and outputs (the least traffic a call needs). */
+      bytes: z.number().nonnegative().optional(),
     }),
   ),
   load: z
@@ -418,7 +420,8 @@ export async function evaluateTorch(
     const harnessLimits: SandboxLimits = {
       cpuSeconds: Math.ceil((t.maxMs / 1000 + 600) * threads),
       processes: root ? 256 : 512,
-      fileSize: 64 << 20,
+      // The harness sizes each worker's shared memory file (a memfd) itself, and RLIMIT_FSIZE covers that too.
+      fileSize: (64 << 20) + 2 * dataBytes,
       openFiles: 256,
       ...(isCuda ? {} : { addressSpace: 24 * 2 ** 30 + 8 * dataBytes }),
     };
@@ -475,7 +478,16 @@ export async function evaluateTorch(
         ...output,
       };
     }
-    return stateFromTorchReport(report, { base, compile, environment, ranked, elapsed, output, benchConstants });
+    return stateFromTorchReport(report, {
+      base,
+      compile,
+      environment,
+      ranked,
+      elapsed,
+      output,
+      benchConstants,
+      peakGbps: opts.device.peaks?.bandwidth_gbps ?? 0,
+    });
   } finally {
     await cgroup?.remove();
     if (!opts.keepJobDir) rmSync(jobDir, { recursive: true, force: true });
@@ -492,6 +504,8 @@ function stateFromTorchReport(
     elapsed: () => number;
     output: { stdout?: string; stderr?: string };
     benchConstants: Record<string, number>;
+    /** The device's measured bandwidth peak (GB/s; 0 when unknown). */
+    peakGbps: number;
   },
 ): EvaluationState {
   const correctness: CorrectnessCase[] = report.correctness.map((c) => ({
@@ -515,19 +529,31 @@ function stateFromTorchReport(
   };
   if (report.verdict !== 'accepted')
     return { ...common, verdict: report.verdict, message: report.message, benchmarking_result: null };
-  const cases: BenchmarkCase[] = report.bench.map((b) => ({
-    name: b.name,
-    sizes: b.sizes,
-    optimized: b.optimized as TimingStats,
-    baseline: b.baseline as TimingStats,
-    speedup: b.baseline.median_ms / b.optimized.median_ms,
-    gbps: 0,
-    gflops: 0,
-    fraction_of_peak: 0,
-    fraction_of_peak_bandwidth: 0,
-    fraction_of_peak_flops: 0,
-  }));
+  // Bandwidth from the least traffic a call needs (its tensors read or written once); flops are not known for a
+  // PyTorch module, so they stay 0 and the fraction of peak is the bandwidth's.
+  const peakGbps = a.peakGbps > 0 ? a.peakGbps : 0;
+  const gbpsOf = (bytes: number, ms: number) => (ms > 0 ? bytes / (ms * 1e6) : 0);
+  const cases: BenchmarkCase[] = report.bench.map((b) => {
+    const gbps = gbpsOf(b.bytes ?? 0, b.optimized.median_ms);
+    const fraction = peakGbps ? gbps / peakGbps : 0;
+    return {
+      name: b.name,
+      sizes: b.sizes,
+      optimized: b.optimized as TimingStats,
+      baseline: b.baseline as TimingStats,
+      speedup: b.baseline.median_ms / b.optimized.median_ms,
+      gbps,
+      gflops: 0,
+      fraction_of_peak: fraction,
+      fraction_of_peak_bandwidth: fraction,
+      fraction_of_peak_flops: 0,
+    };
+  });
   const opt = report.bench.reduce((s, b) => s + b.optimized.median_ms, 0);
+  const totalGbps = gbpsOf(
+    report.bench.reduce((s, b) => s + (b.bytes ?? 0), 0),
+    opt,
+  );
   const bl = report.bench.reduce((s, b) => s + b.baseline.median_ms, 0);
   const compiledAll = report.bench.every((b) => b.compiled);
   const comp = compiledAll ? report.bench.reduce((s, b) => s + (b.compiled?.median_ms ?? 0), 0) : null;
@@ -544,9 +570,9 @@ function stateFromTorchReport(
       optimized_time: opt,
       baseline_time: bl,
       speedup,
-      gbps: 0,
+      gbps: totalGbps,
       gflops: 0,
-      fraction_of_peak: 0,
+      fraction_of_peak: peakGbps ? totalGbps / peakGbps : 0,
       cases,
       flagged_for_review: reasons.length > 0,
       review_reasons: reasons,

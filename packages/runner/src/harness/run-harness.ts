@@ -98,7 +98,13 @@ export async function runHarness(opts: {
       {
         workDir: jobDir,
         writable: false,
-        limits: { ...limits, processes: limits.processes + 16, addressSpace: 8 * 2 ** 30 + 6 * opts.dataBytes },
+        limits: {
+          ...limits,
+          processes: limits.processes + 16,
+          addressSpace: 8 * 2 ** 30 + 6 * opts.dataBytes,
+          // The harness sizes the shared data file (a memfd) itself, and RLIMIT_FSIZE covers that too.
+          fileSize: limits.fileSize + 2 * opts.dataBytes,
+        },
         // The untrusted reference runs in the harness: it must not be able to keep the sandbox alive either.
         asPid1: true,
       },

@@ -102,6 +102,9 @@ export function EvaluationReport({ state }: { state: EvaluationState }) {
   const bench = state.benchmarking_result;
   const devices = useDevices();
   const device = devices.data?.data.find((d) => d.id === state.environment?.device_id);
+  // A PyTorch module has no flop count: its GFLOP/s are unknown (not zero), and it has no roofline point.
+  const noFlops = state.sizes_used !== undefined;
+  const gflops = (value: number) => (noFlops ? '—' : formatNumber(value));
   return (
     <div className="space-y-6">
       <Card title="Verdict">
@@ -116,7 +119,7 @@ export function EvaluationReport({ state }: { state: EvaluationState }) {
               ['Baseline', formatMs(bench.baseline_time)],
               ['Speedup', <Speedup key="s" value={bench.speedup} />],
               ['GB/s', formatNumber(bench.gbps)],
-              ['GFLOP/s', formatNumber(bench.gflops)],
+              ['GFLOP/s', gflops(bench.gflops)],
               ['Fraction of peak', formatPercent(bench.fraction_of_peak)],
             ].map(([term, value]) => (
               <div key={String(term)} className="rounded-md bg-slate-50 p-3 dark:bg-slate-800/60">
@@ -195,7 +198,7 @@ export function EvaluationReport({ state }: { state: EvaluationState }) {
                       <Speedup value={c.speedup} />
                     </td>
                     <td className={`${td} text-right`}>{formatNumber(c.gbps)}</td>
-                    <td className={`${td} text-right`}>{formatNumber(c.gflops)}</td>
+                    <td className={`${td} text-right`}>{gflops(c.gflops)}</td>
                     <td className={`${td} text-right`}>{formatPercent(c.fraction_of_peak)}</td>
                   </tr>
                 ))}
@@ -206,7 +209,14 @@ export function EvaluationReport({ state }: { state: EvaluationState }) {
       ) : null}
       {bench && device ? (
         <Card title="Roofline">
-          <Roofline result={bench} peaks={device.peaks} />
+          {noFlops ? (
+            <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="no-roofline">
+              A PyTorch module has no flop count, so it has no point on the roofline. GB/s and the fraction of peak
+              count its parameters, inputs and outputs read or written once: the least traffic a call needs.
+            </p>
+          ) : (
+            <Roofline result={bench} peaks={device.peaks} />
+          )}
         </Card>
       ) : null}
       {state.stderr ? (
