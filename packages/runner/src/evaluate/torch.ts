@@ -531,7 +531,7 @@ function stateFromTorchReport(
     return { ...common, verdict: report.verdict, message: report.message, benchmarking_result: null };
   // Bandwidth from the least traffic a call needs (its tensors read or written once); flops are not known for a
   // PyTorch module, so they stay 0 and the fraction of peak is the bandwidth's.
-  const peakGbps = a.peakGbps > 0 ? a.peakGbps : 0;
+  const peakGbps = Math.max(a.peakGbps, 0);
   const gbpsOf = (bytes: number, ms: number) => (ms > 0 ? bytes / (ms * 1e6) : 0);
   const cases: BenchmarkCase[] = report.bench.map((b) => {
     const gbps = gbpsOf(b.bytes ?? 0, b.optimized.median_ms);
