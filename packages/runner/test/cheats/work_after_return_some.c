@@ -2,7 +2,7 @@
    helper thread spinning for about 3 ms after it returns: the way an honest kernel looks when the machine's
    cpu accounting of a thread is read a scheduler tick late. KF_EVERY_CALL: on every large call.
    Expected: with KF_EVERY_CALL, rejected (work after return on most calls); otherwise accepted, its flagged
-   calls left out of its time. */
+   calls counted as its slowest clean one. */
 #include <pthread.h>
 #include <stdint.h>
 #include <time.h>
