@@ -30,6 +30,10 @@ THREADS = PLAN["threads"]
 AFTER_REPLY_NS = int(PLAN.get("after_reply_cpu_ms", 1.0) * 1e6)
 SOCK_FD, SECCOMP_FD = 11, 10
 WARM_CALLS = 3
+# A candidate call flagged for cpu after its reply counts as the slowest clean sample; the candidate is rejected
+# once flagged calls are at least this many and over a quarter of its calls (docs/evaluation.md).
+FLAGGED_MIN = 4
+QUIET_LIMIT_S = 1.0
 # Keep fds 10 and 11 taken (by /dev/null) so no socket or file of ours ever gets those numbers: a worker's
 # socket end and the seccomp program are put there for each spawn, then /dev/null again.
 _DEVNULL = os.open("/dev/null", os.O_RDONLY)
@@ -69,6 +73,21 @@ def cpu_of(pid):
     return total, tids
 
 
+def runnable(pid):
+    """How many threads of pid are running or waiting for a core (state R or D)."""
+    n = 0
+    try:
+        for t in os.listdir(f"/proc/{pid}/task"):
+            try:
+                with open(f"/proc/{pid}/task/{t}/stat") as f:
+                    n += f.read().rsplit(")", 1)[1].split()[0] in ("R", "D")
+            except (OSError, IndexError):
+                pass
+    except OSError:
+        pass
+    return n
+
+
 def comm(pid, tid):
     try:
         with open(f"/proc/{pid}/task/{tid}/comm") as f:
@@ -102,6 +121,8 @@ class Worker:
         self.pid = None
         self.pidfd = None
         self.seen_cpu = None
+        self.flagged = 0
+        self.last_flagged = False
         self.dead = False
         hello = self.recv(PLAN.get("start_timeout_s", 120), "starting")
         if hello.get("op") != "hello":
@@ -182,7 +203,8 @@ class Worker:
             self.sock.setblocking(True)
 
     def before_call(self):
-        """Right before a call: nothing may have run since the last reply was seen idle, nor be queued."""
+        """Right before a call: nothing may have run since the worker was seen quiet after its last reply, nor
+        be queued."""
         if self.seen_cpu is not None:
             cpu, tids = cpu_of(self.pid)
             c0, t0 = self.seen_cpu
@@ -196,7 +218,7 @@ class Worker:
                 raise Verdict(
                     "rejected",
                     f"{self.role}: work still running after forward() returned "
-                    f"({(cpu - c0) / 1e6:.2f} ms of cpu after the reply"
+                    f"({(cpu - c0) / 1e6:.2f} ms of cpu between calls, after it was seen quiet"
                     + (f", {len(gone)} thread(s) ended" if gone else "")
                     + f"; busiest threads (ms, tid, name): {per})",
                 )
@@ -210,6 +232,7 @@ class Worker:
             raise Verdict("runtime_error", f"{self.role}: {r['message']}")
         self.settle()
         self.calls = 0
+        self.flagged = 0
         return r
 
     def settle(self, quiet_ns=200_000, limit_s=0.5):
@@ -233,10 +256,48 @@ class Worker:
         self.send({"op": "run"})
         r = self.recv(T["call_timeout_s"], "forward()")
         t1 = time.perf_counter_ns()
-        self.seen_cpu = cpu_of(self.pid)
+        at_reply = cpu_of(self.pid)
         if r["op"] == "error":
             raise Verdict("runtime_error", f"{self.role}: {r['message']}")
+        self.after_reply(at_reply)
         return t1 - t0
+
+    def after_reply(self, at_reply):
+        """Waits until none of the worker's threads is runnable (only then are cpu times exact: Linux adds a
+        running thread's time since its last tick to its total when it next stops, so the reading at the reply
+        can be a tick short per running thread), then flags the call if it used more cpu after its reply than
+        going back to sleep needs. Its exact reading is where the next call's between-calls rule starts."""
+        t_end = time.monotonic() + QUIET_LIMIT_S
+        while runnable(self.pid) and time.monotonic() < t_end:
+            time.sleep(0.0005)
+        quiet = cpu_of(self.pid)
+        self.seen_cpu = quiet
+        self.last_flagged = False
+        if self.role != "candidate":
+            return
+        gone = set(at_reply[1]) - set(quiet[1])
+        if gone:
+            raise Verdict(
+                "rejected",
+                f"{self.role}: work still running after forward() returned ({len(gone)} of its thread(s) ended after "
+                "the reply)",
+            )
+        if self.calls <= WARM_CALLS:
+            return
+        if runnable(self.pid):
+            raise Verdict("rejected", f"{self.role}: work still running {QUIET_LIMIT_S:g} s after forward() returned")
+        after = quiet[0] - at_reply[0]
+        if after <= AFTER_REPLY_NS:
+            return
+        self.flagged += 1
+        self.last_flagged = True
+        if self.flagged >= FLAGGED_MIN and self.flagged * 4 > self.calls:
+            per = sorted(((quiet[1][k] - at_reply[1].get(k, 0)) / 1e6, k, comm(self.pid, k)) for k in quiet[1])[-3:]
+            raise Verdict(
+                "rejected",
+                f"{self.role}: work still running after forward() returned ({after / 1e6:.2f} ms of cpu after the "
+                f"reply; {self.flagged} of {self.calls} calls; busiest threads (ms, tid, name): {per})",
+            )
 
 
 def memfd_for(size):
@@ -546,6 +607,7 @@ def benchmark(cand, report):
             for role, w in workers.items():
                 w.run()
         times = {r: [] for r in workers}
+        flagged = 0
         spent = 0.0
         t_start = time.monotonic()
         order = list(workers)
@@ -559,7 +621,11 @@ def benchmark(cand, report):
                 sh = shared[role]
                 sh.write_inputs(xs)
                 sh.nan_outputs()
-                times[role].append(workers[role].run())
+                t = workers[role].run()
+                if role == "candidate" and workers[role].last_flagged:
+                    flagged += 1  # counted below as the slowest clean sample
+                else:
+                    times[role].append(t)
             # Every timed output is checked: against the baseline's output on the same fresh inputs.
             ok, *_r, msg = compare_all([o.clone() for o in shared["candidate"].output_views],
                                        [o.clone() for o in shared["baseline"].output_views])
@@ -576,6 +642,8 @@ def benchmark(cand, report):
                     break
             if elapsed >= T["max_ms"] * 2 and n >= 3:
                 break
+        if times["candidate"]:
+            times["candidate"] += [max(times["candidate"])] * flagged
         st = {r: stats(v) for r, v in times.items()}
         entry = {
             "name": c["name"], "sizes": c["constants"], "optimized": st["candidate"], "baseline": st["baseline"],
