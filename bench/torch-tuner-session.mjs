@@ -5,18 +5,12 @@
 // Needs a built workspace (pnpm build) and Debian's python3-torch. Prints figures; never fails on timing.
 // KFORGE_TORCH_BUDGET_MB (default here 64) and KFORGE_TORCH_COMPILE_TIMEOUT_S (default here 900) pass through;
 // KFORGE_RUNNER_WORK_DIR keeps the load_inline build cache between runs; KFORGE_SERVER_MAIN picks another server build.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import { createClient } from '../packages/sdk/dist/index.js';
+import { startBenchServer } from './server.mjs';
 
 const attempts = Number(process.argv[2] ?? 5);
 const problems = process.argv.slice(3).length ? process.argv.slice(3) : ['201_Gemm_GELU_Scale', '101_HardSigmoid'];
-const root = new URL('..', import.meta.url).pathname;
-const dataDir = mkdtempSync(join(tmpdir(), 'kforge-bench-torch-'));
-const port = 19000 + Math.floor(Math.random() * 1000);
-const admin = { email: 'bench@example.com', password: 'bench-password-1' };
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
@@ -24,32 +18,17 @@ const load = () =>
 const ms = (x) => (x == null ? '-' : `${x.toFixed(2)} ms`);
 
 console.log(`machine: ${cpus()[0]?.model}, ${cpus().length} cpus; load ${load()}; ${new Date().toISOString()}`);
-const server = spawn(process.execPath, [process.env.KFORGE_SERVER_MAIN ?? join(root, 'packages/server/dist/main.js')], {
+const server = await startBenchServer({
+  createClient,
+  ...(process.env.KFORGE_SERVER_MAIN ? { argv: [process.env.KFORGE_SERVER_MAIN] } : {}),
   env: {
-    ...process.env,
-    PORT: String(port),
-    KFORGE_DATA_DIR: dataDir,
-    KFORGE_ADMIN_EMAIL: admin.email,
-    KFORGE_ADMIN_PASSWORD: admin.password,
-    KFORGE_LOG_LEVEL: 'warn',
     KFORGE_TORCH_BUDGET_MB: process.env.KFORGE_TORCH_BUDGET_MB ?? '64',
     KFORGE_TORCH_COMPILE_TIMEOUT_S: process.env.KFORGE_TORCH_COMPILE_TIMEOUT_S ?? '900',
   },
-  stdio: ['ignore', 'ignore', 'inherit'],
+  readySeconds: 300,
 });
-const baseUrl = `http://127.0.0.1:${port}`;
+const { client } = server;
 try {
-  for (let i = 0; i < 600; i++) {
-    if (
-      await fetch(`${baseUrl}/readyz`)
-        .then((r) => r.ok)
-        .catch(() => false)
-    )
-      break;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  const client = createClient({ baseUrl });
-  await client.auth.loginWithPassword({ username: admin.email, password: admin.password });
   const { data: devices } = await client.devices.list();
   const cpu = devices.find((d) => d.kind === 'cpu');
   console.log(`device ${cpu.id}; toolchains ${JSON.stringify(cpu.toolchains ?? {})}`);
@@ -90,7 +69,5 @@ try {
       );
   }
 } finally {
-  server.kill('SIGTERM');
-  await new Promise((r) => server.once('exit', r));
-  rmSync(dataDir, { recursive: true, force: true });
+  await server.stop();
 }

@@ -5,12 +5,12 @@
 // theoretical FMA peak and the triad.
 // Usage: node bench/tuner-session.mjs [attempts=8] [problem ... | all]
 // Needs a built workspace (pnpm build), gcc and libopenblas-dev. Prints figures; never fails on timing.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '../packages/sdk/dist/index.js';
 import { gflops, machine, measureAnchors } from './anchors.mjs';
+import { startBenchServer } from './server.mjs';
 
 const attempts = Number(process.argv[2] ?? 8);
 const root = new URL('..', import.meta.url).pathname;
@@ -21,9 +21,6 @@ const problems =
     : named.length
       ? named
       : ['19_ReLU', '1_Square_matrix_multiplication_'];
-const dataDir = mkdtempSync(join(tmpdir(), 'kforge-bench-'));
-const port = 18000 + Math.floor(Math.random() * 1000);
-const admin = { email: 'bench@example.com', password: 'bench-password-1' };
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
@@ -38,31 +35,10 @@ const anchorLine = (a) =>
   `triad (8M floats/array, 12 bytes/element): non-temporal best ${a.triad_nt_best_gbps.toFixed(1)} GB/s (median ${a.triad_nt_median_gbps.toFixed(1)}), plain best ${a.triad_best_gbps.toFixed(1)} GB/s (median ${a.triad_median_gbps.toFixed(1)}); load ${load()}`;
 console.log(`anchors before: ${anchorLine(before)}`);
 
-const server = spawn(process.execPath, [join(root, 'packages/server/dist/main.js')], {
-  env: {
-    ...process.env,
-    PORT: String(port),
-    KFORGE_DATA_DIR: dataDir,
-    KFORGE_ADMIN_EMAIL: admin.email,
-    KFORGE_ADMIN_PASSWORD: admin.password,
-    KFORGE_LOG_LEVEL: 'warn',
-  },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
-const baseUrl = `http://127.0.0.1:${port}`;
+const server = await startBenchServer({ createClient });
+const { client } = server;
 const results = [];
 try {
-  for (let i = 0; i < 120; i++) {
-    if (
-      await fetch(`${baseUrl}/readyz`)
-        .then((r) => r.ok)
-        .catch(() => false)
-    )
-      break;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  const client = createClient({ baseUrl });
-  await client.auth.loginWithPassword({ username: admin.email, password: admin.password });
   const { data: devices } = await client.devices.list();
   const cpu = devices.find((d) => d.kind === 'cpu');
   const p = cpu.peaks;
@@ -105,9 +81,7 @@ try {
     } else results.push({ problem, best: null });
   }
 } finally {
-  server.kill('SIGTERM');
-  await new Promise((r) => server.once('exit', r));
-  rmSync(dataDir, { recursive: true, force: true });
+  await server.stop();
 }
 
 const after = measureAnchors();

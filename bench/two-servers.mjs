@@ -4,55 +4,23 @@
 // the best time of a lone session, then of each of the two concurrent ones, and their ratio to the lone one.
 // Usage: node_modules/.bin/tsx bench/two-servers.mjs [attempts=4] [problem=1_Square_matrix_multiplication_]
 // Runs the servers from source (tsx); prints figures; never fails on timing.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '../packages/sdk/src/index.ts';
+import { root, startBenchServer } from './server.mjs';
 
 const attempts = Number(process.argv[2] ?? 4);
 const problem = process.argv[3] ?? '1_Square_matrix_multiplication_';
-const root = new URL('..', import.meta.url).pathname;
-const admin = { email: 'bench@example.com', password: 'bench-password-1' };
 const load = () => loadavg()[0].toFixed(2);
 
-async function startServer() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'kforge-two-'));
-  const port = 18000 + Math.floor(Math.random() * 1000);
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'packages/server/src/main.ts')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      TSX_TSCONFIG_PATH: join(root, 'packages/server/test/helpers/tsconfig.sources.json'),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      KFORGE_DATA_DIR: dataDir,
-      KFORGE_ADMIN_EMAIL: admin.email,
-      KFORGE_ADMIN_PASSWORD: admin.password,
-      KFORGE_LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+/** A server from source (tsx), so it needs no build. */
+function startServer() {
+  return startBenchServer({
+    createClient,
+    argv: ['--import', 'tsx', join(root, 'packages/server/src/main.ts')],
+    env: { TSX_TSCONFIG_PATH: join(root, 'packages/server/test/helpers/tsconfig.sources.json') },
+    readySeconds: 120,
   });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 240; i++) {
-    if (
-      await fetch(`${baseUrl}/readyz`)
-        .then((r) => r.ok)
-        .catch(() => false)
-    )
-      break;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  const client = createClient({ baseUrl });
-  await client.auth.loginWithPassword({ username: admin.email, password: admin.password });
-  return {
-    client,
-    async stop() {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
 }
 
 async function session(client) {

@@ -1,0 +1,56 @@
+// A kforge-server for a bench script: its own data folder and port, a first superuser, the in-process cpu
+// runner. Resolves once /readyz answers, with an SDK client signed in as that superuser.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const root = new URL('..', import.meta.url).pathname;
+export const admin = { email: 'bench@example.com', password: 'bench-password-1' };
+
+/**
+ * createClient: the SDK's (from dist, or from src under tsx); argv: how to run the server (default: the built
+ * dist); env: settings on top of the bench's; readySeconds: how long it may take to answer /readyz.
+ */
+export async function startBenchServer({ createClient, argv, env = {}, readySeconds = 120 }) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kforge-bench-'));
+  const port = 18000 + Math.floor(Math.random() * 2000);
+  const child = spawn(process.execPath, argv ?? [join(root, 'packages/server/dist/main.js')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      KFORGE_DATA_DIR: dataDir,
+      KFORGE_ADMIN_EMAIL: admin.email,
+      KFORGE_ADMIN_PASSWORD: admin.password,
+      KFORGE_LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + readySeconds * 1000;
+  while (
+    !(await fetch(`${baseUrl}/readyz`)
+      .then((r) => r.ok)
+      .catch(() => false))
+  ) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`the bench server did not get ready (exit ${child.exitCode}, ${readySeconds} s at most)`);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const client = createClient({ baseUrl });
+  await client.auth.loginWithPassword({ username: admin.email, password: admin.password });
+  return { baseUrl, client, stop };
+}
