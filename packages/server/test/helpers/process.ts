@@ -27,6 +27,25 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+/** A server that tests kill and restart: its own data dir, a first superuser, the in-process runner on quick
+    timing, and a short job lease and reaper interval, so a job a killed server left is run again within seconds. */
+export function restartableServerEnv(o: {
+  dataDir: string;
+  admin: { email: string; password: string };
+  databaseUrl?: string | null | undefined;
+}): Record<string, string> {
+  return {
+    KFORGE_DATA_DIR: o.dataDir,
+    KFORGE_ADMIN_EMAIL: o.admin.email,
+    KFORGE_ADMIN_PASSWORD: o.admin.password,
+    KFORGE_LOCAL_RUNNER: '1',
+    KFORGE_RUNNER_TIMING: 'quick',
+    KFORGE_JOB_LEASE_SECONDS: '3',
+    KFORGE_REAPER_INTERVAL_MS: '300',
+    ...(o.databaseUrl ? { DATABASE_URL: o.databaseUrl } : {}),
+  };
+}
+
 /** Starts `kforge-server` and resolves once it logs the port it listens on. */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Submission } from '@kernelforge/sdk';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { repoRoot, type ServerProcess, startServerProcess } from '../helpers/process.js';
+import { repoRoot, restartableServerEnv, type ServerProcess, startServerProcess } from '../helpers/process.js';
 import { freshPostgresDatabase } from '../helpers/server.js';
 import { waitFor } from './helpers.js';
 
@@ -28,16 +28,7 @@ afterAll(async () => {
 });
 
 function start(): Promise<ServerProcess> {
-  return startServerProcess({
-    KFORGE_DATA_DIR: dataDir,
-    KFORGE_ADMIN_EMAIL: admin.email,
-    KFORGE_ADMIN_PASSWORD: admin.password,
-    KFORGE_LOCAL_RUNNER: '1',
-    KFORGE_RUNNER_TIMING: 'quick',
-    KFORGE_JOB_LEASE_SECONDS: '3',
-    KFORGE_REAPER_INTERVAL_MS: '300',
-    ...(db ? { DATABASE_URL: db.url } : {}),
-  });
+  return startServerProcess(restartableServerEnv({ dataDir, admin, databaseUrl: db?.url }));
 }
 
 /** Live (not zombie) processes on this machine whose name is `name`. */

@@ -5,54 +5,30 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentSession } from '@kernelforge/sdk';
-import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startServerProcess } from '../helpers/process.js';
+import { restartableServerEnv, startServerProcess } from '../helpers/process.js';
+import { freshPostgresDatabase } from '../helpers/server.js';
 import { waitFor } from './helpers.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'kforge-restart-'));
 const admin = { email: 'admin@restart.test', password: `pw-${randomBytes(8).toString('hex')}` };
-let databaseUrl: string | null = null;
-let dropDatabase: (() => Promise<void>) | null = null;
+let db: { url: string; drop(): Promise<void> } | null = null;
 let proc: ChildProcess | null = null;
 
 beforeAll(async () => {
   const base = process.env.KFORGE_TEST_DATABASE_URL;
-  if (!base) return;
-  const name = `kf_restart_${randomBytes(4).toString('hex')}`;
-  const c = new pg.Client({ connectionString: base });
-  await c.connect();
-  await c.query(`CREATE DATABASE ${name}`);
-  await c.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  databaseUrl = url.toString();
-  dropDatabase = async () => {
-    const d = new pg.Client({ connectionString: base });
-    await d.connect();
-    await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await d.end();
-  };
+  if (base) db = await freshPostgresDatabase(base);
 });
 
 afterAll(async () => {
   if (proc && proc.exitCode === null) proc.kill('SIGKILL');
-  await dropDatabase?.();
+  await db?.drop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** Starts `kforge-server` from source as its own process and resolves with its URL once it listens. */
 function startServer() {
-  return startServerProcess({
-    KFORGE_DATA_DIR: dataDir,
-    KFORGE_ADMIN_EMAIL: admin.email,
-    KFORGE_ADMIN_PASSWORD: admin.password,
-    KFORGE_LOCAL_RUNNER: '1',
-    KFORGE_RUNNER_TIMING: 'quick',
-    KFORGE_JOB_LEASE_SECONDS: '3',
-    KFORGE_REAPER_INTERVAL_MS: '300',
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-  });
+  return startServerProcess(restartableServerEnv({ dataDir, admin, databaseUrl: db?.url }));
 }
 
 async function login(url: string): Promise<string> {
