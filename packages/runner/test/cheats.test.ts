@@ -105,7 +105,7 @@ describe('cheats get their verdicts', () => {
     expect(harness.samples).toBeGreaterThanOrEqual(QUICK_TIMING.minSamples);
     // The two flagged timing calls count as the slowest clean sample: none of them can make the time faster.
     const bench = some.benchmarking_result!.cases[0]!;
-    expect(bench.optimized.samples).toBe(harness.samples + 2);
+    expect(bench.optimized.samples).toBe((harness.samples ?? 0) + 2);
     const every = await run('19_ReLU', `#define KF_EVERY_CALL 1\n${withDefines('work_after_return_some.c')}`);
     expect(every.verdict, every.message).toBe('rejected');
     expect(every.message).toMatch(/after solution\(\) returned.*\(\d+ of \d+ calls/);
