@@ -23,6 +23,7 @@ export {
   type TorchLoadError,
 } from './problems/torch.js';
 export { torchJobProblem, torchToolchain } from './evaluate/torch.js';
+export { pythonReviewReasons } from './evaluate/python-scan.js';
 export { discoverDevices } from './devices/discover.js';
 export { cpuInfo } from './devices/cpu.js';
 export { evaluate, EvaluationSetupError, type EvaluateOptions, type EvaluationProfile } from './evaluate/evaluate.js';
