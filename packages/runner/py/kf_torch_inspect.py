@@ -63,8 +63,24 @@ def flat_outputs(out):
     return []
 
 
-def measure(source, file_name, consts, real=False):
-    """(bytes, case description) at these constants; raises when the model cannot be built or run."""
+def output_stats(outs):
+    """Per output tensor: element count, mean, standard deviation, RMS (in float64) and whether all are finite."""
+    stats = []
+    for o in outs:
+        v = o.detach().reshape(-1)
+        v = (v.abs() if v.is_complex() else v).double()
+        finite = bool(torch.isfinite(v).all()) if v.numel() else True
+        n = v.numel()
+        mean = float(v.mean()) if n else 0.0
+        std = float(v.std(unbiased=False)) if n else 0.0
+        rms = float(v.pow(2).mean().sqrt()) if n else 0.0
+        stats.append({"numel": n, "mean": mean, "std": std, "rms": rms, "finite": finite})
+    return stats
+
+
+def measure(source, file_name, consts, real=False, stats=None):
+    """(bytes, case description) at these constants; raises when the model cannot be built or run. With `stats`
+    (a list) and a real run, appends the outputs' statistics (output_stats)."""
     mod = load_module(source, file_name, consts)
     ctx = Meta() if not real else None
     if ctx:
@@ -88,6 +104,8 @@ def measure(source, file_name, consts, real=False):
     finally:
         if ctx:
             ctx.__exit__(None, None, None)
+    if real and stats is not None:
+        stats.extend(output_stats(outs))
     total = tensor_bytes(inputs) + tensor_bytes(state) + tensor_bytes(outs)
     case = {
         "constants": dict(consts),
@@ -148,6 +166,9 @@ def inspect(entry, budgets, test_budgets):
     # The file as written must at least build (meta device: no memory).
     measure(source, file_name, constants)
     sizes = {}
+    # The reference's outputs on its seeded inputs at each test size (first device kind): `problems check` warns
+    # when they are near-constant or near zero, where a constant or all-zero answer could pass the tolerance.
+    reference_outputs = []
     for kind, budget in budgets.items():
         consts, case, fits = fit(source, file_name, constants, scalable, budget, note)
         tests = []
@@ -155,8 +176,11 @@ def inspect(entry, budgets, test_budgets):
         for i, tb in enumerate(test_budgets):
             tc, tcase, _ = fit(source, file_name, start, scalable, tb, [])
             # Test cases are run for real: check that they do.
-            _, tcase, _ = measure(source, file_name, tc, real=True)
+            stats = [] if not sizes else None
+            _, tcase, _ = measure(source, file_name, tc, real=True, stats=stats)
             tcase["name"] = f"test{i}"
+            if stats is not None:
+                reference_outputs.append({"case": tcase["name"], "outputs": stats})
             if not any(t["constants"] == tcase["constants"] for t in tests):
                 tests.append(tcase)
             start = tc
@@ -177,6 +201,7 @@ def inspect(entry, budgets, test_budgets):
         "scaling_note": "; ".join(note)[:2000],
         "sizes": sizes,
         "tolerance": tolerance_of(source),
+        "reference_outputs": reference_outputs,
     }
 
 

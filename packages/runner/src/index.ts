@@ -17,10 +17,12 @@ export {
   inspectTorchSources,
   loadTorchProblems,
   problemDirsFromEnv,
+  referenceOutputWarnings,
   torchBudgets,
   torchFilesIn,
   type TorchFile,
   type TorchLoadError,
+  type TorchLoadWarning,
 } from './problems/torch.js';
 export { torchJobProblem, torchToolchain } from './evaluate/torch.js';
 export { pythonReviewReasons } from './evaluate/python-scan.js';

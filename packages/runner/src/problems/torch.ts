@@ -23,7 +23,7 @@ import { runCommand } from '../sandbox/spawn.js';
 import type { ProblemDefinition } from './schema.js';
 
 /** Bumped when the inspector's output changes, so cached inspections are redone. */
-const INSPECTOR_VERSION = 3;
+const INSPECTOR_VERSION = 4;
 export const PYTHON = process.env.KFORGE_PYTHON ?? '/usr/bin/python3';
 
 export const pyDir = (): string => join(packageRoot(), 'py');
@@ -86,6 +86,57 @@ export interface Inspection {
   scaling_note: string;
   sizes: TorchProblemInfo['sizes'];
   tolerance: { atol: number; rtol: number };
+  /** The reference's outputs on its seeded inputs at each test size (absent in inspections before version 4). */
+  reference_outputs?: Array<{ case: string; outputs: OutputStats[] }>;
+}
+
+/** One output tensor of the reference, in float64. */
+export interface OutputStats {
+  numel: number;
+  mean: number;
+  std: number;
+  rms: number;
+  finite: boolean;
+}
+
+export interface TorchLoadWarning {
+  file: string;
+  warning: string;
+}
+
+/** Relative spread under which outputs count as constant (std < this x |mean|). */
+const NEAR_CONSTANT = 1e-3;
+
+/**
+ * Why the reference's outputs make a weak test (robust-kbench's output sanity): near-constant outputs (a constant
+ * answer passes), near zero (RMS under atol: all-zero outputs pass the tolerance), or NaN/inf. One line per
+ * reason, at the first test case that shows it.
+ */
+export function referenceOutputWarnings(info: Inspection): string[] {
+  const out = new Map<string, string>();
+  const g = (v: number) => String(Number(v.toPrecision(3)));
+  const atol = info.tolerance.atol;
+  for (const { case: name, outputs } of info.reference_outputs ?? []) {
+    for (const [i, o] of outputs.entries()) {
+      const which = outputs.length > 1 ? `output ${i}` : 'outputs';
+      const at = `at test size ${name}`;
+      if (!o.finite) {
+        out.set(`${i} finite`, `the reference's ${which} hold NaN or inf ${at}: comparisons there prove little`);
+        continue;
+      }
+      if (o.numel > 1 && o.std < NEAR_CONSTANT * Math.max(Math.abs(o.mean), 1e-30) && !out.has(`${i} constant`))
+        out.set(
+          `${i} constant`,
+          `the reference's ${which} are near-constant ${at} (mean ${g(o.mean)}, std ${g(o.std)}): a candidate returning a constant would pass`,
+        );
+      if (o.rms < atol && !out.has(`${i} zero`))
+        out.set(
+          `${i} zero`,
+          `the reference's ${which} are near zero ${at} (RMS ${g(o.rms)}, under atol ${g(atol)}): all-zero outputs would pass the tolerance`,
+        );
+    }
+  }
+  return [...out.values()];
 }
 
 export type InspectResult = { ok: true; info: Inspection } | { ok: false; error: string; trace?: string };
@@ -256,12 +307,13 @@ export function torchDefinition(file: TorchFile, name: string, text: string, inf
  * Loads pytorch problems from folders. Names: the file's stem. A stem already taken (by a C-ABI problem, or a
  * file loaded earlier: built-in problems/pytorch first, then KFORGE_PROBLEM_DIRS in order) is not shadowed:
  * the later file is registered as `<stem>__torch` (`__torch2`, ... if that is taken too), and says so in its
- * description. Files that fail to load are returned as errors; they never stop the others.
+ * description. Files that fail to load are returned as errors; they never stop the others. Warnings: the
+ * reference's outputs make a weak test (referenceOutputWarnings); they do not stop a file loading.
  */
 export async function loadTorchProblems(
   files: readonly TorchFile[],
   opts: { taken: ReadonlySet<string>; cacheDir: string; budgets?: TorchBudgets },
-): Promise<{ problems: ProblemDefinition[]; errors: TorchLoadError[] }> {
+): Promise<{ problems: ProblemDefinition[]; errors: TorchLoadError[]; warnings: TorchLoadWarning[] }> {
   const texts = files.map((f) => {
     try {
       return readFileSync(f.path, 'utf8');
@@ -278,6 +330,7 @@ export async function loadTorchProblems(
   const taken = new Set(opts.taken);
   const problems: ProblemDefinition[] = [];
   const errors: TorchLoadError[] = [];
+  const warnings: TorchLoadWarning[] = [];
   for (const [i, f] of files.entries()) {
     const text = texts[i];
     if (typeof text !== 'string') {
@@ -300,8 +353,9 @@ export async function loadTorchProblems(
     if (name !== f.stem)
       def.description = `${def.description} (Named ${name}: the name ${f.stem} belongs to another problem.)`;
     problems.push(def);
+    for (const warning of referenceOutputWarnings(r.info)) warnings.push({ file: f.path, warning });
   }
-  return { problems, errors };
+  return { problems, errors, warnings };
 }
 
 /** Folders named in KFORGE_PROBLEM_DIRS (colon-separated). */

@@ -1,6 +1,8 @@
 // `kforge-server problems check DIR...`: loads every KernelBench-format file the way the server and the runner
 // will (sandboxed inspection, sizes scaled to each device's budget) and prints, per file, whether it loads,
 // its constants as written and as scaled, and its input shapes; or the error. Exit 1 when a file fails.
+// Warnings (`warn  <file>: <reason>`) say when a reference's outputs make a weak test (near-constant, near zero);
+// they do not change the exit code.
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,13 +24,14 @@ export async function problemsCheckCommand(args: string[]): Promise<number> {
   const cacheDir = join(tmpdir(), `kforge-torch-inspect-${process.getuid?.() ?? 'user'}`);
   mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
   const budgets = torchBudgets();
-  const { problems, errors } = await loadTorchProblems(files, { taken: new Set(), cacheDir, budgets });
+  const { problems, errors, warnings } = await loadTorchProblems(files, { taken: new Set(), cacheDir, budgets });
   if (json) {
     console.log(
       JSON.stringify(
         {
           ok: problems.map((p) => ({ name: p.name, level: p.level, file: p.torch?.path, ...p.torch?.info })),
           errors,
+          warnings,
         },
         null,
         2,
@@ -55,7 +58,9 @@ export async function problemsCheckCommand(args: string[]): Promise<number> {
     console.log(`      test sizes: ${(info.sizes.cpu?.test ?? []).map((c) => shapes(c)).join(' | ')}`);
     console.log(`      ${info.scaling_note}`);
   }
+  for (const w of warnings) console.log(`warn  ${w.file}: ${w.warning}`);
   for (const e of errors) console.log(`FAIL  ${e.file}\n      ${e.error.split('\n').join('\n      ')}`);
-  console.log(`${problems.length} loaded, ${errors.length} failed`);
+  const warned = new Set(warnings.map((w) => w.file)).size;
+  console.log(`${problems.length} loaded, ${errors.length} failed${warned > 0 ? `, ${warned} warned` : ''}`);
   return errors.length > 0 ? 1 : 0;
 }
