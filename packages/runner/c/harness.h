@@ -39,6 +39,12 @@ typedef struct {
   case_desc cases[KF_MAX_CASES];
   uint64_t bench_seed;
   int flush; /* FLUSH_AUTO: only cases whose data is under twice the last-level cache */
+  /* The judge's rules the harness applies mid-run (the plan's `rules` line; src/evaluate/judge.ts owns them):
+     a candidate is rejected once flagged calls are at least flagged_min and over flagged_share of its calls;
+     outside load is measured over at least load_window_ms; the absolute tolerance is at most atol_rms_share of
+     the reference output's RMS. */
+  int flagged_min;
+  double flagged_share, load_window_ms, atol_rms_share;
 } plan_t;
 
 int plan_read(const char *path, plan_t *p);
@@ -57,6 +63,7 @@ typedef struct {
 void compare_output(const char *name, int etype, const void *got, const void *want, size_t n, double atol,
                     double rtol, err_stats *st);
 int outputs_close_f32(const float *got, const float *want, size_t n, float atol, float rtol);
+double output_rms(int etype, const void *p, size_t n);
 double now_ms(void);
 void flush_caches(void);
 size_t llc_bytes(void);

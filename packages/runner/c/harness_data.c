@@ -169,6 +169,17 @@ int outputs_close_f32(const float *got, const float *want, size_t n, float atol,
   return !bad;
 }
 
+/* The root mean square of an output (finite elements only): the scale its absolute tolerance is held to. */
+double output_rms(int etype, const void *p, size_t n) {
+  double sum = 0;
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    double v = at(etype, p, i);
+    if (isfinite(v)) sum += v * v, k++;
+  }
+  return k ? sqrt(sum / (double)k) : 0;
+}
+
 void compare_output(const char *name, int etype, const void *got, const void *want, size_t n, double atol,
                     double rtol, err_stats *st) {
   for (size_t i = 0; i < n; i++) {

@@ -115,11 +115,11 @@ static char message[512]; /* the verdict's message (defined below) */
 /* Calls of the candidate flagged for work outside their timed window (worker_busy_after_return). A flagged
    timing sample is not used as measured: it counts as the case's slowest clean sample (timing()), so no
    flagged call shortens a measured time. The kernel is rejected once flagged calls are at least
-   KF_FLAGGED_MIN and more than a quarter of its calls, in all or on one benchmark case: on a loaded machine
+   P.flagged_min and more than P.flagged_share of its calls (the judge's rule, from the plan), in all or on
+   one benchmark case: on a loaded machine
    an honest kernel is flagged on a few calls in a hundred (a thread's cpu time read while it runs lags by up
    to a scheduler tick, and the lag shows up after the reply), while one that works outside its calls is
    flagged on every such call. */
-#define KF_FLAGGED_MIN 4
 static int runs, flagged_calls, case_runs, case_flagged;
 static char flagged_why[200];
 
@@ -137,8 +137,8 @@ static int after_return(void) {
     case_flagged++;
     snprintf(flagged_why, sizeof flagged_why, "%s", W.why);
   }
-  int all = flagged_calls >= KF_FLAGGED_MIN && flagged_calls * 4 > runs;
-  if (all || (case_flagged >= KF_FLAGGED_MIN && case_flagged * 4 > case_runs)) {
+  int all = flagged_calls >= P.flagged_min && flagged_calls > P.flagged_share * runs;
+  if (all || (case_flagged >= P.flagged_min && case_flagged > P.flagged_share * case_runs)) {
     char m[400];
     snprintf(m, sizeof m, "%s (%d of %d calls%s)", W.why, all ? flagged_calls : case_flagged, all ? runs : case_runs,
              all ? "" : " on one benchmark case");
@@ -242,10 +242,18 @@ static int check_call(const case_desc *c, err_stats *st, int check_inputs) {
         fail("incorrect", st->message);
         return -1;
       }
-  for (int i = 0; i < P.nargs; i++)
-    if (is_output(i) && !(!check_inputs && P.args[i].etype == ET_F32 &&
-                          outputs_close_f32((const float *)(shm + offs[i]), (const float *)(priv + offs[i]), count_of(c, i), (float)P.atol, (float)P.rtol)))
-      compare_output(P.args[i].name, P.args[i].etype, shm + offs[i], priv + offs[i], count_of(c, i), P.atol, P.rtol, st);
+  for (int i = 0; i < P.nargs; i++) {
+    if (!is_output(i)) continue;
+    /* The absolute tolerance is at most a share of the reference output's RMS, so an output of zeros (or any
+       constant) never passes against a reference whose values are all small; an honest reordered sum's error
+       scales with its values and still passes. */
+    double rms = output_rms(P.args[i].etype, priv + offs[i], count_of(c, i));
+    double atol = rms > 0 ? fmin(P.atol, P.atol_rms_share * rms) : P.atol;
+    if (!(!check_inputs && P.args[i].etype == ET_F32 &&
+          outputs_close_f32((const float *)(shm + offs[i]), (const float *)(priv + offs[i]), count_of(c, i), (float)atol,
+                            (float)P.rtol)))
+      compare_output(P.args[i].name, P.args[i].etype, shm + offs[i], priv + offs[i], count_of(c, i), atol, P.rtol, st);
+  }
   if (st->failed) {
     char m[400];
     snprintf(m, sizeof m, "case %s: %s", c->name, st->message);
@@ -413,6 +421,23 @@ static double uniform01(void) {
   return r / 4294967296.0;
 }
 
+/* A timed sample's seed: 64 bits from the operating system's random source, drawn after the previous call
+   returned, so nothing the candidate saw before (earlier inputs, the plan's seeds, the clock) predicts it. */
+static uint64_t fresh_seed(void) {
+  uint64_t r = 0;
+  size_t got = 0;
+  while (got < sizeof r) {
+    ssize_t n = getrandom((char *)&r + got, sizeof r - got, 0);
+    if (n <= 0) {
+      if (n < 0 && errno == EINTR) continue;
+      fail("runtime_error", "the operating system's random source failed");
+      return 0;
+    }
+    got += (size_t)n;
+  }
+  return r;
+}
+
 /* Whether a sample needs its own cache flush. Every sample's inputs and poisoned outputs are written with
    non-temporal stores (c/harness_data.c), which leave none of the case's data in any cache, and the
    reference's dirty outputs are evicted after it runs, so each timed call starts with its own data cold and
@@ -494,7 +519,7 @@ static int timing(void) {
     int checked = 0, dropped = 0;
     double start = now_ms();
     for (int k = 0;; k++) {
-      uint64_t seed = P.bench_seed + (uint64_t)ci * 104729u + (uint64_t)k * 7919u + 1;
+      uint64_t seed = fresh_seed();
       int expected = 0;
       t0 = now_ms();
       setup_shared(c, seed, P.dists[0]);
@@ -561,22 +586,13 @@ static int timing(void) {
       fail("rejected", m);
       goto out;
     }
-    /* Each flagged call counts as the case's slowest clean sample (with that sample's own inside time), so
-       that no flagged call makes a time faster: a kernel that got its own slow calls flagged on purpose, to
-       have them dropped, gains nothing. */
-    int slowest = 0;
-    for (int i = 1; i < cand.n; i++)
-      if (cand.v[i] > cand.v[slowest]) slowest = i;
-    double slow_o = cand.v[slowest], slow_in = inside.v[slowest];
-    for (int i = 0; i < dropped; i++) {
-      push(&cand, slow_o);
-      push(&inside, slow_in);
-    }
+    /* Flagged calls are reported as a count: the judge (src/evaluate/judge.ts) counts each as the case's
+       slowest clean sample, so that no flagged call makes a time faster. */
     fprintf(J, "%s{\"name\":", printed++ ? "," : "");
     json_str(c->name);
     fputs(",\"sizes\":", J);
     print_sizes(c);
-    fprintf(J, ",\"checked\":%d", checked);
+    fprintf(J, ",\"checked\":%d,\"flagged\":%d", checked, dropped);
     print_series("optimized", &cand);
     print_series("baseline", &base);
     print_series("inside", &inside);
@@ -657,6 +673,15 @@ static void timed_phase(void) {
   long long busy0 = machine_busy_ns(), own0 = own_cpu_ns();
   double t0 = now_ms();
   timing();
+  /* /proc/stat counts in ticks (10 ms): a short timed phase says nothing about the load around it, so the
+     measurement window is held open (idle, lock still held) until it is at least P.load_window_ms long. A
+     short phase under heavy load is then seen as such. */
+  double left = P.load_window_ms - (now_ms() - t0);
+  if (left > 0) {
+    struct timespec ts = {(time_t)(left / 1000), (long)(fmod(left, 1000) * 1e6)};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+  }
   L.wall_ms = now_ms() - t0;
   long long busy1 = machine_busy_ns(), own1 = own_cpu_ns();
   timing_unlock();

@@ -32,6 +32,10 @@ int plan_read(const char *path, plan_t *p) {
   FILE *f = fopen(path, "r");
   if (!f) return -1;
   memset(p, 0, sizeof *p);
+  p->flagged_min = 4;
+  p->flagged_share = 0.25;
+  p->load_window_ms = 200;
+  p->atol_rms_share = 0.1;
   char key[64], a[128], b[128];
   while (fscanf(f, "%63s", key) == 1) {
     if (!strcmp(key, "mode")) {
@@ -67,6 +71,9 @@ int plan_read(const char *path, plan_t *p) {
     } else if (!strcmp(key, "flush")) {
       if (fscanf(f, "%127s", a) != 1) return -2;
       p->flush = !strcmp(a, "always") ? FLUSH_ALWAYS : FLUSH_AUTO;
+    } else if (!strcmp(key, "rules")) {
+      if (fscanf(f, "%d %lf %lf %lf", &p->flagged_min, &p->flagged_share, &p->load_window_ms, &p->atol_rms_share) != 4)
+        return -2;
     } else if (!strcmp(key, "bench_seed")) {
       if (fscanf(f, "%lu", &p->bench_seed) != 1) return -2;
     } else if (!strcmp(key, "case")) {

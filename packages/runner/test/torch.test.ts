@@ -72,6 +72,26 @@ def get_inputs():
 def get_init_inputs():
     return [in_features, out_features, multiplier, negative_slope]
 `;
+// Outputs all far under the default absolute tolerance (1e-4): zeros would pass unless it scales with them.
+const TINY = `import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self):
+        super(Model, self).__init__()
+
+    def forward(self, x):
+        return torch.sum(x * 1e-7, dim=1)
+
+batch_size = 64
+dim = 4096
+
+def get_inputs():
+    return [torch.randn(batch_size, dim)]
+
+def get_init_inputs():
+    return []
+`;
 const BROKEN = 'import torch\nraise RuntimeError("this file does not load")\n';
 const NO_MODEL =
   'import torch\n\ndef get_inputs():\n    return [torch.randn(4)]\n\ndef get_init_inputs():\n    return []\n';
@@ -88,6 +108,7 @@ beforeAll(async () => {
   mkdirSync(join(operatorDir, 'level2'), { recursive: true });
   writeFileSync(join(operatorDir, 'level1', '19_ReLU.py'), RELU);
   writeFileSync(join(operatorDir, 'level1', '98_Broken.py'), BROKEN);
+  writeFileSync(join(operatorDir, 'level1', '96_Tiny_sum.py'), TINY);
   writeFileSync(join(operatorDir, 'level1', '99_No_model.py'), NO_MODEL);
   writeFileSync(join(operatorDir, 'level2', '12_Gemm_Multiply_LeakyReLU.py'), GEMM);
   const files = [
@@ -290,6 +311,44 @@ describe.skipIf(!hasTorch)('cheats get their verdicts', () => {
     expect(state.verdict, state.message).toBe('accepted');
     expect(state.stdout).toContain('REPORT');
     expect(state.stdout).not.toMatch(/CONNECTED|READ |TOP-SECRET|DATABASE-CONTENT|WROTE-BOX/);
+  }, 300_000);
+
+  it('inputs cannot be predicted: no seed reaches the constructor, no timed input is a scaled earlier one', async () => {
+    // predict_inputs.py regenerates inputs from torch.initial_seed() in its constructor (the ranked seed once
+    // reached it) and answers inputs that are a scalar times an earlier one with a scaled cached output; every
+    // call it cannot predict costs 20 ms more. Ranked, so the seeds are the secret ones.
+    const state = await runTorch('106_Batched_matmul_rectangular', cheat('predict_inputs.py'), {
+      mode: 'ranked',
+      secret_seed: 'predict-secret',
+      target_id: 'sub-predict',
+    });
+    expect(['accepted', 'rejected'], state.message).toContain(state.verdict);
+    if (state.verdict === 'accepted')
+      for (const c of state.benchmarking_result?.cases ?? []) expect(c.optimized.min_ms).toBeGreaterThan(19);
+  }, 300_000);
+
+  it("handing back the worker's own output view leaves the poison there: incorrect", async () => {
+    const state = await runTorch('101_HardSigmoid', cheat('output_view_write.py'));
+    expect(state.verdict, state.message).toBe('incorrect');
+  }, 300_000);
+
+  it('zeros fail against a reference whose outputs are all under the absolute tolerance; an honest reordered sum passes', async () => {
+    const zeros = await runTorch('96_Tiny_sum', cheat('zeros_small_reference.py'));
+    expect(zeros.verdict, zeros.message).toBe('incorrect');
+    const reordered = `import torch\nimport torch.nn as nn\n\nclass ModelNew(nn.Module):\n    def __init__(self):\n        super().__init__()\n\n    def forward(self, x):\n        return (x.flip(1) * 1e-7).reshape(x.shape[0], 64, -1).sum(2).sum(1)\n`;
+    const honest = await runTorch('96_Tiny_sum', reordered);
+    expect(honest.verdict, honest.message).toBe('accepted');
+  }, 300_000);
+
+  it('a ranked incorrect result carries no seed, in its message or its rows', async () => {
+    const state = await runTorch('101_HardSigmoid', fixture('./torch-candidates/wrong_scale.py'), {
+      mode: 'ranked',
+      secret_seed: 'seed-secret',
+      target_id: 'sub-seed',
+    });
+    expect(state.verdict, state.message).toBe('incorrect');
+    expect(state.message).not.toMatch(/seed/i);
+    for (const c of state.correctness?.cases ?? []) expect(c).not.toHaveProperty('seed');
   }, 300_000);
 
   it('after the cheats the backend is healthy', async () => {

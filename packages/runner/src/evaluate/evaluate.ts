@@ -17,7 +17,8 @@ import { JobCgroup, defaultJobCpus } from '../sandbox/cgroup.js';
 import { jobUid, NOBODY_UID } from '../sandbox/spawn.js';
 import { llcBytes } from '../devices/cpu.js';
 import { refreshCpuPeaks } from '../devices/remeasure.js';
-import { heavyLoad, stateFromReport } from './build-state.js';
+import { stateFromReport } from './build-state.js';
+import { shouldRetime } from './judge.js';
 import { evaluateTorch, torchJobProblem, torchToolchain } from './torch.js';
 import { seedsFor } from './seeds.js';
 
@@ -209,7 +210,7 @@ export async function evaluate(payload: EvaluationJobPayload, opts: EvaluateOpti
     let timedRuns = 1;
     // A ranked result timed while other work kept the machine busy is timed again once; if the machine is
     // still busy, the result is kept but flagged for review as noisy (build-state), never ranked silently.
-    if (ranked && heavyLoad(run.report?.load) && !opts.signal?.aborted) {
+    if (shouldRetime(ranked, run.report?.load, timedRuns) && !opts.signal?.aborted) {
       run = await harnessRun();
       timedRuns = 2;
     }

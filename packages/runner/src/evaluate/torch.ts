@@ -8,17 +8,15 @@ import { chmodSync, chownSync, copyFileSync, cpSync, existsSync, mkdirSync, rmSy
 import { availableParallelism, hostname, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type {
-  BenchmarkCase,
   CompileReport,
-  CorrectnessCase,
   Device,
   EvaluationJobPayload,
   EvaluationState,
-  TimingStats,
   TorchJobProblem,
   Verdict,
 } from '@kernelforge/sdk';
 import { z } from 'zod';
+import { llcBytes } from '../devices/cpu.js';
 import { DEFAULT_TIMING, QUICK_TIMING, RANKED_TIMING, type TimingRules } from '../harness/plan.js';
 import { CorrectnessRow, HarnessVerdict } from '../harness/report-json.js';
 import type { ProblemDefinition } from '../problems/schema.js';
@@ -29,7 +27,12 @@ import { workerFilter } from '../sandbox/seccomp.js';
 import { jobUid, NOBODY_UID, runCommand } from '../sandbox/spawn.js';
 import { openTimingLock } from '../sandbox/timing-lock.js';
 import { closeSync } from 'node:fs';
+import { judgeTimed, planRules, shouldRetime } from './judge.js';
+import { pythonReviewReasons } from './python-scan.js';
 import { seedsFor } from './seeds.js';
+
+/** The seed torch.manual_seed gets before a model is built: public, the same for every run. */
+export const PUBLIC_CTOR_SEED = 42;
 
 export interface TorchToolchain {
   ok: boolean;
@@ -131,26 +134,19 @@ export function torchJobProblem(
   };
 }
 
-const Stats = z.object({
-  mean_ms: z.number(),
-  median_ms: z.number(),
-  min_ms: z.number(),
-  max_ms: z.number(),
-  stddev_ms: z.number(),
-  samples: z.number().int(),
-});
-
 const TorchReport = z.object({
   verdict: HarnessVerdict,
   message: z.string(),
   correctness: z.array(CorrectnessRow),
+  // Facts, as the C harness reports them: clean samples (ms), flagged calls, load. The judge decides.
   bench: z.array(
     z.object({
       name: z.string(),
       sizes: z.record(z.string(), z.number()),
-      optimized: Stats,
-      baseline: Stats,
-      compiled: Stats.nullable().optional(),
+      optimized: z.array(z.number()),
+      baseline: z.array(z.number()),
+      compiled: z.array(z.number()).nullable().optional(),
+      flagged: z.number().int().nonnegative(),
       /** Bytes of the parameters, inputs and outputs (the least traffic a call needs). */
       bytes: z.number().nonnegative().optional(),
     }),
@@ -159,9 +155,9 @@ const TorchReport = z.object({
     .object({
       outside_cores: z.number(),
       cores: z.number(),
+      wall_ms: z.number(),
       lock: z.boolean(),
       lock_wait_ms: z.number(),
-      noisy: z.boolean(),
       lock_gave_up: z.boolean().optional(),
     })
     .optional(),
@@ -389,21 +385,30 @@ export async function evaluateTorch(
           String(threads),
         ],
       );
-    const lock = openTimingLock(opts.device.id);
+    // Whether this host has a timing lock for the device (opened again for each timed run below).
+    const hasLock = (() => {
+      const fd = openTimingLock(opts.device.id);
+      if (fd === null) return false;
+      closeSync(fd);
+      return true;
+    })();
     const plan = {
       source_path: '/w/reference.py',
       file_name: problem.file_name,
       cases: problem.cases,
       seeds: seeds.map(small),
       bench_seed: small(benchSeed),
-      ctor_seed: ranked ? small(benchSeed) ^ 0x5eed : 42,
+      // A public constant: the candidate's constructor runs after torch.manual_seed(ctor_seed), so nothing it can
+      // read there may be derived from a secret seed. The parameters are copied from the reference anyway.
+      ctor_seed: PUBLIC_CTOR_SEED,
+      rules: planRules(),
       ranked,
       tolerance: problem.tolerance ?? { atol: 1e-4, rtol: 1e-4 },
       threads,
       timing: timingOf(t),
       after_reply_cpu_ms: AFTER_REPLY_CPU_MS,
       seccomp: filter ? '/w/seccomp.bpf' : null,
-      lock_fd: lock === null ? null : 5,
+      lock_fd: hasLock ? 5 : null,
       launch: {
         candidate: workerArgv('/w/box', '/w/candidate.py', 'ModelNew', 'eager'),
         baseline: workerArgv('/w/refbox', '/w/reference.py', 'Model', 'eager'),
@@ -434,41 +439,62 @@ export async function evaluateTorch(
       '/w/plan.json',
     ]);
     const timeoutMs = 2 * t.maxMs + 300_000;
-    const r = await runCommand(argv, {
-      cwd: jobDir,
-      timeoutMs,
-      extraPipes: 2,
-      ...(lock === null ? {} : { extraFds: [lock] }),
-      cgroup,
-      capBytes: 64 * 1024,
-      stdoutCapBytes: 16 << 20,
-      dropRoot: true,
-      ...(uid !== undefined ? { uid } : {}),
-      // Thread pools told to sleep at once when idle (OpenMP, OpenBLAS): their spinning after a call would look
-      // like work left running.
-      env: {
-        PATH: '/usr/bin:/bin',
-        HOME: '/tmp',
-        LC_ALL: 'C.UTF-8',
-        OMP_WAIT_POLICY: 'passive',
-        GOMP_SPINCOUNT: '0',
-        OPENBLAS_THREAD_TIMEOUT: '4',
-      },
-      ...(opts.signal ? { signal: opts.signal } : {}),
-    }).finally(() => {
-      if (lock !== null) closeSync(lock);
-    });
+    const harnessRun = async () => {
+      const lock = hasLock ? openTimingLock(opts.device.id) : null;
+      const r = await runCommand(argv, {
+        cwd: jobDir,
+        timeoutMs,
+        extraPipes: 2,
+        ...(lock === null ? {} : { extraFds: [lock] }),
+        cgroup,
+        capBytes: 64 * 1024,
+        stdoutCapBytes: 16 << 20,
+        dropRoot: true,
+        ...(uid !== undefined ? { uid } : {}),
+        // Thread pools told to sleep at once when idle (OpenMP, OpenBLAS): their spinning after a call would look
+        // like work left running.
+        env: {
+          PATH: '/usr/bin:/bin',
+          HOME: '/tmp',
+          LC_ALL: 'C.UTF-8',
+          OMP_WAIT_POLICY: 'passive',
+          GOMP_SPINCOUNT: '0',
+          OPENBLAS_THREAD_TIMEOUT: '4',
+        },
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      }).finally(() => {
+        if (lock !== null) closeSync(lock);
+      });
+      let report: TorchReport | null = null;
+      if (!r.timedOut) {
+        try {
+          report = TorchReport.parse(JSON.parse(r.stdout));
+        } catch {
+          report = null;
+        }
+      }
+      return { r, report };
+    };
+    let run = await harnessRun();
+    let timedRuns = 1;
+    // The judge's rule, as for C: a ranked result timed under heavy outside load is timed again once.
+    if (
+      run.report?.verdict === 'accepted' &&
+      shouldRetime(ranked, run.report.load, timedRuns) &&
+      !opts.signal?.aborted
+    ) {
+      run = await harnessRun();
+      timedRuns = 2;
+    }
     if (opts.signal?.aborted) throw new Error('the evaluation was aborted');
+    const { r, report } = run;
     const output = ranked ? {} : { stdout: r.extra[0] ?? '', stderr: r.extra[1] ?? '' };
     if (r.timedOut)
       return {
         ...fail('timeout', `timeout: the evaluation ran past its ${Math.round(timeoutMs / 1000)} s limit`, compile),
         ...output,
       };
-    let report: TorchReport;
-    try {
-      report = TorchReport.parse(JSON.parse(r.stdout));
-    } catch {
+    if (!report)
       return {
         ...fail(
           'runtime_error',
@@ -477,7 +503,6 @@ export async function evaluateTorch(
         ),
         ...output,
       };
-    }
     return stateFromTorchReport(report, {
       base,
       compile,
@@ -486,7 +511,9 @@ export async function evaluateTorch(
       elapsed,
       output,
       benchConstants,
-      peakGbps: opts.device.peaks?.bandwidth_gbps ?? 0,
+      device: opts.device,
+      timedRuns,
+      reviewReasons: pythonReviewReasons(payload.source),
     });
   } finally {
     await cgroup?.remove();
@@ -504,14 +531,12 @@ function stateFromTorchReport(
     elapsed: () => number;
     output: { stdout?: string; stderr?: string };
     benchConstants: Record<string, number>;
-    /** The device's measured bandwidth peak (GB/s; 0 when unknown). */
-    peakGbps: number;
+    device: Device;
+    timedRuns: number;
+    /** The static scan's findings: they flag an accepted result for review. */
+    reviewReasons: readonly string[];
   },
 ): EvaluationState {
-  const correctness: CorrectnessCase[] = report.correctness.map((c) => ({
-    ...c,
-    ...(a.ranked ? { seed: undefined } : {}),
-  }));
   const environment = a.environment
     ? { ...a.environment, toolchains: { ...(a.environment.toolchains ?? {}), ...(report.toolchains ?? {}) } }
     : undefined;
@@ -520,7 +545,8 @@ function stateFromTorchReport(
     compile: a.compile,
     correctness: {
       passed: report.verdict === 'accepted',
-      cases: correctness.map(({ seed, ...rest }) => (seed === undefined ? rest : { seed, ...rest })),
+      // A ranked seed is the submission's secret: no report carries it.
+      cases: report.correctness.map(({ seed, ...rest }) => (a.ranked ? rest : { seed, ...rest })),
     },
     ...a.output,
     ...(environment ? { environment } : {}),
@@ -530,65 +556,35 @@ function stateFromTorchReport(
   if (report.verdict !== 'accepted')
     return { ...common, verdict: report.verdict, message: report.message, benchmarking_result: null };
   // Bandwidth from the least traffic a call needs (its tensors read or written once); flops are not known for a
-  // PyTorch module, so they stay 0 and the fraction of peak is the bandwidth's.
-  const peakGbps = Math.max(a.peakGbps, 0);
-  const gbpsOf = (bytes: number, ms: number) => (ms > 0 ? bytes / (ms * 1e6) : 0);
-  const cases: BenchmarkCase[] = report.bench.map((b) => {
-    const gbps = gbpsOf(b.bytes ?? 0, b.optimized.median_ms);
-    const fraction = peakGbps ? gbps / peakGbps : 0;
-    return {
+  // PyTorch module, so they stay 0 and the fraction of peak is the bandwidth's. Nothing flushes the caches between
+  // calls here, so the roofline floor holds only for cases whose data is at least twice the last-level cache.
+  const llc = llcBytes();
+  const { verdict, message, result } = judgeTimed({
+    device: a.device,
+    ranked: a.ranked,
+    cases: report.bench.map((b) => ({
       name: b.name,
       sizes: b.sizes,
-      optimized: b.optimized as TimingStats,
-      baseline: b.baseline as TimingStats,
-      speedup: b.baseline.median_ms / b.optimized.median_ms,
-      gbps,
-      gflops: 0,
-      fraction_of_peak: fraction,
-      fraction_of_peak_bandwidth: fraction,
-      fraction_of_peak_flops: 0,
-    };
+      optimized: b.optimized,
+      baseline: b.baseline,
+      compiled: b.compiled ?? null,
+      flagged: b.flagged,
+      bytes: b.bytes ?? 0,
+      flops: 0,
+      cacheCold: llc > 0 && (b.bytes ?? 0) >= 2 * llc,
+    })),
+    load: report.load,
+    timedRuns: a.timedRuns,
+    reviewReasons: a.reviewReasons,
+    baselineName: 'the reference in eager PyTorch',
+    compiledName: 'TorchScript freeze',
   });
-  const opt = report.bench.reduce((s, b) => s + b.optimized.median_ms, 0);
-  const totalGbps = gbpsOf(
-    report.bench.reduce((s, b) => s + (b.bytes ?? 0), 0),
-    opt,
-  );
-  const bl = report.bench.reduce((s, b) => s + b.baseline.median_ms, 0);
-  const compiledAll = report.bench.every((b) => b.compiled);
-  const comp = compiledAll ? report.bench.reduce((s, b) => s + (b.compiled?.median_ms ?? 0), 0) : null;
-  const speedup = opt > 0 ? bl / opt : 0;
-  const reasons: string[] = [];
-  if (speedup > 10) reasons.push(`speedup ${speedup.toFixed(1)}x over eager PyTorch`);
-  if (report.load?.noisy)
-    reasons.push(`timed while other work kept ${report.load.outside_cores.toFixed(1)} cores busy: times may be noisy`);
   return {
     ...common,
-    verdict: 'accepted',
-    message: `accepted: ${speedup.toFixed(2)}x the reference in eager PyTorch${comp ? `, ${(comp / opt).toFixed(2)}x TorchScript freeze` : ''}`,
+    verdict,
+    message,
     benchmarking_result: {
-      optimized_time: opt,
-      baseline_time: bl,
-      speedup,
-      gbps: totalGbps,
-      gflops: 0,
-      fraction_of_peak: peakGbps ? totalGbps / peakGbps : 0,
-      cases,
-      flagged_for_review: reasons.length > 0,
-      review_reasons: reasons,
-      ...(report.load
-        ? {
-            load: {
-              outside_cores: report.load.outside_cores,
-              cores: Math.round(report.load.cores),
-              lock: report.load.lock,
-              lock_wait_ms: report.load.lock_wait_ms,
-              noisy: report.load.noisy,
-            },
-          }
-        : {}),
-      compiled_baseline_time: comp,
-      speedup_over_compiled: comp ? comp / opt : null,
+      ...result,
       compiled_baseline: 'torchscript-freeze',
       ...(report.compiled_note ? { compiled_note: report.compiled_note } : {}),
     },

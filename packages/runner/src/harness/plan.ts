@@ -1,4 +1,5 @@
 // Writes the plan the C harness reads: arguments, cases with element counts, seeds and timing rules.
+import { planRules } from '../evaluate/judge.js';
 import { evalExpr } from '../problems/expr.js';
 import type { CaseDef, ProblemDefinition } from '../problems/schema.js';
 import { elementCount } from '../problems/validate.js';
@@ -74,9 +75,16 @@ export function planText(input: PlanInput): string {
     ...input.seeds.map((s) => `seed ${s}`),
     `bench_seed ${input.benchSeed}`,
     `flush ${t.flush ?? 'auto'}`,
+    rulesLine(),
     ...(input.llcBytes ? [`llc ${input.llcBytes}`] : []),
     ...input.testCases.map((c) => caseLine('test', c, p)),
     ...input.benchCases.map((c) => caseLine('bench', c, p)),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** The judge's rules the C harness applies mid-run (see c/harness.h). */
+function rulesLine(): string {
+  const r = planRules();
+  return `rules ${r.flagged_min} ${r.flagged_share} ${r.load_window_ms} ${r.atol_rms_share}`;
 }

@@ -40,6 +40,8 @@ export const HarnessReportSchema = z.object({
         name: z.string(),
         sizes: z.record(z.string(), z.number()),
         checked: z.number(),
+        /** Calls flagged for work outside their timed window (not among the samples; the judge counts them). */
+        flagged: z.number().int().nonnegative().optional(),
         optimized: z.array(z.number()),
         baseline: z.array(z.number()),
         inside: z.array(z.number()),

@@ -1,0 +1,362 @@
+// The one judge. Both harnesses (c/harness_main.c and py/kf_torch_harness.py) collect facts: clean timing
+// samples, how many calls were flagged, the candidate's own clock (C), the bytes and flops a call moves, the
+// load on the machine while it was timed. Every rule that turns those facts into a verdict and the figures we
+// publish lives here, once, for both backends; the few a harness needs mid-run (when to stop sampling, when
+// flagged calls reject, how long to watch the load, the tolerance's scale) reach it in the plan (planRules).
+// docs/evaluation.md states the same rules in words.
+import type { BenchmarkCase, BenchmarkingResult, Device, TimingLoad, TimingStats } from '@kernelforge/sdk';
+import { median, timingStats } from './stats.js';
+
+// ---- Rules a harness applies mid-run (sent in the plan) ----
+
+/** A call seen working outside its timed window is flagged; the candidate is rejected once flagged calls are at
+    least FLAGGED_MIN and over FLAGGED_SHARE of its calls (in all, or on one benchmark case). */
+export const FLAGGED_MIN = 4;
+export const FLAGGED_SHARE = 0.25;
+/** The outside load is measured over at least this long (ms): /proc/stat counts in 10 ms ticks, so a shorter
+    timed phase is padded (idle, lock held) until the window is this long. */
+export const LOAD_WINDOW_MS = 200;
+/** The absolute tolerance is at most this share of the reference output's RMS, so an all-zero (or constant)
+    output never passes against a reference whose values are all small. */
+export const ATOL_RMS_SHARE = 0.1;
+
+/** What the harnesses read from the plan (C: the `rules` line; torch: plan.rules). */
+export function planRules() {
+  return {
+    flagged_min: FLAGGED_MIN,
+    flagged_share: FLAGGED_SHARE,
+    load_window_ms: LOAD_WINDOW_MS,
+    atol_rms_share: ATOL_RMS_SHARE,
+  };
+}
+
+/** The stopping rule both harnesses use (mirrored in C and Python, tested against this): a series has converged
+    when it has at least minSamples samples, at least minMs of time, and the standard error of its median (from
+    the order statistics half a standard deviation either side) is at most targetRse of the median. */
+export function medianRse(xs: readonly number[]): number {
+  if (xs.length < 2) return Number.POSITIVE_INFINITY;
+  const v = [...xs].sort((a, b) => a - b);
+  const h = 0.5 / Math.sqrt(v.length);
+  const med = quantile(v, 0.5);
+  const se = (quantile(v, 0.5 + h) - quantile(v, 0.5 - h)) / 2;
+  return med > 0 ? se / med : Number.POSITIVE_INFINITY;
+}
+
+/** Linear interpolation between order statistics (as c/harness_main.c's quantile()). */
+export function quantile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const pos = Math.min(Math.max(q, 0), 1) * (sorted.length - 1);
+  const lo = Math.floor(pos);
+  const hi = Math.min(lo + 1, sorted.length - 1);
+  return (sorted[lo] as number) + ((sorted[hi] as number) - (sorted[lo] as number)) * (pos - lo);
+}
+
+// ---- Flagged calls ----
+
+/** Each flagged call counts as the case's slowest clean sample: no flagged call makes a time faster, so a kernel
+    that got its own slow calls flagged on purpose, to have them dropped, gains nothing. */
+export function withFlagged(samples: readonly number[], flagged: number): number[] {
+  if (flagged <= 0 || samples.length === 0) return [...samples];
+  const slowest = Math.max(...samples);
+  return [...samples, ...Array.from({ length: flagged }, () => slowest)];
+}
+
+// ---- Load ----
+
+/** Outside work above this many cores (or a quarter of the machine, whichever is more) during a timed phase
+    makes its times noisy: ranked runs are timed again, and flagged for review if it persists. */
+export const NOISY_OUTSIDE_CORES = 0.5;
+
+/** The load as a harness measured it (raw facts). */
+export interface RawLoad {
+  outside_cores: number;
+  cores: number;
+  /** The measurement window (ms): the timed phase, padded to LOAD_WINDOW_MS. */
+  wall_ms: number;
+  lock: boolean;
+  lock_wait_ms: number;
+  lock_gave_up?: boolean | undefined;
+}
+
+export function heavyLoad(load: RawLoad | undefined): boolean {
+  if (!load) return false;
+  if (load.lock_gave_up) return true;
+  // A window shorter than the rule's (an old harness, or a phase cut short) cannot be read: not noisy by it.
+  if (load.wall_ms < LOAD_WINDOW_MS * 0.9) return false;
+  return load.outside_cores > Math.max(NOISY_OUTSIDE_CORES, load.cores / 4);
+}
+
+/** Whether a ranked result is timed again: only once, and only when its first timing was under heavy load. */
+export function shouldRetime(ranked: boolean, load: RawLoad | undefined, timedRuns: number): boolean {
+  return ranked && timedRuns < 2 && heavyLoad(load);
+}
+
+// ---- The candidate's own clock (C backend) ----
+
+/** Inside and outside timings must agree within 20% plus a slack, on calls whose outside median is over
+    CLOCK_CHECK_MIN_MS. The outside time also holds what a round trip costs beyond the no-op median the
+    harness subtracts: waking the worker's thread and its reply reaching the harness. On a busy 2-core
+    machine that is milliseconds at times, so a fixed share alone called honest short kernels cheats (a
+    65,536-element ReLU: inside 0.041 ms, outside 0.139 ms; under heavier load inside 0.05 ms, outside
+    2.7 ms). The slack is the larger of 0.5 ms and twice the 90th percentile of the no-op round trips the
+    harness measured in the same run (which grows with the machine's wake-up latency), and calls under 1 ms
+    are not checked: there the two clocks cannot be told apart from scheduling noise. A candidate that
+    rescales its clock still disagrees on calls long enough to matter, and the reported time is always the
+    outside one, so a disagreeing clock never changes a ranking; the check is a tripwire for tampering. */
+export const CLOCK_TOLERANCE = 0.2;
+export const CLOCK_SLACK_MS = 0.5;
+export const CLOCK_CHECK_MIN_MS = 1;
+/** A shared or virtual machine delays some wake-ups by milliseconds, so samples are compared pairwise and
+    only some of them must agree: a tenth, and at least two. A candidate that rescales its clock agrees on
+    none. Scheduling delay only ever makes the outside time longer, and under heavy outside load most
+    samples carry some: on the 2-core VM at load 15, a plain 65,536-element ReLU had 24% of its samples
+    agree (inside 0.033 ms, outside median 3.0 ms), and the earlier quarter rule rejected it. */
+export const CLOCK_MIN_AGREEING = 0.1;
+export const CLOCK_MIN_AGREEING_SAMPLES = 2;
+/** Too few samples on a loaded machine say nothing either way (the default rules take at least 10). */
+export const CLOCK_CHECK_MIN_SAMPLES = 5;
+
+/** Whether a case's inside (the candidate's own clock) and outside timings agree well enough: see above. */
+export function clockCheck(
+  outside: readonly number[],
+  inside: readonly number[],
+  slackMs = CLOCK_SLACK_MS,
+): { ok: boolean; agreeing: number; needed: number } {
+  const agreeing = Math.round(clockAgreement(outside, inside, slackMs) * outside.length);
+  const needed = Math.max(CLOCK_MIN_AGREEING_SAMPLES, Math.ceil(CLOCK_MIN_AGREEING * outside.length));
+  return { ok: agreeing >= needed, agreeing, needed };
+}
+
+export function clockAgreement(
+  outside: readonly number[],
+  inside: readonly number[],
+  slackMs = CLOCK_SLACK_MS,
+): number {
+  let ok = 0;
+  for (const [i, o] of outside.entries()) {
+    const inn = inside[i] ?? 0;
+    if (o > 0 && Math.abs(inn - o) <= CLOCK_TOLERANCE * o + slackMs) ok++;
+  }
+  return outside.length ? ok / outside.length : 1;
+}
+
+// ---- Roofline: plausibility and review ----
+
+/** Measured peaks carry noise (a shared 2-core machine moves them by 2x): only this far above them is a result
+    called impossible. */
+export const PEAK_MARGIN = 1.25;
+export const FLAG_SPEEDUP = 10;
+export const FLAG_FRACTION = 0.9;
+
+/**
+ * The fp32 ceiling results are held to: the measured FMA throughput, or the theoretical one (cores x clock x flops
+ * per cycle) when that is higher. The theoretical figure does not depend on how busy the machine was when the
+ * peaks were measured, so a measurement taken under load cannot make an honest kernel look impossible.
+ */
+export function flopsPeak(device: Device): number {
+  return Math.max(device.peaks.fp32_gflops, device.peaks.theoretical_fp32_gflops ?? 0);
+}
+
+/** A case's figures from its times and the bytes and flops one call must move and do. */
+export function caseFigures(
+  device: Device,
+  c: { name: string; sizes: Record<string, number>; flops: number; bytes: number },
+  optimized: TimingStats,
+  baseline: TimingStats,
+  inside: number | undefined,
+): BenchmarkCase {
+  const seconds = optimized.median_ms / 1000;
+  const gflops = seconds > 0 ? c.flops / seconds / 1e9 : 0;
+  const gbps = seconds > 0 ? c.bytes / seconds / 1e9 : 0;
+  const fb = device.peaks.bandwidth_gbps > 0 ? gbps / device.peaks.bandwidth_gbps : 0;
+  const peakFlops = flopsPeak(device);
+  const ff = peakFlops > 0 ? gflops / peakFlops : 0;
+  return {
+    name: c.name,
+    sizes: c.sizes,
+    optimized,
+    baseline,
+    speedup: optimized.median_ms > 0 ? baseline.median_ms / optimized.median_ms : 0,
+    gbps,
+    gflops,
+    fraction_of_peak: Math.max(fb, ff),
+    fraction_of_peak_bandwidth: fb,
+    fraction_of_peak_flops: ff,
+    ...(inside !== undefined ? { inside_ms: inside } : {}),
+    outside_ms: optimized.median_ms,
+  };
+}
+
+/**
+ * The roofline floor: a time that would need more than PEAK_MARGIN times the device's bandwidth (for the bytes
+ * a call must move) or FLOP/s peak is impossible, whatever the speedup. The bandwidth test holds only where
+ * the case's data came from memory: `cacheCold` (the C harness flushes small cases; otherwise the data is at
+ * least twice the last-level cache). The flops test always holds.
+ */
+export function implausibleReason(c: BenchmarkCase, device: Device, cacheCold = true): string | undefined {
+  if (device.peaks.source === 'unknown') return undefined;
+  if (cacheCold && c.fraction_of_peak_bandwidth > PEAK_MARGIN)
+    return `case ${c.name}: ${c.gbps.toFixed(1)} GB/s is above the device's peak of ${device.peaks.bandwidth_gbps.toFixed(1)} GB/s`;
+  if (c.fraction_of_peak_flops > PEAK_MARGIN)
+    return `case ${c.name}: ${c.gflops.toFixed(1)} GFLOP/s is above the device's peak of ${flopsPeak(device).toFixed(1)} GFLOP/s`;
+  return undefined;
+}
+
+export function reviewReasons(cases: readonly BenchmarkCase[], speedup: number): string[] {
+  const reasons: string[] = [];
+  if (speedup > FLAG_SPEEDUP) reasons.push(`speedup ${speedup.toFixed(1)}x is over ${FLAG_SPEEDUP}x`);
+  for (const c of cases)
+    if (c.fraction_of_peak > FLAG_FRACTION)
+      reasons.push(`case ${c.name} reaches ${(c.fraction_of_peak * 100).toFixed(0)}% of peak`);
+  return reasons;
+}
+
+// ---- The verdict on a timed run ----
+
+/** One timed case as a harness collected it. */
+export interface TimedCase {
+  name: string;
+  sizes: Record<string, number>;
+  /** Clean samples (ms, from outside the candidate's process). */
+  optimized: readonly number[];
+  baseline: readonly number[];
+  /** Calls flagged for work outside their timed window (not in `optimized`). */
+  flagged: number;
+  /** The candidate's own clock, per clean sample (C backend). */
+  inside?: readonly number[] | undefined;
+  /** The compiled reference (torch backend), when it was timed. */
+  compiled?: readonly number[] | null | undefined;
+  /** What one call must move and do (0 when unknown). */
+  bytes: number;
+  flops: number;
+  /** Whether the data came from memory on each call (flushed, or at least twice the last-level cache). */
+  cacheCold: boolean;
+}
+
+export interface JudgeInput {
+  device: Device;
+  ranked: boolean;
+  cases: readonly TimedCase[];
+  load?: RawLoad | undefined;
+  timedRuns: number;
+  /** The C harness's no-op round trips (90th percentile, ms): the clock check's slack grows with it. */
+  nopP90Ms?: number | null | undefined;
+  /** Reasons found before timing (the static scan of Python submissions): flag, never reject. */
+  reviewReasons?: readonly string[] | undefined;
+  /** How the message names what was beaten: `the reference` (C), `the reference in eager PyTorch` (torch). */
+  baselineName: string;
+  /** How it names the compiled reference (torch), when one was timed. */
+  compiledName?: string | undefined;
+  /** Hide the cases' sizes in the result (a C problem's ranked cases are secret). */
+  hideSizes?: boolean | undefined;
+}
+
+export interface Judgement {
+  verdict: 'accepted' | 'rejected' | 'implausible';
+  message: string;
+  result: BenchmarkingResult;
+}
+
+export function judgeTimed(a: JudgeInput): Judgement {
+  const figures = a.cases.map((tc) => {
+    const optimized = withFlagged(tc.optimized, tc.flagged);
+    // The inside series pads like the outside one, with the slowest clean sample's own inside time.
+    const inside = tc.inside?.length ? insideWithFlagged(tc.optimized, tc.inside, tc.flagged) : undefined;
+    const c = caseFigures(
+      a.device,
+      tc,
+      timingStats(optimized),
+      timingStats(tc.baseline),
+      inside ? median(inside) : undefined,
+    );
+    return { tc, c, optimized, inside };
+  });
+  const cases = figures.map((f) => f.c);
+  const optimized = cases.reduce((s, c) => s + c.optimized.median_ms, 0);
+  const baseline = cases.reduce((s, c) => s + c.baseline.median_ms, 0);
+  const speedup = optimized > 0 ? baseline / optimized : 0;
+  const seconds = optimized / 1000;
+  const totals = cases.reduce(
+    (t, c) => ({
+      gb: t.gb + c.gbps * (c.optimized.median_ms / 1000),
+      gf: t.gf + c.gflops * (c.optimized.median_ms / 1000),
+    }),
+    { gb: 0, gf: 0 },
+  );
+  const compiledAll = a.cases.length > 0 && a.cases.every((c) => c.compiled && c.compiled.length > 0);
+  const compiled = compiledAll ? a.cases.reduce((s, c) => s + median(c.compiled ?? []), 0) : null;
+  const noisy = heavyLoad(a.load);
+  const load: TimingLoad | undefined = a.load
+    ? {
+        outside_cores: Math.round(a.load.outside_cores * 100) / 100,
+        cores: Math.round(a.load.cores),
+        lock: a.load.lock,
+        lock_wait_ms: a.load.lock_wait_ms,
+        noisy,
+        timed_runs: a.timedRuns,
+      }
+    : undefined;
+  const result: BenchmarkingResult = {
+    optimized_time: optimized,
+    baseline_time: baseline,
+    speedup,
+    gbps: seconds > 0 ? totals.gb / seconds : 0,
+    gflops: seconds > 0 ? totals.gf / seconds : 0,
+    fraction_of_peak: Math.max(0, ...cases.map((c) => c.fraction_of_peak)),
+    // A ranked run's sizes are hidden: the figures above used them, the report does not show them.
+    cases: a.hideSizes ? cases.map((c) => ({ ...c, sizes: {} })) : cases,
+    flagged_for_review: false,
+    review_reasons: [],
+    ...(load ? { load } : {}),
+    ...(a.cases.some((c) => c.compiled !== undefined)
+      ? {
+          compiled_baseline_time: compiled,
+          speedup_over_compiled: compiled && optimized > 0 ? compiled / optimized : null,
+        }
+      : {}),
+  };
+  const faster = speedup >= 1 ? `${speedup.toFixed(2)}x faster than` : `${(1 / speedup).toFixed(2)}x slower than`;
+  let verdict: Judgement['verdict'] = 'accepted';
+  let message = `accepted: ${faster} ${a.baselineName}${
+    compiled && optimized > 0
+      ? `, ${(compiled / optimized).toFixed(2)}x ${a.compiledName ?? 'the compiled reference'}`
+      : ''
+  }`;
+  for (const { tc, c } of figures) {
+    if (!tc.inside?.length) continue;
+    if (c.optimized.median_ms <= CLOCK_CHECK_MIN_MS || tc.optimized.length < CLOCK_CHECK_MIN_SAMPLES) continue;
+    const check = clockCheck(tc.optimized, tc.inside, Math.max(CLOCK_SLACK_MS, 2 * (a.nopP90Ms ?? 0)));
+    if (!check.ok) {
+      verdict = 'rejected';
+      message = `rejected: case ${c.name}: the candidate's own clock disagrees with the harness's outside timing (inside ${(c.inside_ms ?? 0).toFixed(3)} ms, outside ${c.optimized.median_ms.toFixed(3)} ms; ${check.agreeing} of ${tc.optimized.length} samples within ${CLOCK_TOLERANCE * 100}%, ${check.needed} needed): clock tampering?`;
+      break;
+    }
+  }
+  if (verdict === 'accepted') {
+    const reason = figures.map((f) => implausibleReason(f.c, a.device, f.tc.cacheCold)).find((x) => x !== undefined);
+    if (reason) {
+      verdict = 'implausible';
+      message = `implausible: ${reason}`;
+    }
+  }
+  if (verdict === 'accepted') {
+    const reasons = [...(a.reviewReasons ?? []), ...reviewReasons(cases, speedup)];
+    if (noisy)
+      reasons.push(
+        a.load?.lock_gave_up
+          ? 'timed without the device lock (another runner held it for over 2 minutes): times may be noisy'
+          : `timed while other work kept ${(load?.outside_cores ?? 0).toFixed(1)} of ${load?.cores ?? '?'} cores busy: times may be noisy`,
+      );
+    result.review_reasons = reasons;
+    result.flagged_for_review = reasons.length > 0;
+  }
+  return { verdict, message, result };
+}
+
+function insideWithFlagged(outside: readonly number[], inside: readonly number[], flagged: number): number[] {
+  if (flagged <= 0 || outside.length === 0) return [...inside];
+  let slowest = 0;
+  for (let i = 1; i < outside.length; i++) if ((outside[i] as number) > (outside[slowest] as number)) slowest = i;
+  const v = inside[slowest] ?? 0;
+  return [...inside, ...Array.from({ length: flagged }, () => v)];
+}
