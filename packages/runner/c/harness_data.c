@@ -217,6 +217,7 @@ double now_ms(void) {
    sysconf(_SC_LEVEL3_CACHE_SIZE): on AMD EPYC virtual machines it reports the whole package's L3 (384 MiB on
    this 2-core VM, whose cores share one 32 MiB L3), which made every flush write and read 768 MiB. */
 size_t llc_override;
+#define KF_LLC_FALLBACK_MAX ((size_t)128 << 20)
 
 size_t llc_bytes(void) {
   static size_t cached;
@@ -241,8 +242,14 @@ size_t llc_bytes(void) {
     if (level >= best_level && kib) best_level = level, best = kib << 10;
   }
   if (!best) {
+    /* No sysfs cache description (seen on a Zen 5 EPYC VM): glibc's figure comes from CPUID's package-wide L3
+       (508 MiB there, where a core reaches one CCX's 32 MiB), and a flush of twice that took about half a second
+       per sample, so most of a timed phase's budget went on flushing. Capped at KF_LLC_FALLBACK_MAX, which is at
+       least the L3 one core reaches on the x86 parts we know of (AMD's stacked-cache parts: 96 MiB); a shared
+       socket-wide L3 larger than that (some Xeons) is then only partly flushed, which sysfs avoids. */
     long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
     best = (size_t)(llc > 0 ? llc : 32L << 20);
+    if (best > KF_LLC_FALLBACK_MAX) best = KF_LLC_FALLBACK_MAX;
   }
   return cached = best;
 }

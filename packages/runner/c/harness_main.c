@@ -465,6 +465,13 @@ static void evict_private_outputs(const case_desc *c) {
    candidate's are (the expected outputs of this seed come out of it); cuda: the baseline worker. */
 static int time_baseline(const case_desc *c, uint64_t seed, int flush, double *ms) {
   if (have_b) {
+    /* The baseline worker: the reference built as a candidate would be, timed exactly as the candidate is (the
+       shared data set up by the caller, the same flush, the same round trip less the same no-op median). */
+    if (flush) {
+      double t0 = now_ms();
+      flush_caches();
+      prof.flush += since(t0);
+    }
     double in, t0 = now_ms();
     if (timed_call(&B, c, ms, &in)) {
       worker_failure(&B, "the baseline failed");
@@ -513,31 +520,51 @@ static int timing(void) {
         worker_failure(&W, "during warm-up");
         goto out;
       }
-    if (time_baseline(c, P.bench_seed, flush, &b)) goto out;
+    if (have_b) {
+      /* The baseline worker warms up as the candidate did: page faults, thread start-up, frequency. */
+      wstart = now_ms();
+      for (int k = 0; k < P.warmup_calls || now_ms() - wstart < P.warmup_ms; k++) {
+        setup_shared(c, P.bench_seed, P.dists[0]);
+        if (timed_call(&B, c, &o, &in)) {
+          worker_failure(&B, "the baseline failed during warm-up");
+          verdict = "runtime_error";
+          goto out;
+        }
+      }
+    } else if (time_baseline(c, P.bench_seed, flush, &b)) {
+      goto out;
+    }
     prof.warmup += since(t0);
-    series cand = {0}, base = {0}, inside = {0};
+    series cand = {0}, base = {0}, inside = {0}, ratio = {0};
     int checked = 0, dropped = 0;
     double start = now_ms();
     for (int k = 0;; k++) {
       uint64_t seed = fresh_seed();
       int expected = 0;
-      t0 = now_ms();
-      setup_shared(c, seed, P.dists[0]);
-      prof.setup += since(t0);
-      if (!converged(&base)) {
-        /* Interleaved until it has converged; on cpu it runs on its own copy of this seed's inputs. */
+      /* Paired: the baseline is timed beside the candidate for the whole timed phase, on the same sample's
+         inputs, so a slow minute slows both, and the speedup is estimated from the pairs. With a baseline worker
+         (every build since 2026-11-24) it runs in its own process on the shared data, timed exactly as the
+         candidate is, and the two alternate which goes first (a drift inside a pair cancels out); the shared
+         data is set up afresh before each. In-process (an older build): first, on its own copy of the inputs,
+         whose outputs are then the expected ones. */
+      int cand_first = have_b && (k & 1);
+      /* Small cases are flushed once per pair, before its first call: the second call's own data is cold anyway
+         (written afresh with non-temporal stores), and a flush before each call doubled the harness's cost. */
+      if (!cand_first) {
+        t0 = now_ms();
+        setup_shared(c, seed, P.dists[0]);
+        prof.setup += since(t0);
         if (time_baseline(c, seed, flush, &b)) goto out;
         push(&base, b);
         prof.baseline_samples++;
-        expected = !P.cuda;
-        if (P.cuda) {
-          /* The cuda baseline ran in its own worker on the shared data: set it up again. */
-          t0 = now_ms();
-          setup_shared(c, seed, P.dists[0]);
-          prof.setup += since(t0);
-        }
+        expected = !have_b;
       }
-      if (flush) {
+      if (have_b || cand_first) {
+        t0 = now_ms();
+        setup_shared(c, seed, P.dists[0]);
+        prof.setup += since(t0);
+      }
+      if (flush && (cand_first || !have_b)) {
         t0 = now_ms();
         flush_caches();
         prof.flush += since(t0);
@@ -576,6 +603,16 @@ static int timing(void) {
         prof.checked++;
         prof.checks += since(t0);
       }
+      if (cand_first) {
+        /* The candidate's outputs are checked: the baseline worker may have the shared data now. */
+        t0 = now_ms();
+        setup_shared(c, seed, P.dists[0]);
+        prof.setup += since(t0);
+        if (time_baseline(c, seed, 0, &b)) goto out;
+        push(&base, b);
+        prof.baseline_samples++;
+      }
+      if (!flagged && o > 0) push(&ratio, b / o);
       double elapsed = now_ms() - start;
       if ((converged(&cand) && converged(&base)) || elapsed > budget) break;
     }
@@ -596,10 +633,12 @@ static int timing(void) {
     print_series("optimized", &cand);
     print_series("baseline", &base);
     print_series("inside", &inside);
+    print_series("ratios", &ratio);
     fputc('}', J);
     free(cand.v);
     free(base.v);
     free(inside.v);
+    free(ratio.v);
   }
   prof.timing = since(tstart);
   fputs("]", J);

@@ -640,6 +640,7 @@ def benchmark(cand, report):
             for role, w in workers.items():
                 w.run()
         times = {r: [] for r in workers}
+        ratios = []  # per clean iteration: the eager baseline's time over the candidate's (paired, same inputs)
         flagged = 0
         t_start = time.monotonic()
         order = list(workers)
@@ -648,15 +649,19 @@ def benchmark(cand, report):
             # system: never a scaled, shifted or permuted copy of earlier inputs, which a candidate could cache.
             xs = p.inputs(fresh_seed(), "as_written")
             order = order[1:] + order[:1]
+            now = {}
             for role in order:
                 sh = shared[role]
                 sh.write_inputs(xs)
                 sh.nan_outputs()
                 t = workers[role].run()
                 if role == "candidate" and workers[role].last_flagged:
-                    flagged += 1  # counted below as the slowest clean sample
+                    flagged += 1  # counted by the judge as the slowest clean sample
                 else:
                     times[role].append(t)
+                    now[role] = t
+            if "candidate" in now and now["candidate"] > 0:
+                ratios.append(now["baseline"] / now["candidate"])
             # Every timed output is checked: against the baseline's output on the same fresh inputs.
             ok, *_r, msg = compare_all([o.clone() for o in shared["candidate"].output_views],
                                        [o.clone() for o in shared["baseline"].output_views])
@@ -676,7 +681,7 @@ def benchmark(cand, report):
         ms = {r: [x / 1e6 for x in v] for r, v in times.items()}
         entry = {
             "name": c["name"], "sizes": c["constants"], "optimized": ms["candidate"], "baseline": ms["baseline"],
-            "compiled": ms.get("compiled"), "flagged": flagged,
+            "compiled": ms.get("compiled"), "flagged": flagged, "ratios": ratios,
             # Parameters, inputs and outputs, each read or written once: the least memory traffic a call needs.
             "bytes": shared["candidate"].size,
         }

@@ -10,7 +10,13 @@ describe('a correct candidate', () => {
     const r = state.benchmarking_result!;
     expect(r.optimized_time).toBeGreaterThan(0);
     expect(r.baseline_time).toBeGreaterThan(0);
-    expect(r.speedup).toBeCloseTo(r.baseline_time / r.optimized_time, 6);
+    // Paired: the speedup is the median of the pairs' ratios, inside its 95% interval; the times are each side's
+    // median, so their ratio is near it but not equal to it.
+    const [lo, hi] = r.speedup_interval ?? [Number.NaN, Number.NaN];
+    expect(r.speedup).toBeGreaterThanOrEqual(lo);
+    expect(r.speedup).toBeLessThanOrEqual(hi);
+    expect(r.optimized_time_interval?.[0]).toBeLessThanOrEqual(r.optimized_time);
+    expect(r.optimized_time_interval?.[1]).toBeGreaterThanOrEqual(r.optimized_time);
     expect(r.gbps).toBeGreaterThan(1);
     expect(r.fraction_of_peak).toBeGreaterThan(0);
     const c = r.cases[0]!;

@@ -10,6 +10,7 @@ import {
   heavyLoad,
   judgeTimed,
   LOAD_WINDOW_MS,
+  medianInterval,
   medianRse,
   planRules,
   shouldRetime,
@@ -90,6 +91,47 @@ describe('the stopping rule', () => {
     expect(medianRse(steady)).toBeLessThan(0.01);
     expect(medianRse(withOutliers)).toBeLessThan(0.01);
     expect(medianRse([1])).toBe(Number.POSITIVE_INFINITY);
+  });
+});
+
+describe('paired speedup and its interval', () => {
+  it('is the median of the pairs, which a slow minute (both calls of its pairs slow) hardly moves', () => {
+    // 20 pairs at 1.0x; the last 8 taken in a slow minute where both calls ran 3x slower.
+    const cand = [...Array(12).fill(1), ...Array(8).fill(3)];
+    const base = [...Array(12).fill(1), ...Array(8).fill(3)];
+    const ratios = base.map((b, i) => b / (cand[i] as number));
+    const j = judgeTimed({
+      device: device(),
+      ranked: false,
+      cases: [timed({ optimized: cand, baseline: base, ratios })],
+      timedRuns: 1,
+      baselineName: 'x',
+    });
+    expect(j.result.speedup).toBe(1);
+    expect(j.result.speedup_interval).toEqual([1, 1]);
+    expect(j.result.cases[0]?.speedup_interval).toEqual([1, 1]);
+    expect(j.result.optimized_time_interval?.[0]).toBeLessThanOrEqual(j.result.optimized_time);
+  });
+
+  it('a distribution-free 95% interval of the median, none under 6 values', () => {
+    expect(medianInterval([1, 2, 3])).toBeNull();
+    const xs = Array.from({ length: 100 }, (_, i) => i);
+    const [lo, hi] = medianInterval(xs) as [number, number];
+    expect(lo).toBeLessThan(49.5);
+    expect(hi).toBeGreaterThan(49.5);
+    expect(hi - lo).toBeLessThan(25);
+  });
+
+  it('a flagged call counts as the worst pair', () => {
+    const ratios = [1, 1, 1, 1, 1, 1, 0.5];
+    const j = judgeTimed({
+      device: device(),
+      ranked: false,
+      cases: [timed({ optimized: Array(7).fill(1), baseline: Array(7).fill(1), ratios, flagged: 6 })],
+      timedRuns: 1,
+      baselineName: 'x',
+    });
+    expect(j.result.speedup).toBeLessThan(1);
   });
 });
 

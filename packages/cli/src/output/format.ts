@@ -9,9 +9,15 @@ export function formatMs(ms: number | null | undefined): string {
   return `${(ms / 1000).toPrecision(3)} s`;
 }
 
-export function formatSpeedup(speedup: number | null | undefined): string {
+export function formatSpeedup(
+  speedup: number | null | undefined,
+  interval?: readonly [number, number] | undefined,
+): string {
   if (speedup === null || speedup === undefined || !Number.isFinite(speedup)) return '-';
-  return `${speedup.toFixed(2)}x`;
+  // With its 95% interval where the runner measured one: `1.02x [0.98-1.05]`.
+  return interval
+    ? `${speedup.toFixed(2)}x [${interval[0].toFixed(2)}-${interval[1].toFixed(2)}]`
+    : `${speedup.toFixed(2)}x`;
 }
 
 /** `2026-11-21 09:30` in UTC: compact and the same on every machine. */

@@ -85,6 +85,7 @@ export function stateFromReport(a: {
       baseline: b.baseline,
       flagged: b.flagged ?? 0,
       inside: b.inside,
+      ratios: b.ratios,
       flops: safe(() => evalExpr(a.problem.cost.flops, b.sizes)),
       bytes: safe(() => evalExpr(a.problem.cost.bytes, b.sizes)),
       // The C harness flushes the caches before each sample of a case smaller than twice the last-level cache.

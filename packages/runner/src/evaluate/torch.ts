@@ -147,6 +147,8 @@ const TorchReport = z.object({
       baseline: z.array(z.number()),
       compiled: z.array(z.number()).nullable().optional(),
       flagged: z.number().int().nonnegative(),
+      /** Eager baseline over candidate time per clean iteration (paired, same inputs). */
+      ratios: z.array(z.number()).optional(),
       /** Bytes of the parameters, inputs and outputs (the least traffic a call needs). */
       bytes: z.number().nonnegative().optional(),
     }),
@@ -569,6 +571,7 @@ function stateFromTorchReport(
       baseline: b.baseline,
       compiled: b.compiled ?? null,
       flagged: b.flagged,
+      ratios: b.ratios,
       bytes: b.bytes ?? 0,
       flops: 0,
       cacheCold: llc > 0 && (b.bytes ?? 0) >= 2 * llc,

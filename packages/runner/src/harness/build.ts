@@ -28,7 +28,9 @@ export interface BuiltHarness {
   harness: string;
   /** Objects a candidate links with: the worker stub and the glue that calls solution(). */
   workerObjects: string[];
-  /** cuda only: a complete worker that runs the cuda baseline (reference.cu). */
+  /** A complete worker that runs the baseline: cuda, reference.cu; cpu, the reference compiled and linked exactly as a
+      candidate is (its toolchain's flags, the same stub), so the baseline is timed the same way as the candidate:
+      in its own sandboxed process, over the same round trip. */
   baselineWorker?: string;
 }
 
@@ -71,13 +73,21 @@ export function buildHarness(
     files[f] = readFileSync(join(src, f), 'utf8');
   files['glue_reference.c'] = glueSource(p.signature, 'reference', 'kf_call_reference');
   files['glue_solution.c'] = glueSource(p.signature, 'solution', 'kf_call_solution');
+  files['glue_baseline.c'] = glueSource(p.signature, 'reference', 'kf_call_solution');
   files['reference.c'] = p.reference_c;
   if (nv) {
     files['glue_solution.cu'] = files['glue_solution.c'];
     files['glue_baseline.cu'] = glueSource(p.signature, 'reference', 'kf_call_solution');
     files['reference.cu'] = p.reference_cu ?? '';
   }
-  const key = contentHash(backend, cc.version, nv?.version ?? '', nv?.flags.join(' ') ?? '', JSON.stringify(files));
+  const key = contentHash(
+    backend,
+    cc.version,
+    cc.flags.join(' '),
+    nv?.version ?? '',
+    nv?.flags.join(' ') ?? '',
+    JSON.stringify(files),
+  );
   const dir = join(workDir, 'cache', `harness-${p.name}-${backend}-${key}`);
   const pending = building.get(dir);
   if (pending) return pending;
@@ -88,7 +98,7 @@ export function buildHarness(
       workerObjects: nv
         ? [join(dir, 'kf_stub_cuda.o'), join(dir, 'kf_glue_cuda.o')]
         : [join(dir, 'kf_stub.o'), join(dir, 'kf_glue.o')],
-      ...(nv ? { baselineWorker: join(dir, 'baseline_worker') } : {}),
+      ...(nv && !p.reference_cu ? {} : { baselineWorker: join(dir, 'baseline_worker') }),
     };
     if (existsSync(join(dir, 'done'))) return built;
     const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
@@ -122,6 +132,23 @@ export function buildHarness(
       } else {
         await compileIn(tmp, cc, [...opt, '-c', 'worker_cpu.c', '-o', 'kf_stub.o'], 'the worker stub');
         await compileIn(tmp, cc, [...opt, '-c', 'glue_solution.c', '-o', 'kf_glue.o'], 'the glue');
+        // The baseline worker: the reference as a candidate that submitted it would be built (same flags, same
+        // stub), so identical code reads 1.00x.
+        await compileIn(
+          tmp,
+          cc,
+          [
+            ...cc.flags,
+            ...refDefine,
+            '-o',
+            'baseline_worker',
+            'reference.c',
+            'glue_baseline.c',
+            'kf_stub.o',
+            ...cc.linkFlags,
+          ],
+          'the baseline worker',
+        );
       }
       writeFileSync(join(tmp, 'done'), '');
       rmSync(dir, { recursive: true, force: true });

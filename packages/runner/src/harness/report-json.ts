@@ -45,6 +45,9 @@ export const HarnessReportSchema = z.object({
         optimized: z.array(z.number()),
         baseline: z.array(z.number()),
         inside: z.array(z.number()),
+        /** Per clean pair, baseline time over candidate time (the candidate's and the baseline's calls of one
+            sample, on the same inputs, side by side). */
+        ratios: z.array(z.number()).optional(),
       }),
     )
     .default([]),

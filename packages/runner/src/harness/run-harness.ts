@@ -80,9 +80,17 @@ export async function runHarness(opts: {
   if (opts.built.baselineWorker) {
     copyFileSync(opts.built.baselineWorker, join(opts.boxDir, 'baseline_worker'));
     chmodSync(join(opts.boxDir, 'baseline_worker'), 0o755);
-    const bl = sandboxArgv({ workDir: boxPath, writable: false, limits, gpu: true, asPid1: true }, [
-      './baseline_worker',
-    ]);
+    const bl = sandboxArgv(
+      {
+        workDir: boxPath,
+        writable: false,
+        limits,
+        gpu: opts.cuda,
+        asPid1: true,
+        ...(filter ? { seccompFd: 6 } : {}),
+      },
+      ['./baseline_worker'],
+    );
     writeFileSync(join(jobDir, 'baseline.args'), `${bl.join('\0')}\0`);
     baseline = 'baseline.args';
   }

@@ -56,6 +56,10 @@ export const TimingStats = z.object({
 });
 export type TimingStats = z.infer<typeof TimingStats>;
 
+/** A 95% interval [low, high]. */
+export const Interval = z.tuple([z.number(), z.number()]);
+export type Interval = z.infer<typeof Interval>;
+
 export const BenchmarkCase = z.object({
   name: z.string(),
   /** The case's sizes; empty for a ranked run's hidden cases. */
@@ -72,6 +76,11 @@ export const BenchmarkCase = z.object({
   /** The candidate's own timing of the timed phase and the harness's timing from outside its process. */
   inside_ms: z.number().optional(),
   outside_ms: z.number().optional(),
+  /** 95% interval of the case's speedup: the median of the ratios of its paired samples (baseline and candidate
+      timed side by side on the same inputs). Absent with fewer than 6 pairs. */
+  speedup_interval: Interval.optional(),
+  /** 95% interval of the candidate's median time (ms). Absent with fewer than 6 samples. */
+  optimized_interval: Interval.optional(),
 });
 export type BenchmarkCase = z.infer<typeof BenchmarkCase>;
 
@@ -93,9 +102,14 @@ export type TimingLoad = z.infer<typeof TimingLoad>;
 export const BenchmarkingResult = z.object({
   /** Sum over the benchmark cases of the candidate's median time (ms). */
   optimized_time: z.number(),
+  /** 95% interval of optimized_time (the sum of the cases' intervals). */
+  optimized_time_interval: Interval.optional(),
   /** The same for the reference or library baseline, timed interleaved in the same run. */
   baseline_time: z.number(),
+  /** Paired: from the ratios of baseline and candidate calls timed side by side on the same inputs. */
   speedup: z.number(),
+  /** 95% interval of the speedup. Absent when a case had fewer than 6 pairs. */
+  speedup_interval: Interval.optional(),
   gbps: z.number(),
   gflops: z.number(),
   fraction_of_peak: z.number(),

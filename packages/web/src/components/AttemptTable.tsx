@@ -85,7 +85,7 @@ export function AttemptTable({
                 />
               </td>
               <td data-label="Speedup" className={`${stacked.cell} ${stacked.num}`}>
-                <Speedup value={result?.speedup} />
+                <Speedup value={result?.speedup} interval={result?.speedup_interval} />
               </td>
             </tr>
           );

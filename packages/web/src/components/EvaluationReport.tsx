@@ -115,9 +115,14 @@ export function EvaluationReport({ state }: { state: EvaluationState }) {
         {bench ? (
           <dl className="mt-4 grid grid-cols-2 gap-4 text-sm sm:grid-cols-3 lg:grid-cols-6" data-testid="figures">
             {[
-              ['Time', `${formatMs(bench.optimized_time)} ${formatSpread(bench.optimized_time, spreadMs(bench))}`],
+              [
+                'Time',
+                bench.optimized_time_interval
+                  ? `${formatMs(bench.optimized_time)} (${formatMs(bench.optimized_time_interval[0])}–${formatMs(bench.optimized_time_interval[1])})`
+                  : `${formatMs(bench.optimized_time)} ${formatSpread(bench.optimized_time, spreadMs(bench))}`,
+              ],
               ['Baseline', formatMs(bench.baseline_time)],
-              ['Speedup', <Speedup key="s" value={bench.speedup} />],
+              ['Speedup', <Speedup key="s" value={bench.speedup} interval={bench.speedup_interval} />],
               ['GB/s', formatNumber(bench.gbps)],
               ['GFLOP/s', gflops(bench.gflops)],
               ['Fraction of peak', formatPercent(bench.fraction_of_peak)],
@@ -195,7 +200,7 @@ export function EvaluationReport({ state }: { state: EvaluationState }) {
                     <td className={`${td} text-right`}>{c.optimized.samples}</td>
                     <td className={`${td} text-right`}>{formatMs(c.baseline.median_ms)}</td>
                     <td className={`${td} text-right`}>
-                      <Speedup value={c.speedup} />
+                      <Speedup value={c.speedup} interval={c.speedup_interval} />
                     </td>
                     <td className={`${td} text-right`}>{formatNumber(c.gbps)}</td>
                     <td className={`${td} text-right`}>{gflops(c.gflops)}</td>

@@ -1,15 +1,37 @@
 // A speedup that reads at a glance: below 1x it says "slower", in red.
 import { formatSpeedup } from '../lib/format';
 
-export function Speedup({ value }: { value: number | null | undefined }) {
+export function Speedup({
+  value,
+  interval,
+}: {
+  value: number | null | undefined;
+  /** The 95% interval, when the runner measured one (paired samples). */
+  interval?: readonly [number, number] | undefined;
+}) {
   if (value === null || value === undefined || !Number.isFinite(value)) return <span>—</span>;
-  if (value < 1)
+  const ci = interval ? (
+    <span className="text-xs font-normal text-slate-500 dark:text-slate-400" title="95% interval">
+      {' '}
+      ({formatSpeedup(interval[0])}–{formatSpeedup(interval[1])})
+    </span>
+  ) : null;
+  // An interval that holds 1.00x cannot tell the two apart: never "slower" then.
+  const withinNoise = interval !== undefined && interval[0] <= 1 && interval[1] >= 1;
+  if (value < 1 && !withinNoise)
     return (
       <span className="text-rose-700 dark:text-rose-300" title={`${formatSpeedup(1 / value)} slower than the baseline`}>
         {formatSpeedup(value)} <span className="text-xs">slower</span>
+        {ci}
       </span>
     );
-  return <span>{formatSpeedup(value)}</span>;
+  return (
+    <span title={withinNoise ? 'within noise of the baseline (the 95% interval holds 1.00x)' : undefined}>
+      {formatSpeedup(value)}
+      {withinNoise ? <span className="text-xs font-normal"> within noise</span> : null}
+      {ci}
+    </span>
+  );
 }
 
 /** A time with its spread beside it, e.g. `1.234 ms ±0.8%`. */

@@ -75,7 +75,7 @@ function SessionView({ session }: { session: AgentSession }) {
               </dd>
               <dt className="text-slate-500 dark:text-slate-400">Speedup</dt>
               <dd className="tabular-nums">
-                <Speedup value={result?.speedup} />
+                <Speedup value={result?.speedup} interval={result?.speedup_interval} />
               </dd>
             </dl>
           ) : (

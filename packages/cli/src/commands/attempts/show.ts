@@ -95,7 +95,7 @@ async function show(
     output.errStyle.dim(
       `attempt #${attempt.attempt_number} · ${attempt.status}${evaluation ? ` · ${evaluation.verdict}` : ''}` +
         (attemptTime(attempt) !== undefined
-          ? ` · ${formatMs(attemptTime(attempt))} (${formatSpeedup(evaluation?.benchmarking_result?.speedup)})`
+          ? ` · ${formatMs(attemptTime(attempt))} (${formatSpeedup(evaluation?.benchmarking_result?.speedup, evaluation?.benchmarking_result?.speedup_interval)})`
           : ''),
     ),
   );

@@ -58,7 +58,10 @@ export function printAttempt(output: Output, attempt: GenerationAttempt): void {
     ['Status', colorStatus(style, attempt.status)],
     ['Verdict', colorVerdict(style, evaluation?.verdict)],
     ['Time', formatMs(attemptTime(attempt))],
-    ['Speedup', formatSpeedup(evaluation?.benchmarking_result?.speedup)],
+    [
+      'Speedup',
+      formatSpeedup(evaluation?.benchmarking_result?.speedup, evaluation?.benchmarking_result?.speedup_interval),
+    ],
     ['Language', attempt.language],
     ...(evaluation?.message ? ([['Result', evaluation.message]] as const) : []),
     ...(attempt.error ? ([['Error', attempt.error]] as const) : []),
