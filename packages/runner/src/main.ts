@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // kforge-runner: a standalone runner that claims evaluation jobs from a Kernelforge server over the runner API.
-//   kforge-runner --server URL --token T [--work-dir D] [--devices cpu-x86_64,cuda-H100] [--problems DIR]
-// Environment: KFORGE_SERVER_URL, KFORGE_RUNNER_TOKEN (flags win).
+//   kforge-runner --server URL [--server URL2 ...] --token T [--work-dir D] [--devices cpu-x86_64,cuda-H100] [--problems DIR]
+// Environment: KFORGE_SERVER_URL (comma-separated for several), KFORGE_RUNNER_TOKEN, KFORGE_ALLOW_UNSANDBOXED (flags win).
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -20,10 +20,33 @@ function findProblems(explicit?: string): string {
   throw new Error('cannot find the problems/ folder: pass --problems DIR');
 }
 
+const USAGE = `usage: kforge-runner --server URL [--server URL ...] --token T [options]
+
+  --server URL      a Kernelforge server (repeat it, or comma-separate, for every replica; or give the balancer's URL).
+                    On a connection error, timeout or 5xx the runner moves on to the next; 4xx answers are final.
+                    Default: KFORGE_SERVER_URL (comma-separated for several)
+  --token T         the servers' KFORGE_RUNNER_TOKEN. Default: KFORGE_RUNNER_TOKEN
+  --work-dir D      build cache and job folders (created 0700). Default: ~/.kforge-runner
+  --devices LIST    serve only these devices (comma-separated ids, e.g. cpu-x86_64,cuda-H100). Default: all found
+  --problems DIR    the problem catalogue. Default: the repository's problems/
+  --name N          the name this runner registers with. Default: the host name
+  -h, --help        this text
+
+Environment: KFORGE_ALLOW_UNSANDBOXED=1 runs candidates without bubblewrap when it is missing (unsafe).
+`;
+
+/** Repeated flags and comma-separated lists both give several URLs; blanks are dropped. */
+function splitUrls(values: string[]): string[] {
+  return values
+    .flatMap((v) => v.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
-      server: { type: 'string' },
+      server: { type: 'string', multiple: true },
       token: { type: 'string' },
       'work-dir': { type: 'string' },
       devices: { type: 'string' },
@@ -33,14 +56,12 @@ async function main(): Promise<number> {
     },
   });
   if (values.help) {
-    process.stdout.write(
-      'usage: kforge-runner --server URL --token T [--work-dir D] [--devices cpu-x86_64,...] [--problems DIR] [--name N]\n',
-    );
+    process.stdout.write(USAGE);
     return 0;
   }
-  const serverUrl = values.server ?? process.env.KFORGE_SERVER_URL;
+  const serverUrls = splitUrls(values.server?.length ? values.server : [process.env.KFORGE_SERVER_URL ?? '']);
   const token = values.token ?? process.env.KFORGE_RUNNER_TOKEN;
-  if (!serverUrl || !token) {
+  if (serverUrls.length === 0 || !token) {
     process.stderr.write(
       'kforge-runner: --server and --token (or KFORGE_SERVER_URL and KFORGE_RUNNER_TOKEN) are required\n',
     );
@@ -67,8 +88,9 @@ async function main(): Promise<number> {
   process.stderr.write(
     `kforge-runner: ${problems.size} problems; devices ${devices.map((d) => `${d.id} (${d.peaks.bandwidth_gbps.toFixed(1)} GB/s, ${d.peaks.fp32_gflops.toFixed(0)} GFLOP/s)`).join(', ')}\n`,
   );
+  process.stderr.write(`kforge-runner: servers ${serverUrls.join(', ')}\n`);
   const loop = startRunnerLoop({
-    serverUrl,
+    serverUrl: serverUrls,
     token,
     devices,
     problems,

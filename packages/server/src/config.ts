@@ -43,7 +43,7 @@ const bool = (fallback: boolean) =>
     return !['0', 'false', 'no', 'off'].includes(v.trim().toLowerCase());
   }, z.boolean().default(fallback));
 
-const EnvSchema = z.object({
+export const EnvSchema = z.object({
   PORT: int(8000),
   HOST: opt,
   KFORGE_DATA_DIR: opt,

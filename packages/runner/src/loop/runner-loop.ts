@@ -8,7 +8,8 @@ import { type JobOutcome, type JobSource, runJobLoop } from './job-loop.js';
 import { RunnerApiClient, RunnerHttpError } from './protocol-client.js';
 
 export interface RunnerLoopOptions {
-  serverUrl: string;
+  /** One URL (a replica or a balancer) or several replicas of one deployment: the runner fails over between them. */
+  serverUrl: string | string[];
   token: string;
   devices: Device[];
   problems: Catalogue;
@@ -28,14 +29,24 @@ export interface RunnerLoopOptions {
   onResult?: (jobId: string, state: EvaluationState | undefined) => void;
 }
 
+const describe = (e: unknown) => (e instanceof Error ? e.message : String(e));
+/** "in 2000 ms (at 12:00:03.120Z)": when the next try goes out, for an operator reading the log. */
+const retryAt = (ms: number) => `in ${ms} ms (at ${new Date(Date.now() + ms).toISOString().slice(11)})`;
+
 export interface RunnerLoopHandle {
   stop(): Promise<void>;
   readonly runnerId: () => string | undefined;
 }
 
 export function startRunnerLoop(opts: RunnerLoopOptions): RunnerLoopHandle {
-  const api = new RunnerApiClient(opts.serverUrl, opts.token);
   const log = opts.log ?? ((l: string) => console.error(`kforge-runner: ${l}`));
+  const api = new RunnerApiClient(opts.serverUrl, opts.token, (failed, error, next) =>
+    log(
+      next === failed
+        ? `server ${failed} failed (${error})`
+        : `server ${failed} failed (${error}); failing over to ${next}`,
+    ),
+  );
   const stopping = new AbortController();
   const minBackoff = opts.minBackoffMs ?? 500;
   const maxBackoff = opts.maxBackoffMs ?? 30_000;
@@ -68,16 +79,24 @@ export function startRunnerLoop(opts: RunnerLoopOptions): RunnerLoopHandle {
           ...(error !== undefined ? { error } : {}),
         });
         opts.onResult?.(job.job_id, state);
-        log(`job ${job.job_id}: ${state ? state.verdict : `error: ${error}`}`);
+        log(`job ${job.job_id}: ${state ? state.verdict : `error: ${error}`} (posted to ${api.serverUrl})`);
         return;
       } catch (e) {
         if (e instanceof RunnerHttpError && e.status >= 400 && e.status < 500) {
           log(`the server refused the result of job ${job.job_id}: ${e.message}`);
           return;
         }
-        await pause(retryDelayMs(tries, resultRetry));
+        const delay = retryDelayMs(tries, resultRetry);
+        log(
+          `posting the result of job ${job.job_id} failed (${describe(e)}); try ${tries + 2} of ${resultRetry.maxRetries} ${retryAt(delay)} to ${api.serverUrl}`,
+        );
+        await pause(delay);
       }
     }
+    if (!stopping.signal.aborted)
+      log(
+        `gave up posting the result of job ${job.job_id} after ${resultRetry.maxRetries} tries; the server runs the job again once its lease expires`,
+      );
   };
 
   /** Registers when needed and long-polls; failures back off (doubling) and answer null. */
@@ -91,6 +110,7 @@ export function startRunnerLoop(opts: RunnerLoopOptions): RunnerLoopHandle {
         stopping.signal,
       );
       backoff = minBackoff;
+      if (claimed.job) log(`claimed job ${claimed.job.job_id} (try ${claimed.job.attempt}) from ${api.serverUrl}`);
       return claimed.job ?? null;
     } catch (e) {
       if (stopping.signal.aborted) return null;
@@ -98,7 +118,7 @@ export function startRunnerLoop(opts: RunnerLoopOptions): RunnerLoopHandle {
         // The server forgot us (restart, expiry) or rejects our id: register again.
         runnerId = undefined;
       }
-      log(`${e instanceof Error ? e.message : String(e)}; retrying in ${backoff} ms`);
+      log(`claiming a job failed (${describe(e)}); retrying ${retryAt(backoff)} at ${api.serverUrl}`);
       await pause(backoff);
       backoff = Math.min(maxBackoff, backoff * 2);
       return null;
@@ -114,6 +134,9 @@ export function startRunnerLoop(opts: RunnerLoopOptions): RunnerLoopHandle {
       } catch (e) {
         // 409: another runner owns the job now; our result would be refused, so stop working on it.
         if (e instanceof RunnerHttpError && (e.status === 409 || e.status === 404)) return false;
+        // Keep evaluating: the lease outlives a few missed beats, and the next one may reach another replica.
+        const every = Math.max(1, heartbeatSeconds) * 1000;
+        log(`heartbeat of job ${job.job_id} failed (${describe(e)}); next one ${retryAt(every)} to ${api.serverUrl}`);
         return true;
       }
     },

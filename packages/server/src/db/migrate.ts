@@ -1,7 +1,7 @@
 // Applies migrations/*.sql in name order, each once, each in its own transaction; safe with several replicas starting at once.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serverPackageRoot } from '../config.js';
+import { StartupError, serverPackageRoot } from '../config.js';
 import type { Database } from './client.js';
 
 export const migrationsDir = (): string => join(serverPackageRoot(), 'migrations');
@@ -9,15 +9,52 @@ export const migrationsDir = (): string => join(serverPackageRoot(), 'migrations
 // Any constant shared by all replicas: the advisory lock serialises concurrent migrators on Postgres.
 const LOCK_KEY = 73_112_024;
 
-/** Returns the names applied by this call (empty when the schema was already current). */
+/** This build's version, recorded with each migration it applies (and named when an older build meets them). */
+export function serverVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(join(serverPackageRoot(), 'package.json'), 'utf8')) as { version?: string };
+    return pkg.version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The database holds migrations this build does not have: a newer version wrote it. */
+export class NewerSchemaError extends StartupError {
+  constructor(readonly unknown: Array<{ name: string; server_version: string | null }>) {
+    const names = unknown.map((m) => m.name).join(', ');
+    const writers = [...new Set(unknown.map((m) => m.server_version ?? 'a version before 0.1.0 recorded versions'))];
+    super(
+      `the database was migrated by a newer Kernelforge (kforge-server ${writers.join(', ')}): it has migration(s) ${names} that this build (${serverVersion()}) does not know. Run that version or newer, or restore a backup taken before the upgrade; refusing to start`,
+    );
+  }
+}
+
+/**
+ * Returns the names applied by this call (empty when the schema was already current). Every transaction takes
+ * the advisory lock before its first other statement: even creating `schema_migrations` races on an empty
+ * Postgres database (two `CREATE TABLE IF NOT EXISTS` at once can both try to create the row type).
+ * Throws NewerSchemaError, before changing anything, when the database has migrations this build lacks.
+ */
 export async function migrate(database: Database, dir: string = migrationsDir()): Promise<string[]> {
-  await database.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    name text PRIMARY KEY,
-    applied_at timestamptz NOT NULL DEFAULT now()
-  )`);
   const files = readdirSync(dir)
     .filter((f) => /^\d+_.*\.sql$/.test(f))
     .sort();
+  const version = serverVersion();
+  await database.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
+    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      name text PRIMARY KEY,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    // Which build applied each migration, so an older build can say who wrote the data it refuses.
+    await tx.query('ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS server_version text');
+    const recorded = await tx.query<{ name: string; server_version: string | null }>(
+      'SELECT name, server_version FROM schema_migrations ORDER BY name',
+    );
+    const unknown = recorded.filter((m) => !files.includes(m.name));
+    if (unknown.length > 0) throw new NewerSchemaError(unknown);
+  });
   const applied: string[] = [];
   for (const name of files) {
     const sql = readFileSync(join(dir, name), 'utf8');
@@ -26,7 +63,7 @@ export async function migrate(database: Database, dir: string = migrationsDir())
       const done = await tx.query('SELECT 1 FROM schema_migrations WHERE name = $1', [name]);
       if (done.length > 0) return false;
       await runScript(tx, sql);
-      await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [name]);
+      await tx.query('INSERT INTO schema_migrations (name, server_version) VALUES ($1, $2)', [name, version]);
       return true;
     });
     if (ran) applied.push(name);
