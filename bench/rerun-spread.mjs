@@ -1,0 +1,75 @@
+// Issue 20's rerun spread: N ranked reruns of the same kernel (by default the problem's own reference submitted as
+// the candidate: identical code, which must read 1.00x), once on the machine as it is and once beside a busy
+// neighbour on one core (a busy loop outside the sandbox). Prints each run's time, speedup and 95% interval, then
+// the spreads ((max - min) / median) per condition. Figures, never assertions.
+// Run: node_modules/.bin/tsx bench/rerun-spread.mjs [problem=19_ReLU] [runs=5] [--short]
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { QUICK_TIMING } from '../packages/runner/src/harness/plan.ts';
+import { discoverDevices, evaluate, loadCatalogue } from '../packages/runner/src/index.ts';
+
+const root = new URL('..', import.meta.url).pathname;
+const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const short = process.argv.includes('--short');
+const name = args[0] ?? '19_ReLU';
+const runs = Number(args[1] ?? (short ? 2 : 5));
+const workDir = join(tmpdir(), 'kforge-rerun-spread');
+mkdirSync(workDir, { recursive: true });
+const problems = loadCatalogue(join(root, 'problems'));
+const device = discoverDevices({ workDir })[0];
+const problem = problems.get(name);
+if (!problem) throw new Error(`no C problem ${name}`);
+// The reference, renamed to the candidate's entry point: identical code and flags.
+const source = readFileSync(join(root, 'problems', name, 'reference.c'), 'utf8').replace(/\breference\(/, 'solution(');
+
+const spread = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return (s[s.length - 1] - s[0]) / s[Math.floor(s.length / 2)];
+};
+
+async function condition(label) {
+  const times = [];
+  const speedups = [];
+  for (let i = 0; i < runs; i++) {
+    const state = await evaluate(
+      {
+        kind: 'submission',
+        target_id: `spread-${label}-${i}`,
+        mode: 'ranked',
+        secret_seed: 'rerun-spread',
+        problem_name: name,
+        device: device.id,
+        language: 'c',
+        source,
+      },
+      { problems, device, workDir, ...(short ? { timing: { ...QUICK_TIMING, maxMs: 1000 } } : {}) },
+    );
+    const r = state.benchmarking_result;
+    if (!r) {
+      console.log(`${label} #${i + 1}: ${state.verdict} ${state.message}`);
+      continue;
+    }
+    times.push(r.optimized_time);
+    speedups.push(r.speedup);
+    const ci = r.speedup_interval ? `[${r.speedup_interval.map((x) => x.toFixed(3)).join(', ')}]` : '[no interval]';
+    console.log(
+      `${label} #${i + 1}: ${r.optimized_time.toFixed(3)} ms, ${r.speedup.toFixed(3)}x ${ci}, outside ${r.load?.outside_cores ?? '?'} cores${r.load?.noisy ? ' (noisy)' : ''}, load ${loadavg()[0].toFixed(1)}`,
+    );
+  }
+  if (times.length > 1)
+    console.log(
+      `${label}: time spread ${(spread(times) * 100).toFixed(1)}%, speedup spread ${(spread(speedups) * 100).toFixed(1)}%, speedups ${speedups.map((s) => s.toFixed(3)).join(' ')}`,
+    );
+}
+
+console.log(`${name}, ${runs} ranked reruns per condition, identical code, device ${device.id} (${device.name})`);
+await condition('as is');
+const burner = spawn('sh', ['-c', 'while :; do :; done'], { stdio: 'ignore' });
+try {
+  await new Promise((r) => setTimeout(r, 300));
+  await condition('one core busy');
+} finally {
+  burner.kill('SIGKILL');
+}
