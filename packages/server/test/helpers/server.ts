@@ -100,7 +100,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     const fresh = await migratedPostgresDatabase(pgBase);
     databaseUrl = fresh.url;
     drop = fresh.drop;
-  } else if (!databaseUrl && ownDataDir) {
+  } else if (!databaseUrl) {
+    // A data dir that has no database yet (a new one, or one a restart test made) gets the copy too.
     await seedPgliteDataDir(dataDir);
   }
   const admin = { email: 'admin@kforge.test', password: `pw-${randomBytes(9).toString('base64url')}` };
