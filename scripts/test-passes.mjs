@@ -13,9 +13,9 @@ export const TEST_FILES = ['packages/*/test/**/*.test.{ts,tsx}', 'tests/**/*.tes
 export const TYPE_TEST_FILES = ['packages/*/test/**/*.test-d.ts'];
 
 /**
- * Files that evaluate kernels (compile, check and time them; or run PyTorch): one worker, one file at a time. They
- * share a host-wide timing lock, and their timings, noise rules and timeouts assume they are not fighting other
- * test files for the cores.
+ * Files that evaluate kernels (compile, check and time them, through the runner or the tuner's own gcc timing; or
+ * run PyTorch): one worker, one file at a time. They share a host-wide timing lock, and their timings, noise rules
+ * and timeouts assume they are not fighting other test files for the cores.
  */
 export const SERIAL = [
   'packages/runner/test/accept.test.ts',
@@ -26,6 +26,7 @@ export const SERIAL = [
   'packages/runner/test/runner-loop.test.ts',
   'packages/runner/test/timing.test.ts',
   'packages/runner/test/torch.test.ts',
+  'packages/server/test/agents/tuner-search.test.ts',
   'packages/server/test/agents/tuner-start-points.test.ts',
   'packages/server/test/platform/compression.test.ts',
   'packages/server/test/product/pytorch-sessions.test.ts',

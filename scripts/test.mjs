@@ -33,8 +33,8 @@ function count(name, ok) {
 }
 
 /**
- * Runs one vitest pass and counts its report. With `log`, its output goes to that file and is printed when it ends
- * (two passes at once would interleave their lines); the returned promise resolves once it is counted.
+ * Runs one vitest pass and counts its report. With `log`, its output goes to that file, printed by the caller once
+ * the pass beside it has ended too (two passes at once would interleave their lines).
  */
 function vitest(name, report, args, env = {}, log = undefined) {
   rmSync(report, { force: true });
@@ -51,12 +51,12 @@ function vitest(name, report, args, env = {}, log = undefined) {
   }
   return new Promise((done) => {
     child.on('close', (code) => {
-      if (log) {
+      countReport(name, report, code === 0);
+      done(() => {
+        if (!log) return;
         console.log(`\n=== ${name} (ran beside the pass above): pnpm ${full.join(' ')}`);
         process.stdout.write(readFileSync(log, 'utf8'));
-      }
-      countReport(name, report, code === 0);
-      done();
+      });
     });
   });
 }
@@ -152,18 +152,20 @@ const common = ['--passWithNoTests', ...(filters.length ? filters : [])];
 try {
   // 1. Files that do not evaluate kernels, on several workers; beside them, the database files on Postgres that do
   //    not evaluate kernels either (neither holds the timing lock).
-  await Promise.all([
+  //    On one worker: beside the other pass's workers, more would leave the cores too busy for the tests' timeouts.
+  const printLogs = await Promise.all([
     vitest('tests (embedded PGlite)', 'reports/vitest-pglite.json', ['--project', 'parallel', ...common], cliEnv),
     pg && pgParallel.length > 0
       ? vitest(
           'server tests (Postgres)',
           'reports/vitest-postgres.json',
-          ['--project', 'parallel', '--passWithNoTests', ...pgParallel],
+          ['--project', 'parallel', '--maxWorkers=1', '--passWithNoTests', ...pgParallel],
           pgEnv,
           'reports/vitest-postgres.log',
         )
       : undefined,
   ]);
+  for (const print of printLogs) print?.();
   // 2. Files that evaluate kernels, one at a time on one worker (they share the host's timing lock and time what
   //    they run), on PGlite and then, for the database files among them, on Postgres.
   await vitest(
