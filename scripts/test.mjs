@@ -144,6 +144,12 @@ if (pgFiles.length > 0) {
     }
   }
 }
+// Stopped or interrupted, the throwaway Postgres server goes too (pg_ctl runs it detached from this process).
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+  process.once(signal, () => {
+    pg?.stop();
+    process.exit(130);
+  });
 const pgEnv = pg ? { ...cliEnv, KFORGE_TEST_DATABASE_URL: pg.url } : {};
 const pgParallel = pgFiles.filter((f) => !SERIAL.includes(f));
 const pgSerial = pgFiles.filter((f) => SERIAL.includes(f));
@@ -151,8 +157,8 @@ const common = ['--passWithNoTests', ...(filters.length ? filters : [])];
 
 try {
   // 1. Files that do not evaluate kernels, on several workers; beside them, the database files on Postgres that do
-  //    not evaluate kernels either (neither holds the timing lock).
-  //    On one worker: beside the other pass's workers, more would leave the cores too busy for the tests' timeouts.
+  //    not evaluate kernels either (neither holds the timing lock). The Postgres pass gets one worker: beside the
+  //    other pass's, more left the cores too busy for the heavier files' timeouts on 2 cores.
   const printLogs = await Promise.all([
     vitest('tests (embedded PGlite)', 'reports/vitest-pglite.json', ['--project', 'parallel', ...common], cliEnv),
     pg && pgParallel.length > 0
