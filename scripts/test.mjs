@@ -18,9 +18,14 @@ const failures = [];
 /** [pass name, file, seconds] for every file of every pass. */
 const durations = [];
 
+/** Wall time of each step and pass, printed with the slowest files. */
+const stepTimes = [];
+
 function step(name, cmd, args, env = {}) {
   console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
+  const t0 = Date.now();
   const res = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  stepTimes.push([name, (Date.now() - t0) / 1000]);
   return res.status === 0;
 }
 
@@ -40,6 +45,7 @@ function vitest(name, report, args, env = {}, log = undefined) {
   rmSync(report, { force: true });
   const full = ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${report}`, ...args];
   if (!log) console.log(`\n=== ${name}: pnpm ${full.join(' ')}`);
+  const t0 = Date.now();
   const child = spawn('pnpm', full, {
     stdio: log ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     env: { ...process.env, ...env },
@@ -51,6 +57,7 @@ function vitest(name, report, args, env = {}, log = undefined) {
   }
   return new Promise((done) => {
     child.on('close', (code) => {
+      stepTimes.push([name, (Date.now() - t0) / 1000]);
       countReport(name, report, code === 0);
       done(() => {
         if (!log) return;
@@ -191,7 +198,9 @@ try {
   pg?.stop();
 }
 
-// Regressions in speed show here: the slowest files of this run, whatever pass they ran in.
+// Regressions in speed show here: each step's time, and the slowest files of this run, whatever pass they ran in.
+console.log('\nSteps:');
+for (const [name, s] of stepTimes) console.log(`  ${s.toFixed(1).padStart(7)} s  ${name}`);
 if (durations.length > 0) {
   console.log(
     `\nSlowest test files (of ${durations.length}; the whole run took ${((Date.now() - started) / 1000).toFixed(0)} s):`,
