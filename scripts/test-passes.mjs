@@ -29,6 +29,8 @@ export const SERIAL = [
   'packages/server/test/agents/tuner-search.test.ts',
   'packages/server/test/agents/tuner-start-points.test.ts',
   'packages/server/test/platform/compression.test.ts',
+  // Not an evaluation, but a timing comparison (registration's cost for known and unknown addresses).
+  'packages/server/test/platform/registration-timing.test.ts',
   'packages/server/test/product/pytorch-sessions.test.ts',
   'packages/server/test/product/pytorch.test.ts',
   'packages/server/test/product/replicas.test.ts',
@@ -56,6 +58,7 @@ export const POSTGRES = [
   'packages/server/test/platform/fuzz.test.ts',
   'packages/server/test/platform/health.test.ts',
   'packages/server/test/platform/lifecycle.test.ts',
+  'packages/server/test/platform/registration-timing.test.ts',
   'packages/server/test/platform/sdk-client.test.ts',
   'packages/server/test/platform/security.test.ts',
   'packages/server/test/platform/settings-admin.test.ts',
