@@ -1,8 +1,16 @@
-// One vitest run for the whole workspace; packages resolve to their sources, so tests never wait on a build.
+// One vitest config for the whole workspace; packages resolve to their sources, so tests never wait on a build.
+// Two projects (scripts/test-passes.mjs says which file goes where): `parallel`, every file that does not evaluate
+// kernels, on several workers; then `serial`, the files that do, one at a time.
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { SERIAL, TEST_FILES, TYPE_TEST_FILES } from './scripts/test-passes.mjs';
 
 const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
+
+// One worker per core (at least two: many files wait on servers and child processes); scripts/test.mjs runs one more
+// beside them (the Postgres pass). More than that left the heavier files past their timeouts on 2 cores.
+const parallelWorkers = Math.max(2, availableParallelism());
 
 export default defineConfig({
   resolve: {
@@ -21,10 +29,30 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['packages/*/test/**/*.test.{ts,tsx}', 'tests/**/*.test.{ts,tsx}'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    typecheck: { enabled: true, include: ['packages/*/test/**/*.test-d.ts'], tsconfig: './tsconfig.typetests.json' },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'parallel',
+          include: TEST_FILES,
+          exclude: ['**/node_modules/**', ...SERIAL],
+          maxWorkers: parallelWorkers,
+          typecheck: { enabled: true, include: TYPE_TEST_FILES, tsconfig: './tsconfig.typetests.json' },
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'serial',
+          include: SERIAL,
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

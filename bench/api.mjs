@@ -376,25 +376,28 @@ const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => 
 
 /**
  * The server as an installed `kforge-server` runs it: one bundled file (workspace packages from their sources, npm
- * dependencies from node_modules), built here with esbuild into node_modules/.cache, since a package dist/ may lag its sources.
+ * dependencies from node_modules), built here with esbuild into node_modules/.cache, since a package dist/ may lag its
+ * sources. esbuild is tsup's dependency, not the workspace's (pnpm puts no node_modules/.bin/esbuild at the root), so
+ * it is loaded from where tsup finds it.
  */
 function bundleServer() {
   const out = join(root, 'packages/server/node_modules/.cache/kforge-bench-dist/main.js');
-  execFileSync(
-    join(root, 'node_modules/.bin/esbuild'),
-    [
-      'packages/server/src/main.ts',
-      '--bundle',
-      '--platform=node',
-      '--format=esm',
-      `--outfile=${out}`,
-      '--packages=external',
-      '--alias:@kernelforge/sdk=./packages/sdk/src/index.ts',
-      '--alias:@kernelforge/runner=./packages/runner/src/index.ts',
-      '--log-level=warning',
-    ],
-    { cwd: root, stdio: 'inherit' },
-  );
+  const fromTsup = createRequire(createRequire(import.meta.url).resolve('tsup'));
+  fromTsup('esbuild').buildSync({
+    absWorkingDir: root,
+    entryPoints: ['packages/server/src/main.ts'],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: out,
+    packages: 'external',
+    alias: {
+      // Directories: a subpath (@kernelforge/sdk/internal) lands in the folder of the same name.
+      '@kernelforge/sdk': './packages/sdk/src',
+      '@kernelforge/runner': './packages/runner/src',
+    },
+    logLevel: 'warning',
+  });
   return out;
 }
 

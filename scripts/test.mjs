@@ -1,9 +1,13 @@
-// The whole test suite: type-check, every test on the embedded database, then the server suite on a real
-// Postgres. Ends with one plain line `N passed, N failed` computed from vitest's JSON reports.
+// The whole test suite: which file runs in which pass, build, type-check, then every test on the embedded database
+// (the files that do not evaluate kernels in parallel, beside the database files on a real Postgres; then the files
+// that evaluate kernels, one at a time, on each database). Ends with the slowest files and one plain line
+// `N passed, N failed` computed from vitest's JSON reports; every failure is named just above it.
 //   node scripts/test.mjs [vitest filters...]     KFORGE_TEST_POSTGRES=0 skips the Postgres pass (said loudly)
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { startPostgres } from './postgres.mjs';
+import { checkPasses, POSTGRES, SERIAL } from './test-passes.mjs';
 
 const filters = process.argv.slice(2);
 mkdirSync('reports', { recursive: true });
@@ -11,24 +15,64 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const failures = [];
+/** [pass name, file, seconds] for every file of every pass. */
+const durations = [];
+
+/** Wall time of each step and pass, printed with the slowest files. */
+const stepTimes = [];
 
 function step(name, cmd, args, env = {}) {
   console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
+  const t0 = Date.now();
   const res = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  stepTimes.push([name, (Date.now() - t0) / 1000]);
   return res.status === 0;
 }
 
-function vitest(name, report, args, env) {
+function count(name, ok) {
+  if (ok) passed++;
+  else {
+    failed++;
+    failures.push(name);
+  }
+}
+
+/**
+ * Runs one vitest pass and counts its report. With `log`, its output goes to that file, printed by the caller once
+ * the pass beside it has ended too (two passes at once would interleave their lines).
+ */
+function vitest(name, report, args, env = {}, log = undefined) {
   rmSync(report, { force: true });
-  const ok = step(
-    name,
-    'pnpm',
-    ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${report}`, ...args],
-    env,
-  );
+  const full = ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${report}`, ...args];
+  if (!log) console.log(`\n=== ${name}: pnpm ${full.join(' ')}`);
+  const t0 = Date.now();
+  const child = spawn('pnpm', full, {
+    stdio: log ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    env: { ...process.env, ...env },
+  });
+  if (log) {
+    const out = createWriteStream(log);
+    child.stdout.pipe(out);
+    child.stderr.pipe(out);
+  }
+  return new Promise((done) => {
+    child.on('close', (code) => {
+      stepTimes.push([name, (Date.now() - t0) / 1000]);
+      countReport(name, report, code === 0);
+      done(() => {
+        if (!log) return;
+        console.log(`\n=== ${name} (ran beside the pass above): pnpm ${full.join(' ')}`);
+        process.stdout.write(readFileSync(log, 'utf8'));
+      });
+    });
+  });
+}
+
+function countReport(name, report, ok) {
   if (!existsSync(report)) {
     console.log(`${name}: vitest wrote no report`);
     failed++;
+    failures.push(`${name}: vitest wrote no report`);
     return;
   }
   const r = JSON.parse(readFileSync(report, 'utf8'));
@@ -40,6 +84,7 @@ function vitest(name, report, args, env) {
   failed += brokenFiles.length;
   for (const file of r.testResults ?? []) {
     const where = file.name.replace(`${process.cwd()}/`, '');
+    if (file.startTime && file.endTime) durations.push([name, where, (file.endTime - file.startTime) / 1000]);
     if (file.status === 'failed' && file.assertionResults.length === 0) {
       failures.push(`${name}: ${where}: ${firstLine(file.message)}`);
     }
@@ -48,7 +93,10 @@ function vitest(name, report, args, env) {
         failures.push(`${name}: ${where} > ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
     }
   }
-  if (!ok && r.numFailedTests === 0 && brokenFiles.length === 0) failed++;
+  if (!ok && r.numFailedTests === 0 && brokenFiles.length === 0) {
+    failed++;
+    failures.push(`${name}: vitest exited with an error (see its output above)`);
+  }
 }
 
 function firstLine(text) {
@@ -59,44 +107,106 @@ function firstLine(text) {
   return line.length > 300 ? `${line.slice(0, 300)}...` : line;
 }
 
-// Tests that spawn real processes (a server killed with kill -9, replicas, the CLI) run the packages'
-// built output, so build first: a stale dist would test yesterday's code.
-if (step('build', 'pnpm', ['-r', '--workspace-concurrency=1', 'build'])) passed++;
-else {
-  failed++;
-  failures.push('build');
-}
+/** Vitest's own filter rule: a file is selected when its path contains one of the filters. */
+const selected = (files) => (filters.length === 0 ? files : files.filter((f) => filters.some((x) => f.includes(x))));
 
-if (filters.length === 0) {
-  if (step('type-check', 'pnpm', ['-r', 'typecheck'])) passed++;
-  else {
-    failed++;
-    failures.push('type-check');
+const started = Date.now();
+
+// A test file in neither pass would never run, one in both would run twice: say so before anything else.
+{
+  console.log('\n=== test passes: every test file in exactly one pass (scripts/test-passes.mjs)');
+  let problems;
+  try {
+    problems = checkPasses();
+  } catch (error) {
+    problems = [String(error.message ?? error)];
   }
+  for (const p of problems) console.log(`!!! ${p}`);
+  count('test passes: every test file in exactly one pass', problems.length === 0);
 }
 
-vitest('tests (embedded PGlite)', 'reports/vitest-pglite.json', filters, {});
+// Tests that spawn real processes (a server killed with kill -9, replicas, the CLI) run the packages' built output,
+// so build first: a stale dist would test yesterday's code. CI builds here, once.
+const built = step('build', 'pnpm', ['-r', '--workspace-concurrency=1', 'build']);
+count('build', built);
+// The CLI's tests run the bundle just built instead of building their own copy per test file.
+const cliEnv = built ? { KFORGE_CLI_BIN: resolve('packages/cli/dist/bin.js') } : {};
 
-const serverFilters = filters.length === 0 ? ['packages/server'] : filters.filter((f) => f.includes('server'));
-if (serverFilters.length > 0) {
-  if (process.env.KFORGE_TEST_POSTGRES === '0') {
+if (filters.length === 0) count('type-check', step('type-check', 'pnpm', ['-r', 'typecheck']));
+
+// The Postgres pass: the server files that exercise the database layer, on a throwaway server.
+const pgFiles = selected(POSTGRES);
+let pg;
+if (pgFiles.length > 0) {
+  if (process.env.KFORGE_TEST_POSTGRES === '0')
     console.log('\n!!! the Postgres pass was NOT run (KFORGE_TEST_POSTGRES=0)');
-  } else {
-    let pg;
+  else {
     try {
       pg = process.env.KFORGE_TEST_DATABASE_URL
         ? { url: process.env.KFORGE_TEST_DATABASE_URL, stop() {} }
         : await startPostgres();
-      vitest('server tests (Postgres)', 'reports/vitest-postgres.json', serverFilters, {
-        KFORGE_TEST_DATABASE_URL: pg.url,
-      });
     } catch (error) {
-      console.log(`Postgres pass failed to start: ${error.message}`);
-      failed++;
-    } finally {
-      pg?.stop();
+      console.log(`\nPostgres pass failed to start: ${error.message}`);
+      count('Postgres pass: the server did not start', false);
     }
   }
+}
+// Stopped or interrupted, the throwaway Postgres server goes too (pg_ctl runs it detached from this process).
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+  process.once(signal, () => {
+    pg?.stop();
+    process.exit(130);
+  });
+const pgEnv = pg ? { ...cliEnv, KFORGE_TEST_DATABASE_URL: pg.url } : {};
+const pgParallel = pgFiles.filter((f) => !SERIAL.includes(f));
+const pgSerial = pgFiles.filter((f) => SERIAL.includes(f));
+const common = ['--passWithNoTests', ...(filters.length ? filters : [])];
+
+try {
+  // 1. Files that do not evaluate kernels, on several workers; beside them, the database files on Postgres that do
+  //    not evaluate kernels either (neither holds the timing lock). The Postgres pass gets one worker: beside the
+  //    other pass's, more left the cores too busy for the heavier files' timeouts on 2 cores.
+  const printLogs = await Promise.all([
+    vitest('tests (embedded PGlite)', 'reports/vitest-pglite.json', ['--project', 'parallel', ...common], cliEnv),
+    pg && pgParallel.length > 0
+      ? vitest(
+          'server tests (Postgres)',
+          'reports/vitest-postgres.json',
+          ['--project', 'parallel', '--maxWorkers=1', '--passWithNoTests', ...pgParallel],
+          pgEnv,
+          'reports/vitest-postgres.log',
+        )
+      : undefined,
+  ]);
+  for (const print of printLogs) print?.();
+  // 2. Files that evaluate kernels, one at a time on one worker (they share the host's timing lock and time what
+  //    they run), on PGlite and then, for the database files among them, on Postgres.
+  await vitest(
+    'evaluation tests (embedded PGlite)',
+    'reports/vitest-pglite-serial.json',
+    ['--project', 'serial', ...common],
+    cliEnv,
+  );
+  if (pg && pgSerial.length > 0)
+    await vitest(
+      'evaluation server tests (Postgres)',
+      'reports/vitest-postgres-serial.json',
+      ['--project', 'serial', '--passWithNoTests', ...pgSerial],
+      pgEnv,
+    );
+} finally {
+  pg?.stop();
+}
+
+// Regressions in speed show here: each step's time, and the slowest files of this run, whatever pass they ran in.
+console.log('\nSteps:');
+for (const [name, s] of stepTimes) console.log(`  ${s.toFixed(1).padStart(7)} s  ${name}`);
+if (durations.length > 0) {
+  console.log(
+    `\nSlowest test files (of ${durations.length}; the whole run took ${((Date.now() - started) / 1000).toFixed(0)} s):`,
+  );
+  for (const [name, file, s] of durations.sort((a, b) => b[2] - a[2]).slice(0, 15))
+    console.log(`  ${s.toFixed(1).padStart(7)} s  ${file}  (${name})`);
 }
 
 // CI shows only the end of the log: name every failure just above the summary line.

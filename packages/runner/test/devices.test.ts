@@ -1,13 +1,39 @@
 // The cpu device: ISA read from cpuinfo for every kind of machine, the theoretical FMA peak, and peaks that are
 // ceilings (best of several runs, merged upwards, never called impossible because the machine was busy).
+// Every machine here is a fixture: no test reads the model, clock, ISA or core count of the machine it runs on.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { BenchmarkCase, Device } from '@kernelforge/sdk';
 import { describe, expect, it } from 'vitest';
-import { cpuListSize, isaFromCpuinfo, parseCacheSize, theoreticalFlopsPerCycle } from '../src/devices/cpu-features.js';
+import {
+  cpuListSize,
+  featuresFromFacts,
+  isaFromCpuinfo,
+  type MachineFacts,
+  parseCacheSize,
+  readMachineFacts,
+  theoreticalFlopsPerCycle,
+} from '../src/devices/cpu-features.js';
 import { cpuInfo, mergePeaks, parsePeaksOutput, peaksFromOutput } from '../src/devices/cpu.js';
 import { flopsPeak, implausibleReason } from '../src/evaluate/plausibility.js';
 
-const X86 = (vendor: string, family: number, model: number, flags: string) =>
-  `processor\t: 0\nvendor_id\t: ${vendor}\ncpu family\t: ${family}\nmodel\t\t: ${model}\nmodel name\t: test\nflags\t\t: fpu sse sse2 ${flags}\n`;
+const X86 = (vendor: string, family: number, model: number, flags: string, extra = '') =>
+  `processor\t: 0\nvendor_id\t: ${vendor}\ncpu family\t: ${family}\nmodel\t\t: ${model}\nmodel name\t: test\n${extra}flags\t\t: fpu sse sse2 ${flags}\n`;
+
+const CACHES = { l1d_bytes: 32768, l2_bytes: 512 * 1024, l3_bytes: 32 * 2 ** 20, llc_shared_by: 2, line_bytes: 64 };
+
+/** A machine described by its facts: 2 cores without SMT, listed at `ghz` (cpufreq). */
+const machine = (cpuinfo: string, ghz: number, extra: Partial<MachineFacts> = {}) =>
+  featuresFromFacts({
+    cpuinfo,
+    arch: 'x64',
+    logical_cpus: 2,
+    smt_threads: 1,
+    cpufreq_max_khz: ghz * 1e6,
+    caches: CACHES,
+    ...extra,
+  });
 
 describe('ISA from /proc/cpuinfo', () => {
   it('an AVX2-only AMD EPYC (Zen, family 23 model 1): avx2, 16 registers, 256 bits, a 128-bit FMA datapath', () => {
@@ -69,12 +95,52 @@ describe('ISA from /proc/cpuinfo', () => {
     expect(cpuListSize('0-3,8,10-11')).toBe(7);
   });
 
-  it('this machine: what the runner reports is read at run time and self-consistent', () => {
-    const c = cpuInfo();
-    expect(c.vector_bits / 32).toBeGreaterThanOrEqual(1);
-    expect(c.vector_registers).toBeGreaterThanOrEqual(16);
-    expect(c.physical_cores).toBeGreaterThanOrEqual(1);
-    if (c.arch === 'x86_64') expect(['avx512', 'avx2', 'avx', 'sse']).toContain(c.vector_isa);
+  it('the facts are read from /proc and sysfs: ISA, SMT siblings, clock and caches (a fixture tree, not this machine)', () => {
+    const root = mkdtempSync(join(tmpdir(), 'kforge-machine-'));
+    const put = (path: string, text: string) => {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    };
+    try {
+      put('proc/cpuinfo', X86('GenuineIntel', 6, 85, 'avx avx2 fma avx512f avx512bw', 'cpu MHz\t\t: 2000.000\n'));
+      const cpu = 'sys/devices/system/cpu/cpu0';
+      put(`${cpu}/topology/thread_siblings_list`, '0,2\n');
+      put(`${cpu}/cpufreq/cpuinfo_max_freq`, '3100000\n');
+      const caches: [number, string, string, string][] = [
+        [1, 'Data', '48K', '0,2'],
+        [1, 'Instruction', '32K', '0,2'],
+        [2, 'Unified', '1024K', '0,2'],
+        [3, 'Unified', '36M', '0-3'],
+      ];
+      caches.forEach(([level, type, size, shared], i) => {
+        put(`${cpu}/cache/index${i}/level`, `${level}\n`);
+        put(`${cpu}/cache/index${i}/type`, `${type}\n`);
+        put(`${cpu}/cache/index${i}/size`, `${size}\n`);
+        put(`${cpu}/cache/index${i}/shared_cpu_list`, `${shared}\n`);
+        put(`${cpu}/cache/index${i}/coherency_line_size`, '64\n');
+      });
+      const facts = readMachineFacts(root, 4);
+      expect(facts).toMatchObject({ logical_cpus: 4, smt_threads: 2, cpufreq_max_khz: 3_100_000 });
+      const f = featuresFromFacts({ ...facts, arch: 'x64' });
+      expect(f).toMatchObject({
+        arch: 'x86_64',
+        vector_isa: 'avx512',
+        logical_cpus: 4,
+        physical_cores: 2,
+        listed_clock_ghz: 3.1,
+        caches: { l1d_bytes: 48 * 1024, l2_bytes: 2 ** 20, l3_bytes: 36 * 2 ** 20, llc_shared_by: 4, line_bytes: 64 },
+      });
+      expect(cpuInfo(f)).toMatchObject({
+        vector_isa: 'avx512',
+        vector_bits: 512,
+        vector_registers: 32,
+        physical_cores: 2,
+      });
+      // Without cpufreq, the clock cpuinfo lists.
+      expect(featuresFromFacts({ ...facts, cpufreq_max_khz: 0 }).listed_clock_ghz).toBe(2);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 
@@ -83,8 +149,11 @@ describe('peaks', () => {
     'path=avx2-fma\nlanes=8\nchains=12\nthreads=2\ncores=2\nclock_all_ghz=2.5\nclock_one_ghz=2.5\nfma_runs=9\ngflops_all=70\ngflops_one=39.5\nmem_runs=15\narray_bytes=33554432\ntriad_nt_gbps=30\ntriad_gbps=21\nread_gbps=17\n',
   );
 
+  // The machine the peaks were measured on: an AVX2 Zen (128-bit FMA datapath, 16 flops per cycle), 2 cores, 2.5 GHz.
+  const zen = machine(X86('AuthenticAMD', 23, 1, 'avx avx2 fma'), 2.5);
+
   it('are the larger of all threads and one thread x cores, and of the non-temporal triad and the read; the record says how', () => {
-    const p = peaksFromOutput(out, new Date('2026-11-23T12:00:00Z'), 1.5);
+    const p = peaksFromOutput(out, new Date('2026-11-23T12:00:00Z'), 1.5, zen);
     expect(p.bandwidth_gbps).toBe(30);
     expect(p.fp32_gflops).toBeGreaterThanOrEqual(70);
     expect(p.measurement).toMatchObject({
@@ -100,15 +169,29 @@ describe('peaks', () => {
     });
     expect(p.measurement?.flops_method).toMatch(/best of 9: 12 independent avx2-fma FMA chains/);
     expect(p.measurement?.bandwidth_method).toMatch(/best of 15: triad .* non-temporal/);
-    expect(p.theoretical_basis).toMatch(/cores? x 2\.50 GHz x \d+ flops\/cycle/);
+    expect(p.fp32_gflops).toBe(79);
+    expect(p.theoretical_fp32_gflops).toBe(80);
+    expect(p.theoretical_basis).toBe('2 cores x 2.50 GHz x 16 flops/cycle (2 FMA pipes x 4 fp32 lanes x 2)');
+  });
+
+  it("the theoretical peak uses the faster of the measured and the listed clock, and the machine's own FMA width", () => {
+    // A Zen 5 with AVX-512 listed at 2.6 GHz: full 512-bit units, 64 flops per cycle.
+    const zen5 = machine(X86('AuthenticAMD', 26, 2, 'avx avx2 fma avx512f avx512bw avx512vl'), 2.6);
+    const p = peaksFromOutput(out, new Date(), 0, zen5);
+    expect(p.theoretical_basis).toBe('2 cores x 2.60 GHz x 64 flops/cycle (2 FMA pipes x 16 fp32 lanes x 2)');
+    expect(p.theoretical_fp32_gflops).toBeCloseTo(2 * 2.6 * 64);
+    // One core with two SMT threads counts once.
+    const smt = machine(X86('AuthenticAMD', 23, 1, 'avx avx2 fma'), 2, { smt_threads: 2 });
+    expect(peaksFromOutput(out, new Date(), 0, smt).theoretical_basis).toMatch(/^1 core x 2\.50 GHz x 16 flops/);
   });
 
   it('merged with a later measurement, every figure only goes up, and the re-measurement is counted', () => {
-    const first = peaksFromOutput(out, new Date(), 3);
+    const first = peaksFromOutput(out, new Date(), 3, zen);
     const busy = peaksFromOutput(
       { ...out, gflops_all: '20', gflops_one: '10', triad_nt_gbps: '9', read_gbps: '5' },
       new Date(),
       6,
+      zen,
     );
     const merged = mergePeaks(first, busy);
     expect(merged.bandwidth_gbps).toBe(first.bandwidth_gbps);

@@ -1,8 +1,12 @@
 // Test helpers: a JWT with a chosen expiry, a fake API behind fetch, and the app rendered at a path.
-import { render } from '@testing-library/react';
+import { configure, render } from '@testing-library/react';
 import { vi } from 'vitest';
 import { memoryLocation } from 'wouter/memory-location';
 import { App } from '../src/App';
+
+// findBy* and waitFor give up after 1 s by default: too short for a lazily loaded page on a loaded 2-core machine
+// (the suite runs these files beside others). Waiting longer costs nothing when the page is quick.
+configure({ asyncUtilTimeout: 10_000 });
 
 export function jwt(expSecondsFromNow: number): string {
   const b64 = (value: object) => btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');

@@ -166,30 +166,60 @@ export function isaFromCpuinfo(
   };
 }
 
-function listedClockGhz(cpuinfo: string): number {
-  const max = Number.parseInt(read('/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq'), 10);
-  if (Number.isFinite(max) && max > 0) return max / 1e6;
-  const mhz = Number.parseFloat(field(cpuinfo, 'cpu MHz'));
+/** The raw facts about a machine that its features are computed from: read from /proc and sysfs by
+    readMachineFacts, or written out by a test that describes another machine (no test reads this one's). */
+export interface MachineFacts {
+  /** The text of /proc/cpuinfo. */
+  cpuinfo: string;
+  /** What Node calls the architecture (`x64`, `arm64`). */
+  arch: string;
+  /** Logical cpus this process may use. */
+  logical_cpus: number;
+  /** Hardware threads per physical core (cpu0's thread siblings; 1 when unknown). */
+  smt_threads: number;
+  /** cpufreq's maximum clock in kHz (0 when there is no cpufreq; cpuinfo's `cpu MHz` is used then). */
+  cpufreq_max_khz: number;
+  caches: CpuCaches;
+}
+
+/** This machine's facts, or those of a copy of /proc and sysfs laid out under `root` (the logical cpu count is
+    the process's affinity, so it is passed in with any other root). */
+export function readMachineFacts(root = '/', logicalCpus = availableParallelism()): MachineFacts {
+  const cpu = join(root, 'sys/devices/system/cpu/cpu0');
+  return {
+    cpuinfo: read(join(root, 'proc/cpuinfo')),
+    arch: nodeArch(),
+    logical_cpus: logicalCpus,
+    // SMT siblings share one core's FMA units: count them from cpu0's siblings (1 when sysfs does not say).
+    smt_threads: Math.max(1, cpuListSize(read(join(cpu, 'topology/thread_siblings_list'))) || 1),
+    cpufreq_max_khz: Number.parseInt(read(join(cpu, 'cpufreq/cpuinfo_max_freq')), 10) || 0,
+    caches: readCaches(join(cpu, 'cache')),
+  };
+}
+
+function listedClockGhz(m: MachineFacts): number {
+  if (Number.isFinite(m.cpufreq_max_khz) && m.cpufreq_max_khz > 0) return m.cpufreq_max_khz / 1e6;
+  const mhz = Number.parseFloat(field(m.cpuinfo, 'cpu MHz'));
   return Number.isFinite(mhz) && mhz > 0 ? mhz / 1000 : 0;
+}
+
+/** The features of the machine the facts describe. */
+export function featuresFromFacts(m: MachineFacts): CpuFeatures {
+  return {
+    arch: m.arch === 'x64' ? 'x86_64' : m.arch,
+    ...isaFromCpuinfo(m.cpuinfo, m.arch),
+    logical_cpus: m.logical_cpus,
+    physical_cores: Math.max(1, Math.round(m.logical_cpus / Math.max(1, m.smt_threads))),
+    caches: m.caches,
+    listed_clock_ghz: listedClockGhz(m),
+  };
 }
 
 let cached: CpuFeatures | undefined;
 
+/** This machine's features, read once per process. */
 export function cpuFeatures(): CpuFeatures {
-  if (cached) return cached;
-  const cpuinfo = read('/proc/cpuinfo');
-  const arch = nodeArch() === 'x64' ? 'x86_64' : nodeArch();
-  const logical = availableParallelism();
-  // SMT siblings share one core's FMA units: count them from cpu0's siblings (1 when sysfs does not say).
-  const smt = Math.max(1, cpuListSize(read('/sys/devices/system/cpu/cpu0/topology/thread_siblings_list')) || 1);
-  cached = {
-    arch,
-    ...isaFromCpuinfo(cpuinfo, nodeArch()),
-    logical_cpus: logical,
-    physical_cores: Math.max(1, Math.round(logical / smt)),
-    caches: readCaches(),
-    listed_clock_ghz: listedClockGhz(cpuinfo),
-  };
+  cached ??= featuresFromFacts(readMachineFacts());
   return cached;
 }
 

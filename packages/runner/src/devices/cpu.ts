@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { CpuInfo, Device, DevicePeaks } from '@kernelforge/sdk';
 import { contentHash } from '../internal/hash.js';
 import { cSourceDir } from '../internal/paths.js';
-import { cpuFeatures, theoreticalFlopsPerCycle } from './cpu-features.js';
+import { type CpuFeatures, cpuFeatures, theoreticalFlopsPerCycle } from './cpu-features.js';
 
 let measured: DevicePeaks | undefined;
 
@@ -33,14 +33,18 @@ export function parsePeaksOutput(text: string): Record<string, string> {
  * Peaks from one run of c/peaks.c: bandwidth is the larger of the non-temporal triad and the read-only sum; FLOP/s
  * the larger of all threads at once and one thread x physical cores (another process holding a core while we
  * measure does not hide the others). The theoretical FMA peak sits beside it: cores x the measured clock x the
- * flops per cycle of the FMA units (cpu-features.ts).
+ * flops per cycle of the FMA units (cpu-features.ts), of the machine `f` describes (this one unless given).
  */
-export function peaksFromOutput(out: Record<string, string>, at: Date, load: number): DevicePeaks {
+export function peaksFromOutput(
+  out: Record<string, string>,
+  at: Date,
+  load: number,
+  f: CpuFeatures = cpuFeatures(),
+): DevicePeaks {
   const num = (k: string) => {
     const v = Number(out[k]);
     return Number.isFinite(v) && v > 0 ? v : 0;
   };
-  const f = cpuFeatures();
   const cores = f.physical_cores;
   const clock = Math.max(num('clock_all_ghz'), f.listed_clock_ghz);
   const fpc = theoreticalFlopsPerCycle(f);
@@ -167,9 +171,9 @@ export function llcBytes(): number {
   return best;
 }
 
-/** The ISA, vector registers and caches kernels (and the tuner's spaces) are fitted to. */
-export function cpuInfo(): CpuInfo {
-  const f = cpuFeatures();
+/** The ISA, vector registers and caches kernels (and the tuner's spaces) are fitted to, of the machine `f`
+    describes (this one unless given). */
+export function cpuInfo(f: CpuFeatures = cpuFeatures()): CpuInfo {
   return {
     arch: f.arch,
     vector_isa: f.vector_isa,

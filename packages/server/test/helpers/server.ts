@@ -1,4 +1,5 @@
-// Starts the real server on a real port with a fresh database (PGlite in a temp dir, or a fresh Postgres database).
+// Starts the real server on a real port with a fresh database (PGlite in a temp dir, or a new Postgres database),
+// copied from one migrated template (helpers/template.ts).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { loadConfig } from '../../src/config.js';
 import { type AppContext, createContext } from '../../src/context.js';
 import type { Logger } from '../../src/log.js';
 import { startServer } from '../../src/server.js';
+import { migratedPostgresDatabase, seedPgliteDataDir } from './template.js';
 
 export interface TestServerOptions {
   /** Extra environment for loadConfig (the test runner's own environment is NOT read, except KFORGE_TEST_DATABASE_URL). */
@@ -93,10 +95,14 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const pgBase = process.env.KFORGE_TEST_DATABASE_URL;
   let drop: (() => Promise<void>) | null = null;
   let databaseUrl: string | null = opts.databaseUrl ?? null;
+  // A new database is a copy of one migrated once (helpers/template.ts), not a fresh initdb and migration.
   if (!databaseUrl && pgBase) {
-    const fresh = await freshPostgresDatabase(pgBase);
+    const fresh = await migratedPostgresDatabase(pgBase);
     databaseUrl = fresh.url;
     drop = fresh.drop;
+  } else if (!databaseUrl) {
+    // A data dir that has no database yet (a new one, or one a restart test made) gets the copy too.
+    await seedPgliteDataDir(dataDir);
   }
   const admin = { email: 'admin@kforge.test', password: `pw-${randomBytes(9).toString('base64url')}` };
   const metricsToken = `metrics-${randomBytes(9).toString('base64url')}`;
@@ -110,6 +116,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     KFORGE_ADMIN_EMAIL: admin.email,
     KFORGE_ADMIN_PASSWORD: admin.password,
     KFORGE_LOCAL_RUNNER: opts.localRunner ? '1' : '0',
+    // Few samples: a test that is about timing says KFORGE_RUNNER_TIMING: 'default' in its env.
+    KFORGE_RUNNER_TIMING: 'quick',
     KFORGE_LOG_LEVEL: opts.logLevel ?? process.env.KFORGE_TEST_LOG_LEVEL ?? 'warn',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...opts.env,

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { runServerCommand } from '../helpers/process.js';
-import { freshPostgresDatabase, startTestServer, type TestServer } from '../helpers/server.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { migratedPostgresDatabase, seedPgliteDataDir } from '../helpers/template.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'kforge-cli-'));
 let server: TestServer | null = null;
@@ -17,14 +18,16 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+// Three commands run as server processes from source (tsx compiles the server each time): minutes on a loaded machine.
 test('kforge-server create-user --superuser adds a user who can then sign in as a superuser', async () => {
-  // The same database either way: PGlite in the data dir, or a fresh Postgres database on the second pass.
+  // The same database either way: PGlite in the data dir, or a new Postgres database on the second pass; both
+  // copied from the migrated template, so the commands below do not each wait on initdb and the migrations.
   let databaseUrl: string | null = null;
   if (process.env.KFORGE_TEST_DATABASE_URL) {
-    const fresh = await freshPostgresDatabase(process.env.KFORGE_TEST_DATABASE_URL);
+    const fresh = await migratedPostgresDatabase(process.env.KFORGE_TEST_DATABASE_URL);
     databaseUrl = fresh.url;
     drop = fresh.drop;
-  }
+  } else await seedPgliteDataDir(dataDir);
   const env = { KFORGE_DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
   const email = `Ops-${randomBytes(3).toString('hex')}@Kforge.test`;
   const password = `pw-${randomBytes(9).toString('base64url')}`;
@@ -54,4 +57,4 @@ test('kforge-server create-user --superuser adds a user who can then sign in as 
     body: new URLSearchParams({ username: email, password: 'not-the-password' }),
   });
   expect(wrong.status).toBe(400);
-});
+}, 240_000);

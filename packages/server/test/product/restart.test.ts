@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { AgentSession } from '@kernelforge/sdk';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { restartableServerEnv, startServerProcess } from '../helpers/process.js';
-import { freshPostgresDatabase } from '../helpers/server.js';
+import { migratedPostgresDatabase, seedPgliteDataDir } from '../helpers/template.js';
 import { waitFor } from './helpers.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'kforge-restart-'));
@@ -17,7 +17,9 @@ let proc: ChildProcess | null = null;
 
 beforeAll(async () => {
   const base = process.env.KFORGE_TEST_DATABASE_URL;
-  if (base) db = await freshPostgresDatabase(base);
+  // A copy of the migrated template (helpers/template.ts): the first start does not wait on initdb.
+  if (base) db = await migratedPostgresDatabase(base);
+  else await seedPgliteDataDir(dataDir);
 });
 
 afterAll(async () => {

@@ -1,0 +1,141 @@
+// Which vitest pass each test file runs in (vitest.config.ts's projects, scripts/test.mjs's passes). A new test file
+// goes to `parallel` by itself; one that evaluates kernels must be listed in SERIAL, and one that exercises the
+// database layer in POSTGRES. `node scripts/test-passes.mjs` checks that every test file is in exactly one pass.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** Where vitest looks for test files (the type tests, *.test-d.ts, run in the parallel pass). */
+export const TEST_FILES = ['packages/*/test/**/*.test.{ts,tsx}', 'tests/**/*.test.{ts,tsx}'];
+export const TYPE_TEST_FILES = ['packages/*/test/**/*.test-d.ts'];
+
+/**
+ * Files that evaluate kernels (compile, check and time them, through the runner or the tuner's own gcc timing; or
+ * run PyTorch): one worker, one file at a time. They share a host-wide timing lock, and their timings, noise rules
+ * and timeouts assume they are not fighting other test files for the cores.
+ */
+export const SERIAL = [
+  'packages/runner/test/accept.test.ts',
+  'packages/runner/test/cheats.test.ts',
+  'packages/runner/test/cuda.test.ts',
+  'packages/runner/test/isolation.test.ts',
+  'packages/runner/test/references.test.ts',
+  'packages/runner/test/runner-loop.test.ts',
+  'packages/runner/test/timing.test.ts',
+  'packages/runner/test/torch.test.ts',
+  'packages/server/test/agents/tuner-search.test.ts',
+  'packages/server/test/agents/tuner-start-points.test.ts',
+  'packages/server/test/platform/compression.test.ts',
+  // Not an evaluation, but a timing comparison (registration's cost for known and unknown addresses).
+  'packages/server/test/platform/registration-timing.test.ts',
+  'packages/server/test/product/pytorch-sessions.test.ts',
+  'packages/server/test/product/pytorch.test.ts',
+  'packages/server/test/product/replicas.test.ts',
+  'packages/server/test/product/restart-attack.test.ts',
+  'packages/server/test/product/restart.test.ts',
+  'packages/server/test/product/session-loop.test.ts',
+  'packages/server/test/product/standalone-runner.test.ts',
+  'packages/cli/test/commands.test.ts',
+  'packages/cli/test/pytorch.test.ts',
+  'tests/e2e/readable.test.ts',
+  'tests/e2e/spec-walk.test.ts',
+  'tests/e2e/web.test.ts',
+];
+
+/**
+ * Server files run a second time on a real Postgres: those whose behaviour goes through SQL (queries, transactions,
+ * locking, NOTIFY, migrations). Not the agents (no database), not the PyTorch evaluations (the database side of an
+ * attempt is the C one's), not transport-only files (compression, configuration).
+ */
+export const POSTGRES = [
+  'packages/server/test/platform/auth-google.test.ts',
+  'packages/server/test/platform/auth-mail.test.ts',
+  'packages/server/test/platform/auth-password.test.ts',
+  'packages/server/test/platform/cli-create-user.test.ts',
+  'packages/server/test/platform/fuzz.test.ts',
+  'packages/server/test/platform/health.test.ts',
+  'packages/server/test/platform/lifecycle.test.ts',
+  'packages/server/test/platform/registration-timing.test.ts',
+  'packages/server/test/platform/sdk-client.test.ts',
+  'packages/server/test/platform/security.test.ts',
+  'packages/server/test/platform/settings-admin.test.ts',
+  'packages/server/test/platform/settings-agents.test.ts',
+  'packages/server/test/platform/tokens.test.ts',
+  'packages/server/test/product/api.test.ts',
+  'packages/server/test/product/attempt-lifecycle.test.ts',
+  'packages/server/test/product/authorization.test.ts',
+  'packages/server/test/product/display-names.test.ts',
+  'packages/server/test/product/leases.test.ts',
+  'packages/server/test/product/limits.test.ts',
+  'packages/server/test/product/llm-failure.test.ts',
+  'packages/server/test/product/metrics.test.ts',
+  'packages/server/test/product/queue-fair-share.test.ts',
+  'packages/server/test/product/queue-fairness.test.ts',
+  'packages/server/test/product/replicas.test.ts',
+  'packages/server/test/product/restart-attack.test.ts',
+  'packages/server/test/product/restart.test.ts',
+  'packages/server/test/product/session-loop.test.ts',
+  'packages/server/test/product/session-read.test.ts',
+  'packages/server/test/product/standalone-runner.test.ts',
+];
+
+/** Every *.test.* and *.test-d.* file in the repository outside node_modules (relative paths). */
+export function allTestFiles(dir = root) {
+  const out = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name.startsWith('.')) continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...allTestFiles(path));
+    else if (/\.test(-d)?\.(ts|tsx|js|mjs)$/.test(entry.name)) out.push(relative(root, path));
+  }
+  return out.sort();
+}
+
+/** The files vitest runs in each project, as it resolves them itself: project name -> relative paths. */
+function projectFiles() {
+  const res = spawnSync('pnpm', ['exec', 'vitest', 'list', '--filesOnly', '--json'], { cwd: root, encoding: 'utf8' });
+  if (res.status !== 0) throw new Error(`vitest list failed:\n${res.stdout}\n${res.stderr}`);
+  const byProject = new Map();
+  for (const t of JSON.parse(res.stdout.slice(res.stdout.indexOf('[')))) {
+    if (!byProject.has(t.projectName)) byProject.set(t.projectName, new Set());
+    byProject.get(t.projectName).add(relative(root, t.file));
+  }
+  return byProject;
+}
+
+/** Problems with the passes: a file in neither or both, a listed file that does not exist. Empty when all is well. */
+export function checkPasses() {
+  const problems = [];
+  for (const [name, list] of [
+    ['SERIAL', SERIAL],
+    ['POSTGRES', POSTGRES],
+  ])
+    for (const f of list) if (!existsSync(join(root, f))) problems.push(`${f} is listed in ${name} but does not exist`);
+  for (const f of POSTGRES)
+    if (!f.startsWith('packages/server/')) problems.push(`${f} is in POSTGRES but is not a server test`);
+  const projects = projectFiles();
+  const parallel = projects.get('parallel') ?? new Set();
+  const serial = projects.get('serial') ?? new Set();
+  for (const name of projects.keys())
+    if (name !== 'parallel' && name !== 'serial') problems.push(`vitest has a project ${name} that no pass runs`);
+  const files = allTestFiles();
+  for (const f of files) {
+    const inP = parallel.has(f);
+    const inS = serial.has(f);
+    if (inP && inS) problems.push(`${f} runs in both the parallel and the serial pass`);
+    if (!inP && !inS) problems.push(`${f} runs in neither pass (vitest never runs it)`);
+  }
+  for (const f of [...parallel, ...serial])
+    if (!files.includes(f)) problems.push(`${f} is run by vitest but is not a *.test file`);
+  return problems;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const problems = checkPasses();
+  for (const p of problems) console.log(`!!! ${p}`);
+  console.log(problems.length === 0 ? 'every test file is in exactly one pass' : `${problems.length} problem(s)`);
+  process.exit(problems.length === 0 ? 0 : 1);
+}
