@@ -38,6 +38,11 @@ export const SERIAL = [
   'packages/server/test/product/restart.test.ts',
   'packages/server/test/product/session-loop.test.ts',
   'packages/server/test/product/standalone-runner.test.ts',
+  // Two replicas and a runner evaluating a kernel while one replica is killed; a cluster of processes.
+  'packages/server/test/platform/runner-failover.test.ts',
+  'packages/server/test/platform/cluster-script.test.ts',
+  // Runs every reference file in the sandboxed PyTorch inspection.
+  'packages/server/test/platform/problems-check.test.ts',
   'packages/cli/test/commands.test.ts',
   'packages/cli/test/pytorch.test.ts',
   'tests/e2e/readable.test.ts',
@@ -80,6 +85,10 @@ export const POSTGRES = [
   'packages/server/test/product/session-loop.test.ts',
   'packages/server/test/product/session-read.test.ts',
   'packages/server/test/product/standalone-runner.test.ts',
+  // Migrations of several replicas at once, a newer schema refused, runner failover: Postgres only (they skip on PGlite).
+  'packages/server/test/platform/migrate-replicas.test.ts',
+  'packages/server/test/platform/newer-schema.test.ts',
+  'packages/server/test/platform/runner-failover.test.ts',
 ];
 
 /** Every *.test.* and *.test-d.* file in the repository outside node_modules (relative paths). */
