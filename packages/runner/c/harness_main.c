@@ -106,7 +106,7 @@ static void setup(const case_desc *c, uint64_t seed, int dist) {
 static struct {
   double start, worker_start, calibrate, correctness, baseline_start, warmup, setup, setup_private, flush,
       baseline_calls, calls, checks, busy, timing;
-  int samples, baseline_samples, checked, flushed;
+  int samples, baseline_samples, checked, flushed, timing_flagged;
 } prof;
 
 static void fail(const char *v, const char *msg);
@@ -585,6 +585,7 @@ static int timing(void) {
         push(&inside, in);
       } else {
         dropped++;
+        prof.timing_flagged++;
       }
       /* Which samples are checked is decided after the call, so a candidate cannot know. The reference
          runs only for these, on inputs regenerated from the seed. */
@@ -742,11 +743,11 @@ static void print_profile(void) {
           "\"baseline_start_ms\":%.3f,\"timing_ms\":%.3f,\"warmup_ms\":%.3f,\"setup_ms\":%.3f,\"setup_private_ms\":%.3f,"
           "\"flush_ms\":%.3f,\"baseline_calls_ms\":%.3f,\"calls_ms\":%.3f,\"checks_ms\":%.3f,\"busy_ms\":%.3f,"
           "\"samples\":%d,\"baseline_samples\":%d,\"checked\":%d,\"flushed_cases\":%d,\"busy_windows\":%d,"
-          "\"max_after_reply_ms\":%.4f,\"max_call_cpu_share\":%.4f,\"flagged_calls\":%d,\"calls\":%d}",
+          "\"max_after_reply_ms\":%.4f,\"max_call_cpu_share\":%.4f,\"flagged_calls\":%d,\"timing_flagged\":%d,\"calls\":%d}",
           since(prof.start), prof.worker_start, prof.calibrate, prof.correctness, prof.baseline_start, prof.timing,
           prof.warmup, prof.setup, prof.setup_private, prof.flush, prof.baseline_calls, prof.calls, prof.checks,
           prof.busy, prof.samples, prof.baseline_samples, prof.checked, prof.flushed, busy_windows,
-          (double)W.max_after_reply_ns * 1e-6, W.max_call_cpu_share, flagged_calls, runs);
+          (double)W.max_after_reply_ns * 1e-6, W.max_call_cpu_share, flagged_calls, prof.timing_flagged, runs);
 }
 
 int main(int argc, char **argv) {

@@ -23,8 +23,10 @@ export class JobSignals {
   /** Resolves after `ms`, or earlier when any job is enqueued anywhere (a claim must follow, since it may be for someone else). */
   async wait(ms: number, signal?: AbortSignal): Promise<void> {
     if (this.closed) return;
-    this.unlisten ??= this.listener.listen(JOBS_CHANNEL, () => this.wakeAll());
-    await this.unlisten.catch(() => {});
+    // A listener that fails (the database closed under it) leaves polling by the timer alone; the rejection is
+    // handled where the promise is made, so it can never surface as an unhandled one.
+    this.unlisten ??= this.listener.listen(JOBS_CHANNEL, () => this.wakeAll()).catch(() => async () => {});
+    await this.unlisten;
     if (signal?.aborted) return;
     await new Promise<void>((resolve) => {
       const done = () => {
