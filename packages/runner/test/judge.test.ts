@@ -109,6 +109,7 @@ describe('paired speedup and its interval', () => {
     });
     expect(j.result.speedup).toBe(1);
     expect(j.result.speedup_interval).toEqual([1, 1]);
+    expect(j.message).toBe('accepted: 1.00x (95% interval 1.00-1.00x), within noise of x');
     expect(j.result.cases[0]?.speedup_interval).toEqual([1, 1]);
     expect(j.result.optimized_time_interval?.[0]).toBeLessThanOrEqual(j.result.optimized_time);
   });

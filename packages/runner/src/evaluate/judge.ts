@@ -366,7 +366,13 @@ export function judgeTimed(a: JudgeInput): Judgement {
         }
       : {}),
   };
-  const faster = speedup >= 1 ? `${speedup.toFixed(2)}x faster than` : `${(1 / speedup).toFixed(2)}x slower than`;
+  // An interval that holds 1.00x cannot tell the candidate from the baseline: say so rather than "slower".
+  const withinNoise = speedupInterval !== null && speedupInterval[0] <= 1 && speedupInterval[1] >= 1;
+  const faster = withinNoise
+    ? `${speedup.toFixed(2)}x (95% interval ${speedupInterval[0].toFixed(2)}-${speedupInterval[1].toFixed(2)}x), within noise of`
+    : speedup >= 1
+      ? `${speedup.toFixed(2)}x faster than`
+      : `${(1 / speedup).toFixed(2)}x slower than`;
   let verdict: Judgement['verdict'] = 'accepted';
   let message = `accepted: ${faster} ${a.baselineName}${
     compiled && optimized > 0
