@@ -150,6 +150,9 @@ describe('load', () => {
     expect(shouldRetime(true, busy, 1)).toBe(true);
     expect(shouldRetime(true, busy, 2)).toBe(false);
     expect(shouldRetime(false, busy, 1)).toBe(false);
+    // Rules that say no (quick, for tests) are never timed again.
+    expect(shouldRetime(true, busy, 1, { retime: false })).toBe(false);
+    expect(shouldRetime(true, busy, 1, { retime: true })).toBe(true);
     const j = judgeTimed({
       device: device(),
       ranked: true,

@@ -120,7 +120,8 @@ export const SERVER_SETTINGS = {
   KFORGE_SESSION_MAX_RUNNER_SECONDS: { meaning: "a session's budget of evaluation (runner) seconds in all" },
   KFORGE_RUNNER_STALE_SECONDS: { meaning: 'a runner not seen for this long no longer counts as serving its devices' },
   KFORGE_RUNNER_TIMING: {
-    meaning: "the in-process runner's timing rules; `quick` (few samples, unstable numbers) is for tests only",
+    meaning:
+      "the in-process runner's timing rules; `quick` (few samples, unstable numbers, never re-timed) is for tests only",
   },
   KFORGE_RUNNER_WORK_DIR: {
     default: '`$TMPDIR/kforge-runner-<uid>-<hash of the data dir>`',

@@ -210,7 +210,7 @@ export async function evaluate(payload: EvaluationJobPayload, opts: EvaluateOpti
     let timedRuns = 1;
     // A ranked result timed while other work kept the machine busy is timed again once; if the machine is
     // still busy, the result is kept but flagged for review as noisy (build-state), never ranked silently.
-    if (shouldRetime(ranked, run.report?.load, timedRuns) && !opts.signal?.aborted) {
+    if (shouldRetime(ranked, run.report?.load, timedRuns, timing) && !opts.signal?.aborted) {
       run = await harnessRun();
       timedRuns = 2;
     }

@@ -105,9 +105,15 @@ export function heavyLoad(load: RawLoad | undefined): boolean {
   return load.outside_cores > Math.max(NOISY_OUTSIDE_CORES, load.cores / 4);
 }
 
-/** Whether a ranked result is timed again: only once, and only when its first timing was under heavy load. */
-export function shouldRetime(ranked: boolean, load: RawLoad | undefined, timedRuns: number): boolean {
-  return ranked && timedRuns < 2 && heavyLoad(load);
+/** Whether a ranked result is timed again: only once, only when its first timing was under heavy load, and not
+    under rules that say no (`quick`, for tests: its numbers are unstable by design). */
+export function shouldRetime(
+  ranked: boolean,
+  load: RawLoad | undefined,
+  timedRuns: number,
+  rules: { retime?: boolean } = {},
+): boolean {
+  return ranked && rules.retime !== false && timedRuns < 2 && heavyLoad(load);
 }
 
 // ---- The candidate's own clock (C backend) ----

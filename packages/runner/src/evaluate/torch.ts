@@ -482,7 +482,7 @@ export async function evaluateTorch(
     // The judge's rule, as for C: a ranked result timed under heavy outside load is timed again once.
     if (
       run.report?.verdict === 'accepted' &&
-      shouldRetime(ranked, run.report.load, timedRuns) &&
+      shouldRetime(ranked, run.report.load, timedRuns, t) &&
       !opts.signal?.aborted
     ) {
       run = await harnessRun();

@@ -19,6 +19,9 @@ export interface TimingRules {
   /** `auto` (default): flush the caches before a sample only when the case's data is under twice the
       last-level cache (writing fresh data evicts the rest); `always`: before every sample. */
   flush?: 'auto' | 'always';
+  /** Whether a ranked result timed under heavy outside load is timed again once (default true). `quick` says no:
+      its numbers are unstable by design, and a second timing would only make a test wait. */
+  retime?: boolean;
 }
 
 export const DEFAULT_TIMING: TimingRules = {
@@ -42,6 +45,7 @@ export const QUICK_TIMING: TimingRules = {
   targetRse: 1,
   checkProbability: 0.5,
   callTimeoutMs: 5_000,
+  retime: false,
 };
 
 export interface PlanInput {
