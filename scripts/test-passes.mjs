@@ -14,10 +14,14 @@ export const TYPE_TEST_FILES = ['packages/*/test/**/*.test-d.ts'];
 
 /**
  * Files that evaluate kernels (compile, check and time them, through the runner or the tuner's own gcc timing; or
- * run PyTorch): one worker, one file at a time. They share a host-wide timing lock, and their timings, noise rules
- * and timeouts assume they are not fighting other test files for the cores.
+ * run PyTorch), or compare timings: one worker per lane, one file at a time in each. There are two lanes, run side by
+ * side (scripts/test.mjs): the runner's own files, which time kernels and assert on what timing rules do
+ * (`SERIAL_TIMING`), and the product's files, which evaluate through the server, the CLI and the browser
+ * (`SERIAL_PRODUCT`). Every evaluation takes the host-wide timing lock for its timed phase, so two timed phases never
+ * overlap; what overlaps is compiling, checking and waiting. A file here asserts what holds under any load (the lane
+ * beside it is load), or makes the load it tests itself.
  */
-export const SERIAL = [
+export const SERIAL_TIMING = [
   'packages/runner/test/accept.test.ts',
   'packages/runner/test/cheats.test.ts',
   'packages/runner/test/cuda.test.ts',
@@ -31,6 +35,11 @@ export const SERIAL = [
   'packages/server/test/platform/compression.test.ts',
   // Not an evaluation, but a timing comparison (registration's cost for known and unknown addresses).
   'packages/server/test/platform/registration-timing.test.ts',
+  // Runs every reference file in the sandboxed PyTorch inspection.
+  'packages/server/test/platform/problems-check.test.ts',
+];
+
+export const SERIAL_PRODUCT = [
   'packages/server/test/product/pytorch-sessions.test.ts',
   'packages/server/test/product/pytorch.test.ts',
   'packages/server/test/product/replicas.test.ts',
@@ -41,14 +50,15 @@ export const SERIAL = [
   // Two replicas and a runner evaluating a kernel while one replica is killed; a cluster of processes.
   'packages/server/test/platform/runner-failover.test.ts',
   'packages/server/test/platform/cluster-script.test.ts',
-  // Runs every reference file in the sandboxed PyTorch inspection.
-  'packages/server/test/platform/problems-check.test.ts',
   'packages/cli/test/commands.test.ts',
   'packages/cli/test/pytorch.test.ts',
   'tests/e2e/readable.test.ts',
   'tests/e2e/spec-walk.test.ts',
   'tests/e2e/web.test.ts',
 ];
+
+/** Every file of the `serial` project (both lanes). */
+export const SERIAL = [...SERIAL_TIMING, ...SERIAL_PRODUCT];
 
 /**
  * Server files run a second time on a real Postgres: those whose behaviour goes through SQL (queries, transactions,
@@ -125,6 +135,8 @@ export function checkPasses() {
     for (const f of list) if (!existsSync(join(root, f))) problems.push(`${f} is listed in ${name} but does not exist`);
   for (const f of POSTGRES)
     if (!f.startsWith('packages/server/')) problems.push(`${f} is in POSTGRES but is not a server test`);
+  for (const f of SERIAL_TIMING)
+    if (SERIAL_PRODUCT.includes(f)) problems.push(`${f} is in both serial lanes (SERIAL_TIMING and SERIAL_PRODUCT)`);
   const projects = projectFiles();
   const parallel = projects.get('parallel') ?? new Set();
   const serial = projects.get('serial') ?? new Set();

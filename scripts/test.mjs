@@ -1,13 +1,14 @@
 // The whole test suite: which file runs in which pass, build, type-check, then every test on the embedded database
 // (the files that do not evaluate kernels in parallel, beside the database files on a real Postgres; then the files
-// that evaluate kernels, one at a time, on each database). Ends with the slowest files and one plain line
+// that evaluate kernels, in two lanes side by side, one file at a time in each, and the database files among them
+// on Postgres). Ends with the slowest files and one plain line
 // `N passed, N failed` computed from vitest's JSON reports; every failure is named just above it.
 //   node scripts/test.mjs [vitest filters...]     KFORGE_TEST_POSTGRES=0 skips the Postgres pass (said loudly)
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startPostgres } from './postgres.mjs';
-import { checkPasses, POSTGRES, SERIAL } from './test-passes.mjs';
+import { checkPasses, POSTGRES, SERIAL, SERIAL_PRODUCT, SERIAL_TIMING } from './test-passes.mjs';
 
 const filters = process.argv.slice(2);
 mkdirSync('reports', { recursive: true });
@@ -179,21 +180,40 @@ try {
       : undefined,
   ]);
   for (const print of printLogs) print?.();
-  // 2. Files that evaluate kernels, one at a time on one worker (they share the host's timing lock and time what
-  //    they run), on PGlite and then, for the database files among them, on Postgres.
-  await vitest(
-    'evaluation tests (embedded PGlite)',
-    'reports/vitest-pglite-serial.json',
-    ['--project', 'serial', ...common],
-    cliEnv,
-  );
-  if (pg && pgSerial.length > 0)
-    await vitest(
-      'evaluation server tests (Postgres)',
-      'reports/vitest-postgres-serial.json',
-      ['--project', 'serial', '--passWithNoTests', ...pgSerial],
-      pgEnv,
-    );
+  // 2. Files that evaluate kernels, in two lanes side by side, one file at a time in each (every timed phase takes the
+  //    host's timing lock, so timings never overlap; compiling, checking and waiting do): the runner's timing files,
+  //    then the database files among the evaluating ones on Postgres; beside them, the product's files (server, CLI,
+  //    browser) on PGlite.
+  const timingFiles = selected(SERIAL_TIMING);
+  const productFiles = selected(SERIAL_PRODUCT);
+  const lanePrints = await Promise.all([
+    (async () => {
+      if (timingFiles.length > 0)
+        await vitest(
+          'evaluation tests: runner and timing (embedded PGlite)',
+          'reports/vitest-pglite-serial.json',
+          ['--project', 'serial', '--passWithNoTests', ...timingFiles],
+          cliEnv,
+        );
+      if (pg && pgSerial.length > 0)
+        await vitest(
+          'evaluation server tests (Postgres)',
+          'reports/vitest-postgres-serial.json',
+          ['--project', 'serial', '--passWithNoTests', ...pgSerial],
+          pgEnv,
+        );
+    })(),
+    productFiles.length > 0
+      ? vitest(
+          'evaluation tests: product, CLI and browser (embedded PGlite)',
+          'reports/vitest-pglite-product.json',
+          ['--project', 'serial', '--passWithNoTests', ...productFiles],
+          cliEnv,
+          'reports/vitest-pglite-product.log',
+        )
+      : undefined,
+  ]);
+  for (const print of lanePrints) print?.();
 } finally {
   pg?.stop();
 }

@@ -7,8 +7,9 @@ import {
   copyFileSync,
   existsSync,
   mkdirSync,
-  readdirSync,
   readFileSync,
+  readdirSync,
+  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -228,7 +229,10 @@ export async function inspectTorchSources(
           const { id: _id, ...rest } = res;
           results[i] = rest as InspectResult;
           done.add(i);
-          writeFileSync(join(cacheDir, `${keyOf((sources[i] as { text: string }).text)}.json`), JSON.stringify(rest));
+          // Written whole, then renamed: another process loading the same files never reads half an entry.
+          const entry = join(cacheDir, `${keyOf((sources[i] as { text: string }).text)}.json`);
+          writeFileSync(`${entry}.${process.pid}.tmp`, JSON.stringify(rest));
+          renameSync(`${entry}.${process.pid}.tmp`, entry);
         }
       }
       const failedOne = started !== undefined && !done.has(started) ? started : todo.find((i) => !done.has(i));
