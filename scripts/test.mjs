@@ -130,8 +130,11 @@ const started = Date.now();
 // so build first: a stale dist would test yesterday's code. CI builds here, once.
 const built = step('build', 'pnpm', ['-r', '--workspace-concurrency=1', 'build']);
 count('build', built);
-// The CLI's tests run the bundle just built instead of building their own copy per test file.
-const cliEnv = built ? { KFORGE_CLI_BIN: resolve('packages/cli/dist/bin.js') } : {};
+// The CLI's tests run the bundle just built instead of building their own copy per test file; tests that start
+// kforge-server as a process run its bundle too (no transpiling the sources at every start).
+const cliEnv = built
+  ? { KFORGE_CLI_BIN: resolve('packages/cli/dist/bin.js'), KFORGE_SERVER_BIN: resolve('packages/server/dist/main.js') }
+  : {};
 
 if (filters.length === 0) count('type-check', step('type-check', 'pnpm', ['-r', 'typecheck']));
 

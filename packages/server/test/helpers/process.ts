@@ -1,9 +1,16 @@
-// Runs `kforge-server` from source as a real child process (node --import tsx src/main.ts), for multi-process tests.
+// Runs `kforge-server` as a real child process, for multi-process tests: from source (node --import tsx src/main.ts),
+// or the bundle the test script has just built from the same sources (KFORGE_SERVER_BIN: no transpiling per start).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const MAIN = 'packages/server/src/main.ts';
+
+/** node's arguments that start kforge-server: the built bundle when scripts/test.mjs names it, else the sources. */
+function serverArgv(args: string[]): string[] {
+  const bin = process.env.KFORGE_SERVER_BIN;
+  return bin ? [bin, ...args] : ['--import', 'tsx', MAIN, ...args];
+}
 
 /** tsx resolves workspace packages to their sources through this (as vitest.config.ts does), not to a stale dist/. */
 export const SOURCES_TSCONFIG = fileURLToPath(new URL('./tsconfig.sources.json', import.meta.url));
@@ -48,7 +55,7 @@ export function restartableServerEnv(o: {
 
 /** Starts `kforge-server` and resolves once it logs the port it listens on. */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, serverArgv([]), {
     cwd: repoRoot,
     env: baseEnv({ HOST: '127.0.0.1', PORT: '0', KFORGE_LOG_LEVEL: 'info', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -85,7 +92,7 @@ export function runServerCommand(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+  const child = spawn(process.execPath, serverArgv(args), {
     cwd: repoRoot,
     env: baseEnv({ KFORGE_LOG_LEVEL: 'warn', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,11 +7,14 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
 import { LOCK_FILE } from '../../src/db/dir-lock.js';
 import { runServerCommand, startServerProcess } from '../helpers/process.js';
+import { seedPgliteDataDir } from '../helpers/template.js';
 
 const dirs: string[] = [];
-const freshDir = () => {
+/** A new data directory holding a copy of the migrated template database (the lock is what is tested, not initdb). */
+const freshDir = async () => {
   const dir = mkdtempSync(join(tmpdir(), 'kforge-lock-'));
   dirs.push(dir);
+  await seedPgliteDataDir(dir);
   return dir;
 };
 afterAll(() => {
@@ -20,7 +23,7 @@ afterAll(() => {
 
 describe('the embedded data directory lock', () => {
   test('a second opener in the same process is refused; after close the directory opens again', async () => {
-    const dataDir = freshDir();
+    const dataDir = await freshDir();
     const first = await openDatabase({ databaseUrl: null, dataDir });
     await expect(openDatabase({ databaseUrl: null, dataDir })).rejects.toThrow(
       /another kforge process \(pid \d+\) is using the data directory/,
@@ -32,7 +35,7 @@ describe('the embedded data directory lock', () => {
   }, 60_000);
 
   test('a lock whose process is gone, or whose pid now belongs to another process, is taken over', async () => {
-    const dataDir = freshDir();
+    const dataDir = await freshDir();
     await (await openDatabase({ databaseUrl: null, dataDir })).close();
     writeFileSync(join(dataDir, LOCK_FILE), '2147483646 12345\n'); // no such pid
     const a = await openDatabase({ databaseUrl: null, dataDir });
@@ -44,7 +47,7 @@ describe('the embedded data directory lock', () => {
   }, 60_000);
 
   test("a second kforge-server on a running one's data directory exits 1 saying so; the first keeps serving", async () => {
-    const dataDir = freshDir();
+    const dataDir = await freshDir();
     const env = { KFORGE_DATA_DIR: dataDir, KFORGE_LOCAL_RUNNER: '0' };
     const first = await startServerProcess(env);
     try {
@@ -55,7 +58,7 @@ describe('the embedded data directory lock', () => {
       // Its port taken (another data directory): said plainly too.
       const port = new URL(first.url).port;
       const busy = await runServerCommand([], {
-        KFORGE_DATA_DIR: freshDir(),
+        KFORGE_DATA_DIR: await freshDir(),
         KFORGE_LOCAL_RUNNER: '0',
         PORT: port,
         HOST: '127.0.0.1',
