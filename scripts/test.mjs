@@ -132,9 +132,15 @@ const built = step('build', 'pnpm', ['-r', '--workspace-concurrency=1', 'build']
 count('build', built);
 // The CLI's tests run the bundle just built instead of building their own copy per test file; tests that start
 // kforge-server as a process run its bundle too (no transpiling the sources at every start).
+// Browser tests save no screenshots here unless asked (KFORGE_E2E_SCREENSHOTS=1): no one looks at them in a full run.
+const shots = { KFORGE_E2E_SCREENSHOTS: process.env.KFORGE_E2E_SCREENSHOTS ?? '0' };
 const cliEnv = built
-  ? { KFORGE_CLI_BIN: resolve('packages/cli/dist/bin.js'), KFORGE_SERVER_BIN: resolve('packages/server/dist/main.js') }
-  : {};
+  ? {
+      ...shots,
+      KFORGE_CLI_BIN: resolve('packages/cli/dist/bin.js'),
+      KFORGE_SERVER_BIN: resolve('packages/server/dist/main.js'),
+    }
+  : shots;
 
 if (filters.length === 0) count('type-check', step('type-check', 'pnpm', ['-r', 'typecheck']));
 

@@ -9,6 +9,9 @@ import { startTestServer, type TestServer } from '../../packages/server/test/hel
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 export const SCREENSHOTS = join(root, 'tests', 'e2e', 'screenshots');
+/** Whether the tests save screenshots to look at (KFORGE_E2E_SCREENSHOTS=0: no; the whole suite's default, as no one
+    looks at them there and each costs ~0.5 s; running an e2e file by itself saves them). */
+export const SHOOTING = process.env.KFORGE_E2E_SCREENSHOTS !== '0';
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -97,6 +100,7 @@ export async function openPage(h: Harness, token?: string): Promise<{ context: B
 
 /** Screenshots of the current screen in both themes (the `dark` class is what the theme sets). */
 export async function shoot(page: Page, name: string): Promise<void> {
+  if (!SHOOTING) return;
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.waitForTimeout(150);
   for (const theme of ['light', 'dark'] as const) {

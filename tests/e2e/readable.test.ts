@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, SCREENSHOTS, startHarness } from './harness';
+import { type Harness, SCREENSHOTS, SHOOTING, startHarness } from './harness';
 
 let h: Harness;
 let user: { id: string; email: string; token: string };
@@ -102,6 +102,7 @@ const overflow = (page: Page) =>
   page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth) - window.innerWidth);
 
 async function shootBoth(page: Page, name: string): Promise<void> {
+  if (!SHOOTING) return;
   const dir = join(SCREENSHOTS, 'readable');
   mkdirSync(dir, { recursive: true });
   for (const theme of ['light', 'dark'] as const) {
