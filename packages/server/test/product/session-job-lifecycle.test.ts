@@ -4,6 +4,7 @@ import type { AgentSession, Submission } from '@kernelforge/sdk';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { reapExpiredLeases } from '../../src/jobs/queue.js';
 import { settleRequeuedJobs } from '../../src/services/evaluation-results.js';
+import { canTransitionSubmission } from '../../src/services/submission-lifecycle.js';
 import { canTransitionSession, markSessionIdle } from '../../src/sessions/session-lifecycle.js';
 import type { TestServer, TestUser } from '../helpers/server.js';
 import { CPU, CPU_B, claim, json, registerRunner, startProductServer } from './helpers.js';
@@ -48,6 +49,16 @@ test('the session transition table: active <-> idle, stopped from either, resume
   expect(canTransitionSession('idle', 'stopped')).toBe(true);
   expect(canTransitionSession('stopped', 'idle')).toBe(false);
   for (const s of ['active', 'idle', 'stopped'] as const) expect(canTransitionSession(s, s)).toBe(false);
+});
+
+test('the submission transition table: queued <-> evaluating, then completed or failed for good', () => {
+  expect(canTransitionSubmission('queued', 'evaluating')).toBe(true);
+  expect(canTransitionSubmission('evaluating', 'queued')).toBe(true);
+  expect(canTransitionSubmission('evaluating', 'completed')).toBe(true);
+  expect(canTransitionSubmission('evaluating', 'failed')).toBe(true);
+  for (const final of ['completed', 'failed'])
+    for (const to of ['queued', 'evaluating', 'completed', 'failed'] as const)
+      expect(canTransitionSubmission(final, to), `${final} -> ${to}`).toBe(false);
 });
 
 test('stop, stop again, resume: one session.status event per change, and the jobs of a stop are cancelled', async () => {
