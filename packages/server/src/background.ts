@@ -40,11 +40,13 @@ function startReaper(ctx: AppContext): { stop(): void } {
     if (busy) return;
     busy = true;
     try {
-      const { requeued, dead } = await reapExpiredLeases(ctx.db);
-      if (requeued.length > 0) {
-        await settleRequeuedJobs(ctx.db, requeued);
-        ctx.signals.wakeAll();
-      }
+      // One transaction: a requeued job's submission is back to queued before any runner can claim the job again.
+      const { requeued, dead } = await ctx.db.transaction(async (tx) => {
+        const reaped = await reapExpiredLeases(tx);
+        await settleRequeuedJobs(tx, reaped.requeued);
+        return reaped;
+      });
+      if (requeued.length > 0) ctx.signals.wakeAll();
       for (const job of dead) await settleDeadJob(ctx, job);
       if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
         lastPrune = Date.now();
