@@ -88,6 +88,7 @@ export const POSTGRES = [
   'packages/server/test/product/llm-failure.test.ts',
   'packages/server/test/product/metrics.test.ts',
   'packages/server/test/product/queue-fair-share.test.ts',
+  'packages/server/test/product/session-job-lifecycle.test.ts',
   'packages/server/test/product/queue-fairness.test.ts',
   'packages/server/test/product/replicas.test.ts',
   'packages/server/test/product/restart-attack.test.ts',

@@ -4,10 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expiredJwt, type Harness, linkIn, mailTo, openPage, shoot, startHarness } from './harness';
 
 let h: Harness;
+const RUNNER_TOKEN = 'e2e-runner-token-0123456789';
 let user: { email: string; password: string; token: string; display: string };
 
 beforeAll(async () => {
-  h = await startHarness();
+  // A runner token, so a stand-in runner can hold a submission's job while the page shows it being evaluated.
+  h = await startHarness({ KFORGE_RUNNER_TOKEN: RUNNER_TOKEN });
   const password = 'correct horse battery';
   const created = await h.server.createUser({ password, full_name: 'Grace Hopper' });
   user = { email: created.user.email, password, token: created.token, display: 'Grace Hopper' };
@@ -204,6 +206,63 @@ describe('submissions, leaderboards, tokens, admin', () => {
     await shoot(page, 'submission');
     await context.close();
   }, 150_000);
+
+  it("shows a submission 'queued', then 'evaluating' while a runner holds its job, then its verdict", async () => {
+    // A stand-in runner for a device no local runner serves: it claims the job and reports only when told.
+    const runner = (path: string, body: unknown) =>
+      h.server
+        .request(`/api/v1/runner/${path}`, { method: 'POST', token: RUNNER_TOKEN, json: body })
+        .then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
+    const device = {
+      id: 'cpu-held',
+      kind: 'cpu',
+      name: 'Held CPU',
+      cores: 1,
+      peaks: { bandwidth_gbps: 20, fp32_gflops: 200, source: 'measured' },
+      available: true,
+      runners: 1,
+      languages: ['c', 'cpp'],
+    };
+    const runnerId = (await runner('register', { name: 'e2e-stand-in', devices: [device] })).body.runner_id as string;
+    const posted = await h.server.request('/api/v1/submission', {
+      method: 'POST',
+      token: user.token,
+      json: { problem_name: '19_ReLU', device: device.id, language: 'c', source: 'void solution() {}' },
+    });
+    expect(posted.status).toBe(201);
+    const id = ((await posted.json()) as { id: string }).id;
+    const { context, page } = await openPage(h, user.token);
+    await page.goto(`/leaderboard/submission/${id}`);
+    const summary = page.getByTestId('submission-summary');
+    await summary.filter({ hasText: 'queued' }).waitFor();
+    await page.getByText('Queued: waiting for a runner').waitFor();
+    const claimed = await runner('claim', { runner_id: runnerId, devices: [device.id], wait_ms: 5000 });
+    const job = claimed.body.job as { job_id: string; lease_token: string };
+    expect(job).toBeTruthy();
+    // The page polls: the badge turns to evaluating while the job is held.
+    await summary.filter({ hasText: 'evaluating' }).waitFor({ timeout: 20_000 });
+    await page.getByText('Evaluating… this page follows it to its verdict.').waitFor();
+    await shoot(page, 'submission-evaluating');
+    const state = {
+      verdict: 'incorrect',
+      mode: 'ranked',
+      message: 'incorrect: y[3] differs',
+      compile: { ok: true, compiler: 'cc', flags: ['-O3'], log: '', duration_ms: 10 },
+      correctness: { passed: false, cases: [] },
+      benchmarking_result: null,
+      runner_seconds: 0.1,
+      evaluated_at: new Date().toISOString(),
+    };
+    const result = await runner(`jobs/${job.job_id}/result`, {
+      runner_id: runnerId,
+      lease_token: job.lease_token,
+      evaluation_state: state,
+    });
+    expect(result.status).toBe(200);
+    await page.getByTestId('verdict').filter({ hasText: 'incorrect' }).waitFor({ timeout: 20_000 });
+    await summary.filter({ hasText: 'completed' }).waitFor();
+    await context.close();
+  }, 60_000);
 
   it('pre-fills the submit page of a pytorch problem with its reference renamed ModelNew', async () => {
     const { context, page } = await openPage(h, user.token);

@@ -2,10 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ApiError,
   AuthenticationError,
+  ConflictError,
   ConnectionError,
   createClient,
   MemoryTokenStore,
   NotFoundError,
+  RateLimitError,
   ResponseValidationError,
   TimeoutError,
   UnprocessableEntityError,
@@ -193,6 +195,33 @@ describe('errors', () => {
     // A 401 from users/me removes the stored token (spec section 7).
     await expect(client.auth.me()).rejects.toBeInstanceOf(AuthenticationError);
     expect(await client.tokenStore.get()).toBeNull();
+    await local.close();
+  });
+
+  it('throws ConflictError for 409 and RateLimitError for 429 (after its retries), both ApiErrors', async () => {
+    let limited = 0;
+    const local = await startPeer((req, res) => {
+      if (req.method === 'POST') return json(res, 409, { detail: 'Session is deleted; restore it first' });
+      limited++;
+      json(
+        res,
+        429,
+        { detail: 'Daily limit of 3 submissions reached' },
+        { 'retry-after': '3600', 'retry-after-ms': '1' },
+      );
+    });
+    const client = createClient({ baseUrl: local.url, token: 't' });
+    const conflict = await client.sessions.createAttempts('s1', { instruction: 'again' }).catch((e: unknown) => e);
+    expect(conflict).toBeInstanceOf(ConflictError);
+    expect((conflict as ApiError).detail).toBe('Session is deleted; restore it first');
+    const rate = await client.settings.get().catch((e: unknown) => e);
+    expect(rate).toBeInstanceOf(RateLimitError);
+    expect(rate).toMatchObject({
+      status: 429,
+      detail: 'Daily limit of 3 submissions reached',
+      retryAfterSeconds: 3600,
+    });
+    expect(limited).toBe(3);
     await local.close();
   });
 

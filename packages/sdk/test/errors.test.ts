@@ -4,11 +4,13 @@ import {
   AuthenticationError,
   BadGatewayError,
   BadRequestError,
+  ConflictError,
   detailOf,
   errorMessage,
   InternalServerError,
   NotFoundError,
   PermissionDeniedError,
+  RateLimitError,
   ServiceUnavailableError,
   UnprocessableEntityError,
 } from '../src/core/errors.js';
@@ -19,7 +21,9 @@ describe('ApiError.from', () => {
     [401, AuthenticationError],
     [403, PermissionDeniedError],
     [404, NotFoundError],
+    [409, ConflictError],
     [422, UnprocessableEntityError],
+    [429, RateLimitError],
     [500, InternalServerError],
     [502, BadGatewayError],
     [503, ServiceUnavailableError],
@@ -32,17 +36,35 @@ describe('ApiError.from', () => {
     expect(error.detail).toBe('why');
   });
 
-  it.each([409, 418, 429, 504])(
-    'gives any other status (%i) the generic error with status, status text and body',
-    (status) => {
+  it.each([
+    [418, ApiError],
+    [504, ApiError],
+    [409, ConflictError],
+    [429, RateLimitError],
+  ] as const)(
+    'gives any other status (%i) the generic error with status, status text and body (409 and 429 as subclasses)',
+    (status, Class) => {
       const error = ApiError.from(status, 'Odd', { detail: 'x', extra: 1 });
-      expect(error.constructor).toBe(ApiError);
+      expect(error.constructor).toBe(Class);
+      expect(error).toBeInstanceOf(ApiError);
       expect(error.status).toBe(status);
       expect(error.statusText).toBe('Odd');
       expect(error.body).toEqual({ detail: 'x', extra: 1 });
       expect(error.message).toBe(`${status} Odd: x`);
     },
   );
+
+  it("reads a 429's Retry-After in seconds", () => {
+    const limited = ApiError.from(
+      429,
+      'Too Many Requests',
+      { detail: 'slow down' },
+      new Headers({ 'Retry-After': '3600' }),
+    );
+    expect(limited).toBeInstanceOf(RateLimitError);
+    expect((limited as RateLimitError).retryAfterSeconds).toBe(3600);
+    expect((ApiError.from(429, 'Too Many Requests', {}) as RateLimitError).retryAfterSeconds).toBeUndefined();
+  });
 
   it('keeps a non-JSON body as text', () => {
     const error = ApiError.from(502, 'Bad Gateway', '<html>upstream</html>');

@@ -3,9 +3,9 @@ import { hostname } from 'node:os';
 import type { AppContext } from './context.js';
 import { ensurePrivateDir } from './db/private-dir.js';
 import { pruneEvents } from './events/bus.js';
-import { reapExpiredLeases } from './jobs/reaper.js';
+import { reapExpiredLeases } from './jobs/queue.js';
 import { startInProcessRunner } from './runner-host/in-process-runner.js';
-import { settleDeadJob } from './services/evaluation-results.js';
+import { settleDeadJob, settleRequeuedJobs } from './services/evaluation-results.js';
 import { startGenerateWorkers } from './sessions/generate-worker.js';
 
 export interface Background {
@@ -40,8 +40,13 @@ function startReaper(ctx: AppContext): { stop(): void } {
     if (busy) return;
     busy = true;
     try {
-      const { requeued, dead } = await reapExpiredLeases(ctx.db);
-      if (requeued > 0) ctx.signals.wakeAll();
+      // One transaction: a requeued job's submission is back to queued before any runner can claim the job again.
+      const { requeued, dead } = await ctx.db.transaction(async (tx) => {
+        const reaped = await reapExpiredLeases(tx);
+        await settleRequeuedJobs(tx, reaped.requeued);
+        return reaped;
+      });
+      if (requeued.length > 0) ctx.signals.wakeAll();
       for (const job of dead) await settleDeadJob(ctx, job);
       if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
         lastPrune = Date.now();

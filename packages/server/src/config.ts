@@ -102,96 +102,35 @@ export const EnvSchema = z.object({
   KFORGE_METRICS_TOKEN: opt,
 });
 
-export interface Config {
-  port: number;
-  host: string;
-  /** Absolute path of the data directory (PGlite files, the generated secret). */
-  dataDir: string;
-  /** Postgres connection string; null means the embedded PGlite in `<dataDir>/pgdata` (or `memory://`). */
-  databaseUrl: string | null;
-  /** HS256 key for access tokens; from KFORGE_SECRET or `<dataDir>/secret` (generated once, mode 0600). */
-  secret: string;
-  /** Base URL users reach the web app at, no trailing slash; mail links point here. */
-  publicUrl: string;
-  smtpUrl: string | null;
-  mailFrom: string;
-  adminEmail: string | null;
-  adminPassword: string | null;
-  google: { clientId: string | null; issuer: string; jwksUrl: string };
-  posthog: { key: string | null; host: string | null };
-  surveys: { feedback: string | null; waitlist: string | null };
-  pageUrls: { termsOfService: string | null; privacyPolicy: string | null; contactUs: string | null };
-  llm: { provider: string | null; baseUrl: string | null; apiKey: string | null; model: string | null };
-  localRunner: boolean;
-  runnerToken: string | null;
-  webDist: string;
-  problemsDir: string;
-  /** KFORGE_PROBLEM_DIRS: operators' folders of KernelBench-format (pytorch) problems. */
-  problemDirs: string[];
-  /** Bytes pytorch problems' sizes are scaled to fit, per device kind (KFORGE_TORCH_BUDGET_MB, ..._CUDA_...). */
-  torchBudgets: { cpu: number; cuda: number };
-  accessTokenDays: number;
-  /** Rate limits (in memory, per server process): sign-in attempts per IP per minute, mails per address per hour. */
-  rateLimits: { signinPerMinute: number; mailPerHour: number };
-  /** Per-user daily quotas the product routes enforce. */
-  dailyLimits: { sessions: number; attempts: number; submissions: number };
-  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
-  /** Take the client address from X-Forwarded-For (only behind a proxy that sets it), for rate limits. */
-  trustProxy: boolean;
-  /** The leased job queue and the workers that drain it. */
-  jobs: {
-    /** How long a claimed job stays leased without a heartbeat. */
-    leaseSeconds: number;
-    /** Tries per job before it is dead-lettered. */
-    maxTries: number;
-    /** How often the reaper looks for expired leases. */
-    reaperIntervalMs: number;
-    /** Generate workers (agent loops) per server process. */
-    generateWorkers: number;
-  };
-  /** Budgets per session (DESIGN 7) unless the session sets its own: attempts in all, evaluation seconds in all. */
-  sessions: {
-    maxAttempts: number;
-    maxRunnerSeconds: number;
-    sseKeepAliveMs: number;
-    /** Live-event streams one user may hold open on this process at once (0 = no limit). */
-    sseStreamsPerUser: number;
-  };
-  /** Bearer token Prometheus presents to GET /metrics; null turns /metrics off (404). */
-  metricsToken: string | null;
-  runner: {
-    /** A runner not seen for this long no longer counts as serving its devices. */
-    staleSeconds: number;
-    /** The in-process runner's timing rules: `quick` is for tests (few samples, unstable numbers). */
-    timing: 'default' | 'quick';
-    /**
-     * The in-process runner's own folder (build cache, job folders). Deliberately outside the data directory:
-     * sandboxed candidates must not reach the database or the secret (DESIGN 6.1), and bwrap needs a path it can enter.
-     */
-    workDir: string;
-    /** Run candidates unsandboxed when bubblewrap is missing (KFORGE_ALLOW_UNSANDBOXED=1; unsafe, local use only). */
-    allowUnsandboxed: boolean;
-  };
-}
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
-    throw new StartupError(`Invalid configuration:\n${lines}`);
-  }
-  const e = parsed.data;
+/**
+ * The environment turned into the configuration, with no side effect (it reads the server's package root and the
+ * working directory, nothing else). `Config` is its output type, so the shape is written once.
+ */
+export const ConfigSchema = EnvSchema.transform((e) => {
   const root = serverPackageRoot();
   const dataDir = resolve(e.KFORGE_DATA_DIR ?? './.kforge');
   const publicUrl = (e.KFORGE_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
-  const level = (e.KFORGE_LOG_LEVEL ?? 'info') as Config['logLevel'];
+  const level = LOG_LEVELS.find((l) => l === e.KFORGE_LOG_LEVEL) ?? 'info';
+  const budgets: { cpu: number; cuda: number } = torchBudgets({
+    KFORGE_TORCH_BUDGET_MB: e.KFORGE_TORCH_BUDGET_MB,
+    KFORGE_TORCH_CUDA_BUDGET_MB: e.KFORGE_TORCH_CUDA_BUDGET_MB,
+  });
   return {
     port: e.PORT,
-    // Loopback unless the operator says otherwise: a fresh install is not reachable from the network by accident.
+    /** Loopback unless the operator says otherwise: a fresh install is not reachable from the network by accident. */
     host: e.HOST ?? '127.0.0.1',
+    /** Absolute path of the data directory (PGlite files, the generated secret). */
     dataDir,
+    /** Postgres connection string; null means the embedded PGlite in `<dataDir>/pgdata` (or `memory://`). */
     databaseUrl: e.DATABASE_URL ?? null,
-    secret: e.KFORGE_SECRET ?? loadOrCreateSecret(dataDir),
+    /**
+     * HS256 key for access tokens: KFORGE_SECRET, else null here and `<dataDir>/secret` (generated once, mode 0600)
+     * once `settleSecret` has run at start-up (`createContext` does; `AppContext.config` always has one).
+     */
+    secret: (e.KFORGE_SECRET ?? null) as string | null,
+    /** Base URL users reach the web app at, no trailing slash; mail links point here. */
     publicUrl,
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM ?? `Kernelforge <no-reply@${new URL(publicUrl).hostname}>`,
@@ -219,40 +158,80 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     runnerToken: e.KFORGE_RUNNER_TOKEN ?? null,
     webDist: resolve(e.KFORGE_WEB_DIST ?? join(root, '..', 'web', 'dist')),
     problemsDir: resolve(e.KFORGE_PROBLEMS_DIR ?? join(root, '..', '..', 'problems')),
+    /** KFORGE_PROBLEM_DIRS: operators' folders of KernelBench-format (pytorch) problems. */
     problemDirs: problemDirsFromEnv({ KFORGE_PROBLEM_DIRS: e.KFORGE_PROBLEM_DIRS }).map((d) => resolve(d)),
-    torchBudgets: torchBudgets({
-      KFORGE_TORCH_BUDGET_MB: e.KFORGE_TORCH_BUDGET_MB,
-      KFORGE_TORCH_CUDA_BUDGET_MB: e.KFORGE_TORCH_CUDA_BUDGET_MB,
-    }),
+    /** Bytes pytorch problems' sizes are scaled to fit, per device kind (KFORGE_TORCH_BUDGET_MB, ..._CUDA_...). */
+    torchBudgets: budgets,
     accessTokenDays: e.KFORGE_ACCESS_TOKEN_DAYS || 8,
+    /** Rate limits (in memory, per server process): sign-in attempts per IP per minute, mails per address per hour. */
     rateLimits: { signinPerMinute: e.KFORGE_SIGNIN_PER_MINUTE, mailPerHour: e.KFORGE_MAIL_PER_HOUR },
+    /** Per-user daily quotas the product routes enforce. */
     dailyLimits: {
       sessions: e.KFORGE_DAILY_SESSIONS,
       attempts: e.KFORGE_DAILY_ATTEMPTS,
       submissions: e.KFORGE_DAILY_SUBMISSIONS,
     },
+    logLevel: level,
+    /** Take the client address from X-Forwarded-For (only behind a proxy that sets it), for rate limits. */
     trustProxy: e.KFORGE_TRUST_PROXY,
+    /** The leased job queue and the workers that drain it. */
     jobs: {
+      /** How long a claimed job stays leased without a heartbeat. */
       leaseSeconds: e.KFORGE_JOB_LEASE_SECONDS,
+      /** Tries per job before it is dead-lettered. */
       maxTries: Math.max(1, Math.round(e.KFORGE_JOB_MAX_TRIES)),
+      /** How often the reaper looks for expired leases. */
       reaperIntervalMs: e.KFORGE_REAPER_INTERVAL_MS,
+      /** Generate workers (agent loops) per server process. */
       generateWorkers: Math.max(1, Math.round(e.KFORGE_GENERATE_WORKERS)),
     },
+    /** Budgets per session (DESIGN 7) unless the session sets its own: attempts in all, evaluation seconds in all. */
     sessions: {
       maxAttempts: Math.max(1, Math.round(e.KFORGE_SESSION_MAX_ATTEMPTS)),
       maxRunnerSeconds: e.KFORGE_SESSION_MAX_RUNNER_SECONDS,
       sseKeepAliveMs: e.KFORGE_SSE_KEEPALIVE_MS,
+      /** Live-event streams one user may hold open on this process at once (0 = no limit). */
       sseStreamsPerUser: e.KFORGE_SSE_STREAMS_PER_USER,
     },
+    /** Bearer token Prometheus presents to GET /metrics; null turns /metrics off (404). */
     metricsToken: e.KFORGE_METRICS_TOKEN ?? null,
     runner: {
+      /** A runner not seen for this long no longer counts as serving its devices. */
       staleSeconds: e.KFORGE_RUNNER_STALE_SECONDS,
+      /** The in-process runner's timing rules: `quick` is for tests (few samples, unstable numbers). */
       timing: e.KFORGE_RUNNER_TIMING,
+      /**
+       * The in-process runner's own folder (build cache, job folders). Deliberately outside the data directory:
+       * sandboxed candidates must not reach the database or the secret (DESIGN 6.1), and bwrap needs a path it can enter.
+       */
       workDir: resolve(e.KFORGE_RUNNER_WORK_DIR ?? defaultRunnerWorkDir(dataDir)),
+      /** Run candidates unsandboxed when bubblewrap is missing (KFORGE_ALLOW_UNSANDBOXED=1; unsafe, local use only). */
       allowUnsandboxed: e.KFORGE_ALLOW_UNSANDBOXED,
     },
-    logLevel: ['debug', 'info', 'warn', 'error', 'silent'].includes(level) ? level : 'info',
   };
+});
+
+/** The configuration, as `ConfigSchema` makes it from the environment. */
+export type Config = z.output<typeof ConfigSchema>;
+/** The configuration of a started server: its signing secret settled (see `settleSecret`). */
+export type ServerConfig = Config & { secret: string };
+
+/** Parses the environment (process.env unless given) into `Config`; a bad value is a StartupError naming it. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new StartupError(`Invalid configuration:\n${lines}`);
+  }
+  return parsed.data;
+}
+
+/**
+ * The start-up step that gives the server its signing secret: KFORGE_SECRET when set, else `<dataDir>/secret`,
+ * written (0600, in a 0700 data directory) the first time. The only write configuration makes.
+ */
+export function settleSecret(config: Config): ServerConfig {
+  return { ...config, secret: config.secret ?? loadOrCreateSecret(config.dataDir) };
 }
 
 /**

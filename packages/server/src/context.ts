@@ -1,6 +1,6 @@
 // Everything a request handler or background task needs, built once at start and passed in (no globals).
 import { ensureFirstSuperuser } from './auth/bootstrap.js';
-import type { Config } from './config.js';
+import { type Config, type ServerConfig, settleSecret } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { makePrivate } from './db/private-dir.js';
@@ -14,7 +14,8 @@ import { DeviceRegistry } from './services/devices.js';
 
 /** The one context: routes, services, the session loop and background work all receive this object. */
 export interface AppContext {
-  config: Config;
+  /** The configuration with its signing secret settled (written to the data directory on a first start). */
+  config: ServerConfig;
   /** The one database interface (rows in and out; see db/client.ts). */
   db: Database;
   mailer: Mailer;
@@ -41,7 +42,9 @@ export interface ContextOptions {
 }
 
 /** Opens the database, applies migrations and makes sure a first superuser exists. */
-export async function createContext(config: Config, opts: ContextOptions = {}): Promise<AppContext> {
+export async function createContext(loaded: Config, opts: ContextOptions = {}): Promise<AppContext> {
+  // Start-up's one configuration side effect, made here and not while loading: the secret file on a first start.
+  const config = settleSecret(loaded);
   const log = opts.log ?? createLogger(config.logLevel);
   const db = await openDatabase(config);
   try {

@@ -33,10 +33,6 @@ function versionOf(binary: string): string {
   }
 }
 
-export function nvccAvailable(): boolean {
-  return which('nvcc') !== undefined;
-}
-
 /** The cuda architecture flag for a compute capability such as "9.0"; sm_90 when unknown (H100/H200). */
 export function cudaArchFlag(computeCapability?: string): string {
   const cc = (computeCapability ?? '9.0').replace('.', '');

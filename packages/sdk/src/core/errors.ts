@@ -1,4 +1,6 @@
-// The error hierarchy: one class per status of spec section 8, chosen in one place (ApiError.from).
+// The error hierarchy: one class per status of spec section 8, plus 409 and 429 (which the server sends) as subclasses
+// of the generic ApiError, so spec 8's "generic error with status, status text and body" still holds for them;
+// chosen in one place (ApiError.from).
 import type { z } from 'zod';
 
 export class KernelforgeError extends Error {
@@ -43,8 +45,20 @@ export class PermissionDeniedError extends ApiError {
 export class NotFoundError extends ApiError {
   override name = 'NotFoundError';
 }
+/** 409: the request conflicts with the resource's state (e.g. a new round of attempts on a deleted session). */
+export class ConflictError extends ApiError {
+  override name = 'ConflictError';
+}
 export class UnprocessableEntityError extends ApiError {
   override name = 'UnprocessableEntityError';
+}
+/** 429: a rate limit or daily quota; `retryAfterSeconds` is the server's `Retry-After`, when it sent one. */
+export class RateLimitError extends ApiError {
+  override name = 'RateLimitError';
+  get retryAfterSeconds(): number | undefined {
+    const value = this.headers?.get('retry-after');
+    return value && /^\d+$/.test(value.trim()) ? Number(value) : undefined;
+  }
 }
 export class InternalServerError extends ApiError {
   override name = 'InternalServerError';
@@ -63,7 +77,9 @@ const STATUS_CLASSES: Record<number, ApiErrorClass> = {
   401: AuthenticationError,
   403: PermissionDeniedError,
   404: NotFoundError,
+  409: ConflictError,
   422: UnprocessableEntityError,
+  429: RateLimitError,
   500: InternalServerError,
   502: BadGatewayError,
   503: ServiceUnavailableError,

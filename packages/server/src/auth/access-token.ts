@@ -41,15 +41,53 @@ export async function verifyAccessToken(
   token: string,
   now: number = Date.now(),
 ): Promise<string | null> {
+  const claims = await verifiedClaims(secret, token, now);
+  if (!claims) return null;
+  const seconds = Math.floor(now / 1000);
+  // What depends on the time is checked on every call, cached signature or not (jose's rules: exp is the first
+  // second the token is no longer valid, nbf the first it is).
+  if (claims.exp <= seconds || (claims.nbf !== undefined && claims.nbf > seconds)) return null;
+  if (claims.iat > seconds + ISSUED_AT_SKEW_SECONDS) return null;
+  return claims.sub;
+}
+
+interface Claims {
+  sub: string;
+  iat: number;
+  exp: number;
+  nbf: number | undefined;
+}
+
+/**
+ * Signatures already checked, per secret: a token's signature is valid or not for ever, and checking it (a
+ * WebCrypto HMAC, a thread-pool job) was the largest share of an authenticated GET's own work (bench/README.md).
+ * Only well-formed tokens with a good signature, valid when first seen, are kept; bounded, oldest out first.
+ */
+const verified = new Map<string, Map<string, Claims>>();
+const VERIFIED_MAX = 10_000;
+
+async function verifiedClaims(secret: string, token: string, now: number): Promise<Claims | null> {
+  let cache = verified.get(secret);
+  const hit = cache?.get(token);
+  if (hit) return hit;
+  let claims: Claims;
   try {
+    // Only a token valid now is kept; the caller checks the times again on every later call.
     const { payload } = await jwtVerify(token, await key(secret), {
       algorithms: ['HS256'],
       currentDate: new Date(now),
     });
-    if (typeof payload.sub !== 'string' || payload.exp === undefined || typeof payload.iat !== 'number') return null;
-    if (payload.iat > Math.floor(now / 1000) + ISSUED_AT_SKEW_SECONDS) return null;
-    return payload.sub;
+    const { sub, iat, exp, nbf } = payload;
+    if (typeof sub !== 'string' || typeof iat !== 'number' || typeof exp !== 'number') return null;
+    claims = { sub, iat, exp, nbf: typeof nbf === 'number' ? nbf : undefined };
   } catch {
     return null;
   }
+  if (!cache) {
+    cache = new Map();
+    verified.set(secret, cache);
+  }
+  if (cache.size >= VERIFIED_MAX) cache.delete(cache.keys().next().value as string);
+  cache.set(token, claims);
+  return claims;
 }

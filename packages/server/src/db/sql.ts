@@ -6,11 +6,6 @@ export interface Sql {
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
 }
 
-/** True when a Postgres error is a unique violation (SQLSTATE 23505), as raised by both PGlite and pg. */
-export function isUniqueViolation(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505';
-}
-
 /** ISO string of a timestamp column (both drivers hand back Date objects). */
 export function iso(value: unknown): string {
   if (value instanceof Date) return value.toISOString();

@@ -1,8 +1,25 @@
-// The job queue: enqueue, claim with a lease (FOR UPDATE SKIP LOCKED), heartbeat, complete, retry with backoff, dead-letter.
+// The job queue, and the one owner of a job's lifecycle: enqueue, claim with a lease (FOR UPDATE SKIP LOCKED),
+// heartbeat, complete, retry with backoff, dead-letter, reap lapsed leases, cancel. No other file writes `jobs.status`.
 import { randomUUID } from 'node:crypto';
 import type { Sql } from '../db/sql.js';
 import { announceJob } from './signals.js';
-import type { ClaimOptions, EnqueueOptions, Job } from './types.js';
+import type { ClaimOptions, EnqueueOptions, Job, JobStatus } from './types.js';
+
+/**
+ * The legal moves, as the statuses each target may be reached from (queued -> leased -> done | dead, with
+ * leased -> queued for a retry and queued | leased -> cancelled). Each function below makes one of them with an
+ * UPDATE guarded by the status (and, for a holder's moves, its lease token), so a stale holder's late write is a
+ * no-op. Jobs publish no session events; `enqueueJob` announces a new job to claimers (NOTIFY), and what a job's
+ * move means for its attempt or submission is settled by its caller (services/evaluation-results.ts,
+ * sessions/generate-worker.ts, sessions/stop.ts).
+ */
+export const JOB_TRANSITIONS = {
+  leased: ['queued'],
+  done: ['leased'],
+  queued: ['leased'],
+  dead: ['leased'],
+  cancelled: ['queued', 'leased'],
+} as const satisfies Record<JobStatus, readonly JobStatus[]>;
 
 const JOB_COLUMNS =
   'id, kind, payload, device, status, attempts, max_attempts, lease_token, lease_expires_at, runner_id, last_error, dead_reason, session_id';
@@ -80,12 +97,6 @@ export async function heartbeatJob(
   return at ? new Date(at) : null;
 }
 
-/** Loads a job by id whatever its state. */
-export async function getJob(sql: Sql, id: string): Promise<Job | null> {
-  const rows = await sql.query<Job>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1`, [id]);
-  return rows[0] ?? null;
-}
-
 /** Loads a job only while the caller still holds its lease, locking the row for the caller's transaction. */
 export async function lockLeasedJob(sql: Sql, id: string, leaseToken: string): Promise<Job | null> {
   const rows = await sql.query<Job>(
@@ -146,14 +157,40 @@ export async function failJob(
   });
 }
 
-/** Cancels a session's queued and leased jobs of the given kinds; returns the cancelled rows. */
-export async function cancelSessionJobs(sql: Sql, sessionId: string, kinds: string[]): Promise<Job[]> {
+/**
+ * A stop's cancellations for these attempts: their generate jobs, queued or leased (a generation in flight is
+ * abandoned; its worker loses the lease at the next heartbeat), and their evaluate jobs still queued (one a runner
+ * already holds is left to finish, so a measurement under way is not thrown away). Returns the cancelled rows.
+ */
+export async function cancelAttemptJobs(sql: Sql, attemptIds: string[]): Promise<Job[]> {
+  if (attemptIds.length === 0) return [];
   return sql.query<Job>(
     `UPDATE jobs SET status = 'cancelled', lease_token = NULL, lease_expires_at = NULL, updated_at = now()
-     WHERE session_id = $1 AND kind = ANY($2::text[]) AND status IN ('queued', 'leased')
+     WHERE (kind = 'generate' AND status IN ('queued', 'leased') AND payload->>'attempt_id' = ANY($1::text[]))
+        OR (kind = 'evaluate' AND status = 'queued' AND payload->>'target_id' = ANY($1::text[]))
      RETURNING ${JOB_COLUMNS}`,
-    [sessionId, kinds],
+    [attemptIds],
   );
+}
+
+/**
+ * The lease reaper's move: expired leases with tries left go back to the queue, the rest are dead. Returns both,
+ * so the caller can settle what they were for (a submission back to queued, an attempt failed).
+ */
+export async function reapExpiredLeases(sql: Sql): Promise<{ requeued: Job[]; dead: Job[] }> {
+  const requeued = await sql.query<Job>(
+    `UPDATE jobs SET status = 'queued', lease_token = NULL, lease_expires_at = NULL, runner_id = NULL,
+       last_error = 'lease expired', run_after = now(), updated_at = now()
+     WHERE status = 'leased' AND lease_expires_at < now() AND attempts < max_attempts
+     RETURNING ${JOB_COLUMNS}`,
+  );
+  const dead = await sql.query<Job>(
+    `UPDATE jobs SET status = 'dead', lease_token = NULL, lease_expires_at = NULL, last_error = 'lease expired',
+       dead_reason = 'the runner holding it stopped responding ' || attempts || ' times', updated_at = now()
+     WHERE status = 'leased' AND lease_expires_at < now() AND attempts >= max_attempts
+     RETURNING ${JOB_COLUMNS}`,
+  );
+  return { requeued, dead };
 }
 
 /** Queue depth by kind and status, for /metrics and tests. */

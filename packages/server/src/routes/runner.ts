@@ -19,9 +19,9 @@ import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/auth.js';
 import { HttpError } from '../http/errors.js';
 import { routeTable } from '../http/route.js';
-import { claimJob, heartbeatJob } from '../jobs/queue.js';
+import { heartbeatJob } from '../jobs/queue.js';
 import type { Job } from '../jobs/types.js';
-import { recordEvaluation } from '../services/evaluation-results.js';
+import { claimEvaluation, recordEvaluation } from '../services/evaluation-results.js';
 import { isUuid } from '../sessions/queries.js';
 
 const JobParam = z.object({ id: Text.max(100) });
@@ -64,8 +64,7 @@ async function claimWithWait(ctx: AppContext, c: Context, req: RunnerClaimReques
   const gone = c.req.raw.signal;
   for (;;) {
     if (ctx.signals.closed) return null;
-    const job = await claimJob(ctx.db, {
-      kinds: ['evaluate'],
+    const job = await claimEvaluation(ctx, {
       devices: req.devices,
       runnerId: req.runner_id,
       leaseSeconds: ctx.config.jobs.leaseSeconds,

@@ -3,9 +3,9 @@ import { hostname } from 'node:os';
 import { type JobSource, runJobLoop } from '@kernelforge/runner';
 import type { EvaluationJobPayload } from '@kernelforge/sdk';
 import type { AppContext } from '../context.js';
-import { claimJob, heartbeatJob } from '../jobs/queue.js';
+import { heartbeatJob } from '../jobs/queue.js';
 import type { Job } from '../jobs/types.js';
-import { recordEvaluation } from '../services/evaluation-results.js';
+import { claimEvaluation, recordEvaluation } from '../services/evaluation-results.js';
 
 const IDLE_POLL_MS = 1000;
 const SEEN_EVERY_MS = 15_000;
@@ -64,8 +64,7 @@ function jobsTable(ctx: AppContext, runnerId: string, deviceIds: string[]): JobS
   return {
     async claim(halt) {
       try {
-        const job = await claimJob(ctx.db, {
-          kinds: ['evaluate'],
+        const job = await claimEvaluation(ctx, {
           devices: deviceIds,
           runnerId,
           leaseSeconds: ctx.config.jobs.leaseSeconds,

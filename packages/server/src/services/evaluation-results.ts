@@ -1,34 +1,42 @@
 // Where evaluation outcomes land, whoever ran them (a standalone runner over HTTP or the in-process one), and what dead jobs mean.
 import type { EvaluationJobPayload, EvaluationState } from '@kernelforge/sdk';
-import { completeJob, failJob, lockLeasedJob } from '../jobs/queue.js';
-import type { Job } from '../jobs/types.js';
+import { claimJob, completeJob, failJob, lockLeasedJob } from '../jobs/queue.js';
+import type { ClaimOptions, Job } from '../jobs/types.js';
 import { markCompleted, markFailed } from '../sessions/attempts.js';
 import { settleDeadGeneration } from '../sessions/generate-worker.js';
 import { continueInstruction } from '../sessions/loop.js';
 import { findSession } from '../sessions/queries.js';
 import type { AppContext } from '../context.js';
 import type { Sql } from '../db/sql.js';
+import {
+  markSubmissionCompleted,
+  markSubmissionEvaluating,
+  markSubmissionFailed,
+  markSubmissionQueued,
+} from './submission-lifecycle.js';
 
 export type ResultOutcome = 'recorded' | 'retry' | 'dead' | 'lost';
 
-/** Ranked results never show candidate output or hidden sizes (DESIGN 6.7). */
-export function redactRanked(state: EvaluationState): EvaluationState {
-  if (state.mode !== 'ranked') return state;
-  const { stdout: _o, stderr: _e, ...rest } = state;
-  return {
-    ...rest,
-    correctness: rest.correctness
-      ? { ...rest.correctness, cases: rest.correctness.cases.map((c) => ({ ...c, sizes: {} })) }
-      : null,
-    ...(rest.benchmarking_result
-      ? {
-          benchmarking_result: {
-            ...rest.benchmarking_result,
-            cases: rest.benchmarking_result.cases.map((c) => ({ ...c, sizes: {} })),
-          },
-        }
-      : {}),
-  };
+/**
+ * Leases the next evaluate job for these devices, for the in-process runner and the runner API alike: a
+ * submission becomes `evaluating` in the same transaction (an attempt already is, from the moment its source
+ * was stored).
+ */
+export async function claimEvaluation(ctx: AppContext, opts: Omit<ClaimOptions, 'kinds'>): Promise<Job | null> {
+  return ctx.db.transaction(async (tx) => {
+    const job = await claimJob(tx, { ...opts, kinds: ['evaluate'] });
+    const payload = job?.payload as unknown as EvaluationJobPayload | undefined;
+    if (payload?.kind === 'submission') await markSubmissionEvaluating(tx, payload.target_id);
+    return job;
+  });
+}
+
+/** Evaluate jobs that went back to the queue (a retryable error, a lapsed lease): their submissions wait again. */
+export async function settleRequeuedJobs(sql: Sql, jobs: Job[]): Promise<void> {
+  for (const job of jobs) {
+    const payload = job.payload as unknown as EvaluationJobPayload;
+    if (job.kind === 'evaluate' && payload.kind === 'submission') await markSubmissionQueued(sql, payload.target_id);
+  }
 }
 
 /**
@@ -44,7 +52,12 @@ export async function recordEvaluation(
   // Compile logs and candidate output are arbitrary bytes; Postgres text and jsonb cannot hold NUL.
   report = withoutNul(report);
   if ('error' in report) {
-    const { outcome, job } = await failJob(ctx.db, jobId, leaseToken, report.error, { retryable: true });
+    const error = report.error;
+    const { outcome, job } = await ctx.db.transaction(async (tx) => {
+      const failed = await failJob(tx, jobId, leaseToken, error, { retryable: true });
+      if (failed.outcome === 'retry' && failed.job) await settleRequeuedJobs(tx, [failed.job]);
+      return failed;
+    });
     if (outcome === 'dead' && job) await settleDeadJob(ctx, job);
     return outcome;
   }
@@ -56,7 +69,7 @@ export async function recordEvaluation(
     if (!job) return 'lost';
     const payload = job.payload as unknown as EvaluationJobPayload;
     if (payload.kind === 'attempt') await recordAttemptEvaluation(ctx, tx, payload.target_id, report.state);
-    else await recordSubmissionEvaluation(tx, payload.target_id, report.state);
+    else await markSubmissionCompleted(tx, payload.target_id, report.state);
     await completeJob(tx, jobId, leaseToken);
     return 'recorded';
   });
@@ -77,23 +90,6 @@ async function recordAttemptEvaluation(
   await continueInstruction(ctx, tx, attempt.session_id, attempt.instruction_id);
 }
 
-async function recordSubmissionEvaluation(tx: Sql, submissionId: string, state: EvaluationState): Promise<void> {
-  const bench = state.verdict === 'accepted' ? state.benchmarking_result : null;
-  await tx.query(
-    `UPDATE submissions SET status = 'completed', verdict = $2, time_ms = $3, speedup = $4, flagged_for_review = $5,
-       evaluation_state = $6, finished_at = now()
-     WHERE id = $1 AND status IN ('queued', 'evaluating')`,
-    [
-      submissionId,
-      state.verdict,
-      bench?.optimized_time ?? null,
-      bench?.speedup ?? null,
-      bench?.flagged_for_review ?? false,
-      JSON.stringify(redactRanked(state)),
-    ],
-  );
-}
-
 /** A job out of tries: its attempt or submission fails with the reason, and the session loop moves on. */
 export async function settleDeadJob(ctx: AppContext, job: Job): Promise<void> {
   if (job.kind === 'generate') return settleDeadGeneration(ctx, job);
@@ -102,10 +98,7 @@ export async function settleDeadJob(ctx: AppContext, job: Job): Promise<void> {
     if (job.session_id) await findSession(tx, job.session_id, { lock: true });
     const payload = job.payload as unknown as EvaluationJobPayload;
     if (payload.kind === 'submission') {
-      await tx.query(
-        `UPDATE submissions SET status = 'failed', error = $2, finished_at = now() WHERE id = $1 AND status IN ('queued', 'evaluating')`,
-        [payload.target_id, `Evaluation failed: ${reason}`],
-      );
+      await markSubmissionFailed(tx, payload.target_id, `Evaluation failed: ${reason}`);
       return;
     }
     const attempt = await markFailed(ctx, tx, payload.target_id, `Evaluation failed: ${reason}`);

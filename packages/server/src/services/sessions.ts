@@ -15,6 +15,7 @@ import { HttpError } from '../http/errors.js';
 import { createAttempt } from '../sessions/attempts.js';
 import { DEFAULT_INSTRUCTION, dailyAttemptsLeft, publish, queueAttempt, queueEvaluation } from '../sessions/loop.js';
 import { ownSession, sessionAttempts, sessionInstructions } from '../sessions/queries.js';
+import { markSessionActive } from '../sessions/session-lifecycle.js';
 import { stopSessionWork } from '../sessions/stop.js';
 import { customProblemName, customToProblem } from '../sessions/custom-problem.js';
 import type { AppContext } from '../context.js';
@@ -263,9 +264,7 @@ export async function newAttempts(
   await assertCanQueue(ctx, session.owner_id);
   return ctx.db.transaction(async (tx) => {
     const instruction = await insertInstruction(tx, id, body.instruction, body.max_attempts ?? DEFAULT_MAX_ATTEMPTS);
-    await tx.query(`UPDATE agent_sessions SET status = 'active', updated_at = now() WHERE id = $1`, [id]);
-    if (session.status !== 'active')
-      await publish(ctx, tx, { type: 'session.status', session_id: id, status: 'active' });
+    await markSessionActive(ctx, tx, id, { resume: true });
     await publish(ctx, tx, { type: 'instruction.updated', session_id: id, instruction: toInstruction(instruction) });
     const attempt = await queueAttempt(ctx, tx, id, instruction.id);
     return { instruction: toInstruction(instruction), generation_attempts: [toAttempt(attempt)] };

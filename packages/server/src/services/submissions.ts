@@ -9,6 +9,7 @@ import { findAttempt, findSession, isUuid } from '../sessions/queries.js';
 import type { AppContext } from '../context.js';
 import type { Caller } from './sessions.js';
 import { iso, isoOrNull, type Sql } from '../db/sql.js';
+import { insertSubmission } from './submission-lifecycle.js';
 import { enforceDailyQuota, requireDevice } from './validation.js';
 
 export interface SubmissionRow {
@@ -119,12 +120,15 @@ export async function createSubmission(
   }
   await enforceDailyQuota(ctx, 'submissions', user.id);
   const id = await ctx.db.transaction(async (tx) => {
-    const rows = await tx.query<{ id: string }>(
-      `INSERT INTO submissions (user_id, problem_name, device, language, source, session_id, attempt_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-      [user.id, problem.name, device.id, body.language, body.source, sessionId, body.attempt_id ?? null],
-    );
-    const submissionId = (rows[0] as { id: string }).id;
+    const submissionId = await insertSubmission(tx, {
+      userId: user.id,
+      problemName: problem.name,
+      device: device.id,
+      language: body.language,
+      source: body.source,
+      sessionId,
+      attemptId: body.attempt_id ?? null,
+    });
     const payload: EvaluationJobPayload = {
       kind: 'submission',
       target_id: submissionId,

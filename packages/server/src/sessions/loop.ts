@@ -1,4 +1,5 @@
-// The session loop's transactional steps (DESIGN 7): queue an attempt, continue or finish an instruction, settle the session.
+// The session loop's transactional steps (DESIGN 7): queue an attempt, continue or finish an instruction, settle the session
+// (its status through session-lifecycle.ts).
 import { torchJobProblem } from '@kernelforge/runner';
 import type { EvaluationJobPayload, Language, SessionEvent } from '@kernelforge/sdk';
 import { enqueueJob } from '../jobs/queue.js';
@@ -8,6 +9,7 @@ import { type AttemptRow, type SessionRow, toInstruction } from '../db/rows.js';
 import type { Sql } from '../db/sql.js';
 import { createAttempt, LIVE_ATTEMPT_SQL } from './attempts.js';
 import { findInstruction, findSession } from './queries.js';
+import { markSessionActive, markSessionIdle } from './session-lifecycle.js';
 
 export const DEFAULT_INSTRUCTION = 'Optimize for speed';
 
@@ -38,12 +40,7 @@ export async function queueAttempt(
 ): Promise<AttemptRow> {
   const session = await findSession(tx, sessionId, { lock: true });
   if (!session) throw new Error(`session ${sessionId} vanished`);
-  await tx.query(
-    `UPDATE agent_sessions SET status = 'active', updated_at = now() WHERE id = $1 AND status <> 'stopped'`,
-    [sessionId],
-  );
-  if (session.status === 'idle')
-    await publish(ctx, tx, { type: 'session.status', session_id: sessionId, status: 'active' });
+  await markSessionActive(ctx, tx, sessionId);
   const language = sessionLanguage(session, await problemKind(ctx, session));
   const attempt = await createAttempt(ctx, tx, { sessionId, instructionId, language });
   await enqueueJob(tx, {
@@ -176,7 +173,7 @@ export async function continueInstruction(
     }
     if ((row?.live ?? 0) === 0) await finishInstruction(ctx, tx, instruction.id, 'completed');
   }
-  await settleSession(ctx, tx, sessionId);
+  await markSessionIdle(ctx, tx, sessionId);
 }
 
 /** Marks an instruction completed or stopped (unless already final) and tells subscribers. */
@@ -198,16 +195,4 @@ export async function finishInstruction(
       session_id: row.session_id,
       instruction: toInstruction(row),
     });
-}
-
-/** An active session with no live attempt becomes idle. */
-export async function settleSession(ctx: AppContext, tx: Sql, sessionId: string): Promise<void> {
-  const rows = await tx.query(
-    `UPDATE agent_sessions SET status = 'idle', updated_at = now()
-     WHERE id = $1 AND status = 'active'
-       AND NOT EXISTS (SELECT 1 FROM generation_attempts WHERE session_id = $1 AND status IN ${LIVE_ATTEMPT_SQL})
-     RETURNING id`,
-    [sessionId],
-  );
-  if (rows.length > 0) await publish(ctx, tx, { type: 'session.status', session_id: sessionId, status: 'idle' });
 }

@@ -2,7 +2,9 @@
 import type { AppContext } from '../context.js';
 import type { Sql } from '../db/sql.js';
 import { LIVE_ATTEMPT_SQL, markStopped } from './attempts.js';
-import { finishInstruction, publish, settleSession } from './loop.js';
+import { cancelAttemptJobs } from '../jobs/queue.js';
+import { finishInstruction } from './loop.js';
+import { markSessionIdle, markSessionStopped } from './session-lifecycle.js';
 
 /**
  * Stops the unfinished attempts of a session (or of one instruction). Generating attempts are aborted:
@@ -21,21 +23,14 @@ export async function stopAttempts(
     [key],
   );
   if (live.length === 0) return;
-  const ids = live.map((a) => a.id);
-  await tx.query(
-    `UPDATE jobs SET status = 'cancelled', lease_token = NULL, lease_expires_at = NULL, updated_at = now()
-     WHERE kind = 'generate' AND status IN ('queued', 'leased') AND payload->>'attempt_id' = ANY($1::text[])`,
-    [ids],
+  const cancelled = await cancelAttemptJobs(
+    tx,
+    live.map((a) => a.id),
   );
-  const cancelledEvals = await tx.query<{ target: string }>(
-    `UPDATE jobs SET status = 'cancelled', updated_at = now()
-     WHERE kind = 'evaluate' AND status = 'queued' AND payload->>'target_id' = ANY($1::text[])
-     RETURNING payload->>'target_id' AS target`,
-    [ids],
-  );
+  // An evaluating attempt stops only when its evaluation had not started (its job was still queued).
   const stoppable = new Set([
     ...live.filter((a) => a.status !== 'evaluating').map((a) => a.id),
-    ...cancelledEvals.map((r) => r.target),
+    ...cancelled.filter((j) => j.kind === 'evaluate').map((j) => String(j.payload.target_id)),
   ]);
   if (stoppable.size === 0) return;
   await markStopped(ctx, tx, [...stoppable]);
@@ -50,11 +45,7 @@ export async function stopSessionWork(ctx: AppContext, tx: Sql, sessionId: strin
   );
   for (const i of active) await finishInstruction(ctx, tx, i.id, 'stopped');
   await stopAttempts(ctx, tx, { sessionId });
-  const changed = await tx.query(
-    `UPDATE agent_sessions SET status = 'stopped', updated_at = now() WHERE id = $1 AND status <> 'stopped' RETURNING id`,
-    [sessionId],
-  );
-  if (changed.length > 0) await publish(ctx, tx, { type: 'session.status', session_id: sessionId, status: 'stopped' });
+  await markSessionStopped(ctx, tx, sessionId);
 }
 
 /** Instruction stop: its unfinished attempts stop; other instructions of the session go on. */
@@ -67,5 +58,5 @@ export async function stopInstructionWork(
   await tx.query('SELECT id FROM agent_sessions WHERE id = $1 FOR UPDATE', [sessionId]);
   await finishInstruction(ctx, tx, instructionId, 'stopped');
   await stopAttempts(ctx, tx, { instructionId });
-  await settleSession(ctx, tx, sessionId);
+  await markSessionIdle(ctx, tx, sessionId);
 }

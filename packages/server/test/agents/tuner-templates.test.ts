@@ -117,13 +117,27 @@ describe.each(withTuner)('%s', (name) => {
       });
     },
   );
+});
 
-  test.skipIf(!hasNvcc)('its cuda template (if any) compiles with nvcc at the start point', () => {
-    const cuda = space?.variants.find((v) => v.backend === 'cuda');
-    if (!cuda) return;
+/** The problems whose tuner has a cuda template; on a GPU the tuner declines the others with a message naming it. */
+const withCuda = withTuner.filter((name) => loadSpace(PROBLEMS_DIR, name)?.variants.some((v) => v.backend === 'cuda'));
+
+test('the tuner has cuda templates for ReLU and the square matmul; every other tuned problem is cpu-only', () => {
+  expect([...withCuda].sort()).toEqual(['19_ReLU', '1_Square_matrix_multiplication_'].sort());
+  for (const name of withTuner.filter((n) => !withCuda.includes(n))) {
+    const backends = new Set(loadSpace(PROBLEMS_DIR, name)?.variants.map((v) => v.backend));
+    expect([...backends], name).toEqual(['cpu']);
+  }
+});
+
+describe.each(withCuda)('%s', (name) => {
+  test.skipIf(!hasNvcc)('its cuda template compiles with nvcc at the start point and its first neighbours', () => {
+    const cuda = loadSpace(PROBLEMS_DIR, name)?.variants.find((v) => v.backend === 'cuda') as Variant;
     const dir = mkdtempSync(join(tmpdir(), 'kf-nvcc-'));
     try {
-      for (const params of points(cuda).slice(0, 3)) {
+      const tried = points(cuda).slice(0, 3);
+      expect(tried.length).toBeGreaterThan(0);
+      for (const params of tried) {
         const file = join(dir, 'k.cu');
         writeFileSync(file, renderTemplate(cuda.template, params));
         execFileSync('nvcc', ['-O3', '-arch=sm_90', '-c', file, '-o', join(dir, 'k.o')], {

@@ -137,7 +137,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   // On a reused database the configured admin may have another password: the token is all tests need.
   const adminRow = await ctx.db.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [admin.email]);
   const adminId = adminRow[0]?.id;
-  const sign = (id: string) => signAccessToken(config.secret, id, { expiresInSeconds: 3600 });
+  const sign = (id: string) => signAccessToken(ctx.config.secret, id, { expiresInSeconds: 3600 });
   const adminToken = adminId ? await sign(adminId) : '';
 
   return {

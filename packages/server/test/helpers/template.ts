@@ -104,7 +104,7 @@ function postgresTemplate(baseUrl: string): Promise<string> {
       });
       if (exists) return name;
       const build = `kf_template_build_${randomBytes(6).toString('hex')}`;
-      // loadConfig writes a secret into the data dir: a folder of its own, removed after.
+      // createContext writes a secret into the data dir: a folder of its own, removed after.
       const dataDir = mkdtempSync(join(tmpdir(), 'kforge-test-template-'));
       await withClient(baseUrl, (c) => c.query(`CREATE DATABASE ${build}`));
       try {

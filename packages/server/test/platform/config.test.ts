@@ -1,9 +1,9 @@
 // Configuration is parsed once into Config: the queue, session and runner knobs included, with defaults and errors.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { defaultRunnerWorkDir, loadConfig } from '../../src/config.js';
+import { defaultRunnerWorkDir, loadConfig, settleSecret } from '../../src/config.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'kforge-config-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -65,4 +65,20 @@ it('refuses a bad value with a message naming the variable', () => {
     /KFORGE_JOB_LEASE_SECONDS/,
   );
   expect(() => loadConfig({ KFORGE_DATA_DIR: dataDir, KFORGE_RUNNER_TIMING: 'fast' })).toThrow(/KFORGE_RUNNER_TIMING/);
+});
+
+it('loads without side effects; the secret file is written by the start-up step, once, private', () => {
+  const fresh = join(dataDir, 'fresh');
+  const c = loadConfig({ KFORGE_DATA_DIR: fresh });
+  expect(c.secret).toBeNull();
+  expect(existsSync(fresh)).toBe(false);
+  const started = settleSecret(c);
+  expect(started.secret.length).toBeGreaterThanOrEqual(32);
+  expect(readdirSync(fresh)).toEqual(['secret']);
+  expect(statSync(join(fresh, 'secret')).mode & 0o777).toBe(0o600);
+  // The next start reads it back; KFORGE_SECRET wins over the file and writes nothing.
+  expect(settleSecret(loadConfig({ KFORGE_DATA_DIR: fresh })).secret).toBe(started.secret);
+  const given = loadConfig({ KFORGE_DATA_DIR: join(dataDir, 'given'), KFORGE_SECRET: 'x'.repeat(40) });
+  expect(settleSecret(given).secret).toBe('x'.repeat(40));
+  expect(existsSync(join(dataDir, 'given'))).toBe(false);
 });

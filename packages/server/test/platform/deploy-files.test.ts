@@ -1,16 +1,11 @@
 // The deployment files in deploy/ parse, and what they run exists in the built tree and starts (Docker is not run here).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import YAML from 'yaml';
 import { repoRoot } from '../helpers/process.js';
-
-// A YAML parser already installed: `yaml`, a dependency of openapi3-ts, which @hono/zod-openapi (ours) depends on.
-const fromServer = createRequire(join(repoRoot, 'packages/server/package.json'));
-const fromOpenapi = createRequire(createRequire(fromServer.resolve('@hono/zod-openapi')).resolve('openapi3-ts'));
-const YAML = fromOpenapi('yaml') as { parse(text: string, opts: { merge: boolean }): unknown };
 
 const deploy = (name: string) => readFileSync(join(repoRoot, 'deploy', name), 'utf8');
 /** Paths the images and units use, as found in this checkout (the images' WORKDIR and the units' /opt/kernelforge). */

@@ -10,7 +10,17 @@ import type {
 } from '@kernelforge/sdk';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { TestServer, TestUser } from '../helpers/server.js';
-import { CPU, CPU_B, claim, fakeState, json, postResult, registerRunner, startProductServer } from './helpers.js';
+import {
+  CPU,
+  CPU_B,
+  type Claimed,
+  claim,
+  fakeState,
+  json,
+  postResult,
+  registerRunner,
+  startProductServer,
+} from './helpers.js';
 
 let server: TestServer;
 let alice: TestUser;
@@ -312,12 +322,48 @@ describe('submissions and leaderboards', () => {
     // The runner, and only the runner, gets the leaderboard's secret seed.
     expect(job?.payload.secret_seed).toMatch(/^[0-9a-f]{32}$/);
     expect(JSON.stringify(created.body)).not.toContain(job?.payload.secret_seed);
+    // While the runner holds the job (claimed, nothing posted yet) the submission is being evaluated.
+    expect((await statusOf(user, created.body.id)).status).toBe('evaluating');
     const posted = await postResult(server, runnerId, job as NonNullable<typeof job>, {
       evaluation_state: fakeState('ranked', time),
     });
     expect(posted.status).toBe(200);
+    expect((await statusOf(user, created.body.id)).status).toBe('completed');
     return created.body;
   }
+
+  async function statusOf(user: TestUser, id: string): Promise<Submission> {
+    const res = await json<Submission>(server.request(`/api/v1/leaderboard/submission/${id}`, { token: user.token }));
+    expect(res.status).toBe(200);
+    return res.body;
+  }
+
+  test('a submission is queued, evaluating while a runner holds its job, queued again when the job is retried', async () => {
+    const carol = await server.createUser({ full_name: 'Carol' });
+    const created = await json<Submission>(
+      server.request('/api/v1/submission', {
+        method: 'POST',
+        token: carol.token,
+        json: { problem_name: '19_ReLU', device: CPU_B.id, language: 'c', source: 'void solution() {}' },
+      }),
+    );
+    expect(created.status).toBe(201);
+    expect((await statusOf(carol, created.body.id)).status).toBe('queued');
+    const first = await claim(server, runnerId, [CPU_B.id]);
+    expect(first?.payload.target_id).toBe(created.body.id);
+    expect((await statusOf(carol, created.body.id)).status).toBe('evaluating');
+    // A runner's infrastructure error: the job goes back to the queue, and so does the submission.
+    expect((await postResult(server, runnerId, first as Claimed, { error: 'runner disk full' })).status).toBe(200);
+    expect((await statusOf(carol, created.body.id)).status).toBe('queued');
+    const second = await claim(server, runnerId, [CPU_B.id]);
+    expect(second?.job_id).toBe(first?.job_id);
+    expect((await statusOf(carol, created.body.id)).status).toBe('evaluating');
+    expect(
+      (await postResult(server, runnerId, second as Claimed, { evaluation_state: fakeState('ranked', null) })).status,
+    ).toBe(200);
+    const done = await statusOf(carol, created.body.id);
+    expect(done).toMatchObject({ status: 'completed', verdict: 'incorrect', time_ms: null });
+  });
 
   test("ranked: one row per user and device, their best time, in order; details hide others' sources", async () => {
     const bob = await server.createUser({ full_name: 'Bob' });

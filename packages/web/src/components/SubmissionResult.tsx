@@ -53,7 +53,15 @@ export function SubmissionResult({ submission }: { submission: SubmissionDetail 
             {submission.problem_name} leaderboard
           </AppLink>
         </p>
-        {pending ? <Spinner label="Evaluating… this page follows it to its verdict." /> : null}
+        {pending ? (
+          <Spinner
+            label={
+              submission.status === 'evaluating'
+                ? 'Evaluating… this page follows it to its verdict.'
+                : 'Queued: waiting for a runner… this page follows it to its verdict.'
+            }
+          />
+        ) : null}
         {submission.error ? (
           <p role="alert" className="mt-3 text-sm text-rose-700 dark:text-rose-300">
             {submission.error}

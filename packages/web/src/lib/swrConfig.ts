@@ -1,25 +1,17 @@
-// The app's SWR policy: retry 5xx and lost connections with backoff, never 4xx; 401s go to one handler.
-import { ApiError, AuthenticationError, ResponseValidationError } from '@kernelforge/sdk';
+// The app's SWR policy: one retry layer (the sdk's), a fresh cache, and 401s to one handler.
+import { AuthenticationError } from '@kernelforge/sdk';
 import type { SWRConfiguration } from 'swr';
-
-export const MAX_QUERY_RETRIES = 4;
-
-export function shouldRetry(error: unknown): boolean {
-  if (error instanceof ApiError) return error.status >= 500;
-  if (error instanceof ResponseValidationError) return false;
-  return true;
-}
 
 export function swrConfig(onUnauthorized: () => void): SWRConfiguration {
   return {
     provider: () => new Map(),
     dedupingInterval: 2000,
+    // The sdk already retries an idempotent call (lost connection, 408, 409, 429, 5xx) with backoff and Retry-After;
+    // SWR retrying the failed call on top would multiply the requests (up to 15 per failing GET). A failed query
+    // shows its error and is fetched again on focus, on reconnect or on the next visit.
+    shouldRetryOnError: false,
     onError(error) {
       if (error instanceof AuthenticationError) onUnauthorized();
-    },
-    onErrorRetry(error, _key, _config, revalidate, { retryCount }) {
-      if (!shouldRetry(error) || retryCount > MAX_QUERY_RETRIES) return;
-      setTimeout(() => void revalidate({ retryCount }), Math.min(30_000, 500 * 2 ** retryCount));
     },
   };
 }

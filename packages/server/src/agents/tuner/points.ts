@@ -106,9 +106,3 @@ export function triedPoints(variant: Variant, history: AgentAttemptView[]): Trie
 function isChange(v: unknown): v is Tried['change'] & object {
   return typeof v === 'object' && v !== null && typeof (v as { param?: unknown }).param === 'string';
 }
-
-export function describeParams(params: Params): string {
-  return Object.entries(params)
-    .map(([k, v]) => `${k}=${v}`)
-    .join(' ');
-}

@@ -68,10 +68,3 @@ export function describe(p: TorchPoint): string {
     p.threads === 0 ? "the runner's thread count" : `${p.threads} thread${p.threads === 1 ? '' : 's'}`
   }`;
 }
-
-export function allPoints(space: TorchSpace): TorchPoint[] {
-  const out: TorchPoint[] = [];
-  for (const mode of space.modes)
-    for (const layout of space.layouts) for (const threads of space.threads) out.push({ mode, layout, threads });
-  return out;
-}
