@@ -38,6 +38,7 @@ export const SERIAL = [
   'packages/server/test/product/restart.test.ts',
   'packages/server/test/product/session-loop.test.ts',
   'packages/server/test/product/standalone-runner.test.ts',
+  'packages/server/test/product/sweeps.test.ts',
   // Two replicas and a runner evaluating a kernel while one replica is killed; a cluster of processes.
   'packages/server/test/platform/runner-failover.test.ts',
   'packages/server/test/platform/cluster-script.test.ts',
@@ -78,6 +79,7 @@ export const POSTGRES = [
   'packages/server/test/product/llm-failure.test.ts',
   'packages/server/test/product/metrics.test.ts',
   'packages/server/test/product/queue-fair-share.test.ts',
+  'packages/server/test/product/sweeps.test.ts',
   'packages/server/test/product/queue-fairness.test.ts',
   'packages/server/test/product/replicas.test.ts',
   'packages/server/test/product/restart-attack.test.ts',

@@ -8,6 +8,7 @@ import { type AttemptRow, type SessionRow, toInstruction } from '../db/rows.js';
 import type { Sql } from '../db/sql.js';
 import { createAttempt, LIVE_ATTEMPT_SQL } from './attempts.js';
 import { findInstruction, findSession } from './queries.js';
+import { scoreSweepProblem } from './sweep-runs.js';
 
 export const DEFAULT_INSTRUCTION = 'Optimize for speed';
 
@@ -200,7 +201,7 @@ export async function finishInstruction(
     });
 }
 
-/** An active session with no live attempt becomes idle. */
+/** An active session with no live attempt becomes idle (a sweep's session then has its best attempt scored). */
 export async function settleSession(ctx: AppContext, tx: Sql, sessionId: string): Promise<void> {
   const rows = await tx.query(
     `UPDATE agent_sessions SET status = 'idle', updated_at = now()
@@ -209,5 +210,7 @@ export async function settleSession(ctx: AppContext, tx: Sql, sessionId: string)
      RETURNING id`,
     [sessionId],
   );
-  if (rows.length > 0) await publish(ctx, tx, { type: 'session.status', session_id: sessionId, status: 'idle' });
+  if (rows.length === 0) return;
+  await publish(ctx, tx, { type: 'session.status', session_id: sessionId, status: 'idle' });
+  await scoreSweepProblem(ctx, tx, sessionId);
 }
