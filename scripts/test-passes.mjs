@@ -49,6 +49,7 @@ export const SERIAL = [
   'packages/cli/test/sweep.test.ts',
   'tests/e2e/readable.test.ts',
   'tests/e2e/spec-walk.test.ts',
+  'tests/e2e/sweeps.test.ts',
   'tests/e2e/web.test.ts',
 ];
 
