@@ -9,6 +9,7 @@ import {
   type SweepSummary,
 } from '@kernelforge/sdk';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { FakeLlm } from '../agents/helpers/fake-llm.js';
 import type { TestServer, TestUser } from '../helpers/server.js';
 import { CPU, claim, fakeState, json, postResult, registerRunner, startProductServer, waitFor } from './helpers.js';
 
@@ -284,5 +285,67 @@ describe('named sets, the agents leaderboard, validation, stop, delete, scoping 
     const sessions = await json<{ data: unknown[] }>(server.request('/api/v1/agent-session', { token: user.token }));
     expect(sessions.body.data).toEqual([]);
     expect((await server.request('/api/v1/sweep/not-a-uuid', { token: user.token })).status).toBe(404);
+  });
+});
+
+describe('an LLM agent in a sweep', () => {
+  const llm = new FakeLlm();
+  let server: TestServer;
+  let runnerId: string;
+
+  beforeAll(async () => {
+    await llm.start();
+    server = await startProductServer({
+      env: { KFORGE_LLM_PROVIDER: 'openai', KFORGE_LLM_BASE_URL: `${llm.url}/v1`, KFORGE_LLM_MODEL: 'local-model' },
+    });
+    runnerId = await registerRunner(server, [CPU]);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await llm.stop();
+  });
+
+  test("runs like the tuner, and the sweep sums its sessions' token usage", async () => {
+    const code =
+      '#include <stdint.h>\nvoid solution(const float* x, float* y, int64_t n) { for (int64_t i = 0; i < n; i++) y[i] = x[i]; }';
+    const reply = (input: number, output: number) => ({
+      kind: 'text' as const,
+      text: `A kernel.\n\n\`\`\`c\n${code}\n\`\`\``,
+      usage: { input, output },
+    });
+    llm.queue(reply(100, 10), reply(200, 20));
+    const user = await server.createUser();
+    const created = await json<Sweep>(
+      server.request('/api/v1/sweep', {
+        method: 'POST',
+        token: user.token,
+        json: {
+          agent: { provider: 'openai' },
+          device: CPU.id,
+          problems: ['19_ReLU', '20_LeakyReLU'],
+          attempts_per_problem: 1,
+        },
+      }),
+    );
+    expect(created.status).toBe(201);
+    expect(created.body.agent).toEqual({ provider: 'openai', model: 'local-model' });
+    // The stand-in runner accepts every attempt and every ranked re-run at 1.5x.
+    const done = await waitFor(
+      async () => {
+        const job = await claim(server, runnerId, [CPU.id], 200);
+        if (job) {
+          const state = fakeState(job.payload.mode as 'benchmark' | 'ranked', 1);
+          if (state.benchmarking_result) state.benchmarking_result.speedup = 1.5;
+          expect((await postResult(server, runnerId, job, { evaluation_state: state })).status).toBe(200);
+        }
+        const s = await getSweep(server, user.token, created.body.id);
+        return s.status === 'completed' ? s : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 0, what: 'the LLM sweep to complete' },
+    );
+    expect(llm.seen).toHaveLength(2);
+    expect(done.token_usage).toEqual({ input_tokens: 300, output_tokens: 30 });
+    expect(done.fast_p).toEqual({ '0': 1, '0.5': 1, '1': 1, '1.5': 0, '2': 0, '5': 0 });
+    expect(done.geomean_speedup).toBeCloseTo(1.5, 10);
   });
 });
