@@ -96,9 +96,9 @@ export default function SweepPage({ params }: PageProps) {
                   <span className="text-slate-500">Instruction:</span> {sweep.instruction}
                 </p>
               ) : null}
-              <FastPTable series={[{ label: sdkLabel(sweep), fast_p: sweep.fast_p }]} />
+              <FastPTable series={[{ label: sweep.name, fast_p: sweep.fast_p }]} />
               <div className="mt-4">
-                <FastPCurve series={[{ label: sdkLabel(sweep), fast_p: sweep.fast_p }]} />
+                <FastPCurve series={[{ label: sweep.name, fast_p: sweep.fast_p }]} />
               </div>
             </Card>
             <Card title="Problems">
@@ -143,8 +143,4 @@ export default function SweepPage({ params }: PageProps) {
       </QueryState>
     </>
   );
-}
-
-function sdkLabel(sweep: { name: string }) {
-  return sweep.name;
 }
