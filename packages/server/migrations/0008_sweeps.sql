@@ -36,3 +36,12 @@ CREATE TABLE IF NOT EXISTS sweep_problems (
   CONSTRAINT sweep_problems_position_uq UNIQUE (sweep_id, position)
 );
 CREATE INDEX IF NOT EXISTS sweep_problems_session_idx ON sweep_problems (session_id);
+
+-- Problem sets an admin saves, offered beside the built-in ones (c-abi, pytorch-level1..3) by name.
+CREATE TABLE IF NOT EXISTS sweep_sets (
+  name text PRIMARY KEY,
+  problems jsonb NOT NULL,
+  created_by uuid REFERENCES users (id) ON DELETE SET NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now()
+);

@@ -2,9 +2,17 @@
 import { type HttpClient, path, type RequestOptions } from '../core/http.js';
 import { PAGE_SIZE, PagePromise } from '../core/pagination.js';
 import { listOf, Message } from '../schemas/common.js';
-import { type CreateSweepRequest, type ListSweepsParams, Sweep, SweepSummary } from '../schemas/sweep.js';
+import {
+  type CreateSweepRequest,
+  type ListSweepsParams,
+  type SaveSweepSetRequest,
+  Sweep,
+  SweepSet,
+  SweepSummary,
+} from '../schemas/sweep.js';
 
 const SweepList = listOf(SweepSummary);
+const SweepSetList = listOf(SweepSet);
 
 export class SweepsResource {
   constructor(private readonly http: HttpClient) {}
@@ -43,5 +51,26 @@ export class SweepsResource {
   /** DELETE /api/v1/sweep/{id}: stops it and deletes it with its sessions. */
   delete(id: string, options?: RequestOptions) {
     return this.http.request({ ...options, method: 'DELETE', path: path`/sweep/${id}`, schema: Message });
+  }
+
+  /** GET /api/v1/sweep-set: the named problem sets, built in and saved, with their problems. */
+  sets(options?: RequestOptions) {
+    return this.http.request({ ...options, method: 'GET', path: '/sweep-set', schema: SweepSetList });
+  }
+
+  /** PUT /api/v1/sweep-set/{name} (superusers): save (or replace) a named problem set. */
+  saveSet(name: string, body: SaveSweepSetRequest, options?: RequestOptions) {
+    return this.http.request({
+      ...options,
+      method: 'PUT',
+      path: path`/sweep-set/${name}`,
+      json: body,
+      schema: SweepSet,
+    });
+  }
+
+  /** DELETE /api/v1/sweep-set/{name} (superusers): forget a saved set; sweeps made from it keep their problems. */
+  deleteSet(name: string, options?: RequestOptions) {
+    return this.http.request({ ...options, method: 'DELETE', path: path`/sweep-set/${name}`, schema: Message });
   }
 }

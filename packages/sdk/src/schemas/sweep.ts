@@ -104,8 +104,26 @@ export type SweepSummary = z.infer<typeof SweepSummary>;
 export const ListSweepsParams = PageParams;
 export type ListSweepsParams = z.infer<typeof ListSweepsParams>;
 
+/** A named problem set: built in (derived from the catalogue) or saved by an admin. */
+export const SweepSet = z.object({
+  name: Text,
+  builtin: z.boolean(),
+  problems: z.array(Text),
+});
+export type SweepSet = z.infer<typeof SweepSet>;
+
+/** The name of a set an admin saves: lower-case letters, digits and dashes. */
+export const SweepSetName = Text.min(1)
+  .max(100)
+  .regex(/^[a-z0-9][a-z0-9-]*$/, 'use lower-case letters, digits and dashes (e.g. my-set)');
+
+export const SaveSweepSetRequest = z.object({
+  problems: z.array(Text.min(1).max(200)).min(1).max(MAX_SWEEP_PROBLEMS),
+});
+export type SaveSweepSetRequest = z.infer<typeof SaveSweepSetRequest>;
+
 export const AgentsLeaderboardParams = z.object({
-  /** A named set (default `c-abi`). */
+  /** A named set, built in or saved (default `c-abi`). */
   set: Text.min(1).max(100).optional(),
   device: Text.max(100).optional(),
 });

@@ -4,9 +4,11 @@ import {
   AgentsLeaderboardParams,
   CreateSweepRequest,
   ListSweepsParams,
+  SaveSweepSetRequest,
   listOf,
   Message,
   Sweep,
+  SweepSet,
   SweepSummary,
   Text,
 } from '@kernelforge/sdk';
@@ -15,9 +17,23 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { type AppEnv, currentUser, userGuards } from '../http/auth.js';
 import { routeTable } from '../http/route.js';
-import { agentsLeaderboard, createSweep, deleteSweep, getSweep, listSweeps, stopSweep } from '../services/sweeps.js';
+import {
+  agentsLeaderboard,
+  createSweep,
+  deleteSweep,
+  deleteSweepSet,
+  getSweep,
+  listSweepSets,
+  listSweeps,
+  saveSweepSet,
+  stopSweep,
+} from '../services/sweeps.js';
 
 const SweepList = listOf(SweepSummary);
+const SweepSetList = listOf(SweepSet);
+// The name's form is checked by the service, after the body is read (answering a path error before reading a large
+// body would leave it on a kept-alive connection).
+const SetParam = z.object({ name: Text.max(100) });
 const IdParam = z.object({ id: Text.max(100) });
 export const SWEEP_PAGE_SIZE = 50;
 
@@ -102,5 +118,51 @@ export function mountSweepRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       response: AgentsLeaderboard,
     },
     async (_c, { query: q }) => agentsLeaderboard(ctx, { set: q.set, device: q.device }),
+  );
+
+  route(
+    {
+      method: 'get',
+      path: '/sweep-set',
+      summary: 'The named problem sets (built in and saved by admins) with their problems',
+      tags,
+      auth: 'user',
+      response: SweepSetList,
+    },
+    async () => {
+      const data = await listSweepSets(ctx);
+      return { data, count: data.length };
+    },
+  );
+
+  route(
+    {
+      method: 'put',
+      path: '/sweep-set/{name}',
+      summary: 'Save (or replace) a named problem set (superusers)',
+      tags,
+      auth: 'superuser',
+      params: SetParam,
+      body: SaveSweepSetRequest,
+      response: SweepSet,
+    },
+    async (c, { params, body }) => saveSweepSet(ctx, currentUser(c), params.name, body),
+  );
+
+  route(
+    {
+      method: 'delete',
+      path: '/sweep-set/{name}',
+      summary: 'Delete a saved problem set (superusers); sweeps made from it keep their problems',
+      tags,
+      auth: 'superuser',
+      params: SetParam,
+      response: Message,
+      errors: [404],
+    },
+    async (_c, { params }) => {
+      await deleteSweepSet(ctx, params.name);
+      return { message: 'Problem set deleted' };
+    },
   );
 }

@@ -8,8 +8,11 @@ import {
   fastP,
   geomeanSpeedup,
   type Problem,
+  type SaveSweepSetRequest,
   type Sweep,
   type SweepProblem,
+  type SweepSet,
+  SweepSetName,
   type SweepStatus,
   type SweepSummary,
 } from '@kernelforge/sdk';
@@ -61,12 +64,73 @@ const SWEEP_COLUMNS =
 
 const invalid = (loc: (string | number)[], msg: string) => new ValidationError([{ loc, msg, type: 'value_error' }]);
 
+const isBuiltinSet = (name: string) => (BUILTIN_SWEEP_SETS as readonly string[]).includes(name);
+
 /** The problems of a built-in named set, in catalogue order. */
 export function setProblems(set: string, catalogue: readonly Problem[]): Problem[] | null {
   if (set === 'c-abi') return catalogue.filter((p) => (p.kind ?? 'c') === 'c');
   const level = /^pytorch-level([123])$/.exec(set)?.[1];
   if (level) return catalogue.filter((p) => p.kind === 'pytorch' && p.level === Number(level));
   return null;
+}
+
+async function savedSets(sql: Sql): Promise<{ name: string; problems: string[] }[]> {
+  return sql.query<{ name: string; problems: string[] }>('SELECT name, problems FROM sweep_sets ORDER BY name');
+}
+
+/** A named set's problems (built in, else saved), or null when no set has that name. */
+async function namedSet(ctx: AppContext, name: string, catalogue: readonly Problem[]): Promise<Problem[] | null> {
+  const builtin = setProblems(name, catalogue);
+  if (builtin) return builtin;
+  const [saved] = await ctx.db.query<{ problems: string[] }>('SELECT problems FROM sweep_sets WHERE name = $1', [name]);
+  if (!saved) return null;
+  // A problem removed from the catalogue since the set was saved drops out of it.
+  const byName = new Map(catalogue.map((p) => [p.name, p]));
+  return saved.problems.flatMap((n) => byName.get(n) ?? []);
+}
+
+async function knownSetNames(ctx: AppContext): Promise<string> {
+  return [...BUILTIN_SWEEP_SETS, ...(await savedSets(ctx.db)).map((s) => s.name)].join(', ');
+}
+
+/** Every named set with its problems: the built-in ones, then those admins saved. */
+export async function listSweepSets(ctx: AppContext): Promise<SweepSet[]> {
+  const catalogue = await ctx.catalogue.list();
+  const builtin = BUILTIN_SWEEP_SETS.map((name) => ({
+    name,
+    builtin: true,
+    problems: (setProblems(name, catalogue) ?? []).map((p) => p.name),
+  }));
+  const saved = (await savedSets(ctx.db)).map((s) => ({ name: s.name, builtin: false, problems: s.problems }));
+  return [...builtin, ...saved];
+}
+
+/** Saves (or replaces) a named set of catalogue problems; the built-in names are taken. */
+export async function saveSweepSet(
+  ctx: AppContext,
+  user: Caller,
+  name: string,
+  body: SaveSweepSetRequest,
+): Promise<SweepSet> {
+  const form = SweepSetName.safeParse(name);
+  if (!form.success) throw invalid(['path', 'name'], form.error.issues[0]?.message ?? 'invalid set name');
+  if (isBuiltinSet(name)) throw invalid(['path', 'name'], `'${name}' is a built-in set; pick another name`);
+  const known = new Set((await ctx.catalogue.list()).map((p) => p.name));
+  const unknown = body.problems.filter((n) => !known.has(n));
+  if (unknown.length > 0) throw invalid(['body', 'problems'], `Unknown problem(s): ${unknown.join(', ')}`);
+  const problems = [...new Set(body.problems)];
+  await ctx.db.query(
+    `INSERT INTO sweep_sets (name, problems, created_by) VALUES ($1, $2, $3)
+     ON CONFLICT (name) DO UPDATE SET problems = EXCLUDED.problems, updated_at = now()`,
+    [name, JSON.stringify(problems), user.id],
+  );
+  return { name, builtin: false, problems };
+}
+
+export async function deleteSweepSet(ctx: AppContext, name: string): Promise<void> {
+  if (isBuiltinSet(name)) throw invalid(['path', 'name'], `'${name}' is a built-in set and cannot be deleted`);
+  const rows = await ctx.db.query('DELETE FROM sweep_sets WHERE name = $1 RETURNING name', [name]);
+  if (rows.length === 0) throw new HttpError(404, `Problem set '${name}' not found`);
 }
 
 async function resolveProblems(
@@ -76,12 +140,9 @@ async function resolveProblems(
   const catalogue = await ctx.catalogue.list();
   if (!Array.isArray(body.problems)) {
     const set = body.problems.set;
-    const all = setProblems(set, catalogue);
+    const all = await namedSet(ctx, set, catalogue);
     if (!all) {
-      throw invalid(
-        ['body', 'problems', 'set'],
-        `Unknown problem set '${set}'. Sets: ${BUILTIN_SWEEP_SETS.join(', ')}`,
-      );
+      throw invalid(['body', 'problems', 'set'], `Unknown problem set '${set}'. Sets: ${await knownSetNames(ctx)}`);
     }
     const devices = await ctx.devices.list();
     const device = devices.find((d) => d.id === body.device);
@@ -322,8 +383,9 @@ export async function agentsLeaderboard(
   q: { set?: string | undefined; device?: string | undefined },
 ): Promise<AgentsLeaderboard> {
   const set = q.set ?? 'c-abi';
-  if (!(BUILTIN_SWEEP_SETS as readonly string[]).includes(set)) {
-    throw invalid(['query', 'set'], `Unknown problem set '${set}'. Sets: ${BUILTIN_SWEEP_SETS.join(', ')}`);
+  const saved = await ctx.db.query('SELECT 1 FROM sweep_sets WHERE name = $1', [set]);
+  if (!isBuiltinSet(set) && saved.length === 0) {
+    throw invalid(['query', 'set'], `Unknown problem set '${set}'. Sets: ${await knownSetNames(ctx)}`);
   }
   const params: unknown[] = [set];
   let where = 'WHERE deleted_at IS NULL AND stopped_at IS NULL AND set_name = $1';

@@ -286,6 +286,59 @@ describe('named sets, the agents leaderboard, validation, stop, delete, scoping 
     expect(sessions.body.data).toEqual([]);
     expect((await server.request('/api/v1/sweep/not-a-uuid', { token: user.token })).status).toBe(404);
   });
+
+  test('an admin saves a named set; users sweep it by name; deleting it leaves its sweeps whole', async () => {
+    const admin = await server.createUser({ is_superuser: true });
+    const user = await server.createUser();
+    const put = (who: TestUser, name: string, problems: unknown) =>
+      json<{ name: string; builtin: boolean; problems: string[]; detail?: unknown }>(
+        server.request(`/api/v1/sweep-set/${name}`, { method: 'PUT', token: who.token, json: { problems } }),
+      );
+    expect((await put(user, 'tiny', ['19_ReLU'])).status).toBe(403);
+    const bad = await put(admin, 'tiny', ['19_ReLU', 'No_such_problem']);
+    expect([bad.status, JSON.stringify(bad.body.detail)]).toEqual([422, expect.stringContaining('No_such_problem')]);
+    expect((await put(admin, 'c-abi', ['19_ReLU'])).status).toBe(422);
+    expect((await put(admin, 'Bad Name', ['19_ReLU'])).status).toBe(422);
+    const saved = await put(admin, 'tiny', ['19_ReLU', '20_LeakyReLU']);
+    expect(saved).toEqual({
+      status: 200,
+      body: { name: 'tiny', builtin: false, problems: ['19_ReLU', '20_LeakyReLU'] },
+    });
+    const sets = await json<{ data: { name: string; builtin: boolean; problems: string[] }[] }>(
+      server.request('/api/v1/sweep-set', { token: user.token }),
+    );
+    expect(sets.body.data.map((s) => [s.name, s.builtin])).toEqual([
+      ['c-abi', true],
+      ['pytorch-level1', true],
+      ['pytorch-level2', true],
+      ['pytorch-level3', true],
+      ['tiny', false],
+    ]);
+    expect(sets.body.data[0]?.problems).toContain('19_ReLU');
+
+    const created = await start(user, { problems: { set: 'tiny' } });
+    expect(created.status).toBe(201);
+    expect([created.body.set, created.body.problems.map((p) => p.problem_name)]).toEqual([
+      'tiny',
+      ['19_ReLU', '20_LeakyReLU'],
+    ]);
+    const board = await json<AgentsLeaderboard>(
+      server.request('/api/v1/agents/leaderboard?set=tiny', { token: user.token }),
+    );
+    expect([board.status, board.body.data]).toEqual([200, []]);
+    expect(
+      (await server.request(`/api/v1/sweep/${created.body.id}/stop`, { method: 'POST', token: user.token })).status,
+    ).toBe(200);
+
+    expect((await server.request('/api/v1/sweep-set/tiny', { method: 'DELETE', token: admin.token })).status).toBe(200);
+    expect((await server.request('/api/v1/sweep-set/tiny', { method: 'DELETE', token: admin.token })).status).toBe(404);
+    const gone = await start(user, { problems: { set: 'tiny' } });
+    expect([gone.status, JSON.stringify(gone.body.detail)]).toEqual([
+      422,
+      expect.stringContaining("Unknown problem set 'tiny'"),
+    ]);
+    expect((await getSweep(server, user.token, created.body.id)).problems).toHaveLength(2);
+  });
 });
 
 describe('an LLM agent in a sweep', () => {

@@ -8,6 +8,7 @@ export const sweepKeys = {
   sweeps: (offset: number) => ['sweeps', offset] as const,
   sweep: (id: string) => ['sweep', id] as const,
   agents: (set: string, device: string) => ['agents-leaderboard', set, device] as const,
+  sets: 'sweep-sets',
 };
 
 export const SWEEP_POLL_MS = 2000;
@@ -31,4 +32,9 @@ export function useAgentsLeaderboard(set: string, device: string) {
   return useSWR(sweepKeys.agents(set, device), () => api().agents.leaderboard({ set, ...(device ? { device } : {}) }), {
     keepPreviousData: true,
   });
+}
+
+/** The named problem sets (built in, then those admins saved). */
+export function useSweepSets() {
+  return useSWR(sweepKeys.sets, () => api().sweeps.sets(), { revalidateOnFocus: false });
 }

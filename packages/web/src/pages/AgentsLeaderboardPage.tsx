@@ -9,7 +9,7 @@ import { SelectField } from '../components/fields';
 import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
 import { useDevices } from '../hooks/useDevices';
-import { useAgentsLeaderboard } from '../hooks/useSweeps';
+import { useAgentsLeaderboard, useSweepSets } from '../hooks/useSweeps';
 import { formatPercent, formatSpeedup } from '../lib/format';
 import { FAST_P_HELP } from './SweepsPage';
 
@@ -20,6 +20,8 @@ export default function AgentsLeaderboardPage() {
   const device = params.get('device') ?? '';
   const board = useAgentsLeaderboard(set, device);
   const devices = useDevices();
+  const sets = useSweepSets();
+  const setNames = sets.data?.data.map((s) => s.name) ?? [...BUILTIN_SWEEP_SETS];
   const change = (key: string, value: string) => {
     const next = new URLSearchParams(search);
     if (value) next.set(key, value);
@@ -36,7 +38,7 @@ export default function AgentsLeaderboardPage() {
       <Card>
         <form className="mb-4 grid gap-4 sm:grid-cols-2" onSubmit={(e) => e.preventDefault()}>
           <SelectField label="Problem set" value={set} onChange={(e) => change('set', e.target.value)}>
-            {BUILTIN_SWEEP_SETS.map((s) => (
+            {setNames.map((s) => (
               <option key={s} value={s}>
                 {s}
               </option>

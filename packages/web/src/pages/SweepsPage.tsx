@@ -1,6 +1,6 @@
 // `/sweeps` ('Sweeps'): start a sweep (agent, model, problem set, attempts) and list yours with their fast_p so far;
 // pick two to compare.
-import { BUILTIN_SWEEP_SETS, type CreateSweepRequest, PAGE_SIZE } from '@kernelforge/sdk';
+import { type CreateSweepRequest, PAGE_SIZE } from '@kernelforge/sdk';
 import { type FormEvent, useState } from 'react';
 import { navigate } from 'wouter/use-browser-location';
 import { AppLink } from '../components/AppLink';
@@ -14,7 +14,7 @@ import { StatusBadge } from '../components/StatusBadge';
 import { useAction } from '../hooks/useAction';
 import { useDevices } from '../hooks/useDevices';
 import { useSettings } from '../hooks/useSettings';
-import { useSweeps } from '../hooks/useSweeps';
+import { useSweepSets, useSweeps } from '../hooks/useSweeps';
 import { api } from '../lib/client';
 import { formatDate, formatPercent, formatSpeedup } from '../lib/format';
 
@@ -25,6 +25,13 @@ function StartSweepForm() {
   const settings = useSettings();
   const devices = useDevices();
   const { busy, run } = useAction();
+  const sets = useSweepSets();
+  const setOptions = sets.data?.data.map((s) => s.name) ?? [
+    'c-abi',
+    'pytorch-level1',
+    'pytorch-level2',
+    'pytorch-level3',
+  ];
   const agents = settings.data?.agents ?? [];
   const [provider, setProvider] = useState('tuner');
   const [model, setModel] = useState('');
@@ -82,7 +89,7 @@ function StartSweepForm() {
           ))}
         </SelectField>
         <SelectField label="Problems" value={set} onChange={(e) => setSet(e.target.value)}>
-          {BUILTIN_SWEEP_SETS.map((s) => (
+          {setOptions.map((s) => (
             <option key={s} value={s}>
               Set {s}
             </option>
