@@ -27,7 +27,10 @@ export function sweepStartCommand(runtime: Runtime): Command {
   const command = new Command('start')
     .description('start a sweep: one agent session per problem, scored by fast_p')
     .argument('[problems...]', 'problem names (or give --set)')
-    .option('-s, --set <name>', 'a named problem set: c-abi, pytorch-level1, pytorch-level2, pytorch-level3, or one an admin saved')
+    .option(
+      '-s, --set <name>',
+      'a named problem set: c-abi, pytorch-level1, pytorch-level2, pytorch-level3, or one an admin saved',
+    )
     .option('-d, --device <id>', "the device (default: the server's cpu device)")
     .option('--agent <provider>', 'the agent: tuner, openai or anthropic (default tuner)')
     .option('--model <model>', 'the model for --agent')
