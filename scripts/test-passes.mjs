@@ -47,13 +47,16 @@ export const SERIAL_PRODUCT = [
   'packages/server/test/product/restart.test.ts',
   'packages/server/test/product/session-loop.test.ts',
   'packages/server/test/product/standalone-runner.test.ts',
+  'packages/server/test/product/sweeps.test.ts',
   // Two replicas and a runner evaluating a kernel while one replica is killed; a cluster of processes.
   'packages/server/test/platform/runner-failover.test.ts',
   'packages/server/test/platform/cluster-script.test.ts',
   'packages/cli/test/commands.test.ts',
   'packages/cli/test/pytorch.test.ts',
+  'packages/cli/test/sweep.test.ts',
   'tests/e2e/readable.test.ts',
   'tests/e2e/spec-walk.test.ts',
+  'tests/e2e/sweeps.test.ts',
   'tests/e2e/web.test.ts',
 ];
 
@@ -89,6 +92,7 @@ export const POSTGRES = [
   'packages/server/test/product/metrics.test.ts',
   'packages/server/test/product/queue-fair-share.test.ts',
   'packages/server/test/product/session-job-lifecycle.test.ts',
+  'packages/server/test/product/sweeps.test.ts',
   'packages/server/test/product/queue-fairness.test.ts',
   'packages/server/test/product/replicas.test.ts',
   'packages/server/test/product/restart-attack.test.ts',

@@ -11,6 +11,7 @@ import { instructCommand } from './commands/sessions/instruct.js';
 import { sessionsCommand } from './commands/sessions/index.js';
 import { submissionsCommand } from './commands/submissions/list.js';
 import { submitCommand } from './commands/submissions/submit.js';
+import { sweepCommand } from './commands/sweep/index.js';
 import { tokensCommand } from './commands/tokens/index.js';
 import type { Runtime } from './core/command.js';
 import { VERSION } from './core/version.js';
@@ -22,7 +23,8 @@ Exit codes:
   2  usage (a wrong command, option or argument)
   3  not signed in, the token was refused, or forbidden
   4  not found
-  5  the evaluation did not accept the kernel (submit --wait)
+  5  the evaluation did not accept the kernel (submit --wait); a sweep's fast_p is below
+     --min-fast1 / --min-fast-p, or it stopped or failed (sweep start --wait)
 
 Environment:
   KFORGE_TOKEN       an API token; overrides the stored one (for CI)
@@ -37,7 +39,8 @@ Examples:
   $ kforge sessions start 19_ReLU --watch         # generate kernels, follow live
   $ kforge attempts show SESSION --best > relu.c  # the best source
   $ kforge submit 19_ReLU relu.c --wait           # ranked evaluation, exit 5 unless accepted
-  $ kforge leaderboard 19_ReLU --json             # the ranking as JSON`;
+  $ kforge leaderboard 19_ReLU --json             # the ranking as JSON
+  $ kforge sweep start --set c-abi --wait         # score an agent by fast_p`;
 
 export function buildProgram(runtime: Runtime): Command {
   const program = new Command('kforge')
@@ -57,6 +60,7 @@ export function buildProgram(runtime: Runtime): Command {
     .addCommand(submitCommand(runtime))
     .addCommand(submissionsCommand(runtime))
     .addCommand(leaderboardCommand(runtime))
+    .addCommand(sweepCommand(runtime))
     .addCommand(tokensCommand(runtime));
   configureTree(program, runtime);
   return program;

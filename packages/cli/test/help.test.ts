@@ -46,11 +46,15 @@ const LEAVES = [
   ['submit'],
   ['submissions'],
   ['leaderboard'],
+  ['sweep', 'start'],
+  ['sweep', 'show'],
+  ['sweep', 'compare'],
+  ['sweep', 'list'],
   ['tokens', 'list'],
   ['tokens', 'create'],
   ['tokens', 'revoke'],
 ];
-const GROUPS = [['sessions'], ['problems'], ['attempts'], ['tokens']];
+const GROUPS = [['sessions'], ['problems'], ['attempts'], ['tokens'], ['sweep']];
 
 describe('help', () => {
   test('kforge --help lists every command, the exit codes, the environment and examples', async () => {

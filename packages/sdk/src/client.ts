@@ -10,6 +10,7 @@ import { ProblemsResource } from './resources/problems.js';
 import { SettingsResource } from './resources/settings.js';
 import { LeaderboardsResource, SubmissionsResource } from './resources/leaderboards.js';
 import { InstructionsResource, SessionsResource } from './resources/sessions.js';
+import { SweepsResource } from './resources/sweeps.js';
 
 export interface ClientOptions {
   /** The server's origin, e.g. `http://localhost:8000` (`/api/v1` is added), or '' for same-origin in a browser. */
@@ -39,6 +40,7 @@ export interface KernelforgeClient {
   readonly agents: AgentsResource;
   readonly leaderboards: LeaderboardsResource;
   readonly submissions: SubmissionsResource;
+  readonly sweeps: SweepsResource;
   readonly tokens: TokensResource;
   readonly admin: AdminResource;
   readonly users: UsersResource;
@@ -67,6 +69,7 @@ export function createClient(options: ClientOptions): KernelforgeClient {
     agents: new AgentsResource(api),
     leaderboards: new LeaderboardsResource(api),
     submissions: new SubmissionsResource(api),
+    sweeps: new SweepsResource(api),
     tokens: new TokensResource(api),
     admin: new AdminResource(api),
     users: new UsersResource(api),

@@ -28,3 +28,4 @@ export { applySessionEvent } from './session-events.js';
 export { modelNewTemplate } from './torch-template.js';
 export { APPLICATION_NAME, AuthResource } from './resources/auth.js';
 export { InstructionsResource, type SessionEventMessage, SessionsResource } from './resources/sessions.js';
+export { SweepsResource } from './resources/sweeps.js';

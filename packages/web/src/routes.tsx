@@ -45,6 +45,10 @@ export const routes: readonly RouteDef[] = [
     page: page(() => import('./pages/SubmissionPage')),
   },
   { patterns: ['/leaderboard/:problemId'], layout: 'signed-in', page: page(() => import('./pages/LeaderboardPage')) },
+  { patterns: ['/sweeps', '/sweeps/'], layout: 'signed-in', page: page(() => import('./pages/SweepsPage')) },
+  { patterns: ['/sweeps/compare'], layout: 'signed-in', page: page(() => import('./pages/SweepComparePage')) },
+  { patterns: ['/sweeps/:sweepId'], layout: 'signed-in', page: page(() => import('./pages/SweepPage')) },
+  { patterns: ['/agents', '/agents/'], layout: 'signed-in', page: page(() => import('./pages/AgentsLeaderboardPage')) },
   { patterns: ['/kernels', '/kernels/'], layout: 'signed-in', page: page(() => import('./pages/KernelsIndexPage')) },
   {
     patterns: ['/kernels/generate-kernel'],

@@ -8,3 +8,4 @@ export * from './problem.js';
 export * from './runner.js';
 export * from './session.js';
 export * from './user.js';
+export * from './sweep.js';

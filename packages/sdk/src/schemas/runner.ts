@@ -22,8 +22,8 @@ export type TorchJobProblem = z.infer<typeof TorchJobProblem>;
 
 /** What a runner is asked to evaluate. `problem_name` names a catalogue problem; `custom_problem` carries a private one. */
 export const EvaluationJobPayload = z.object({
-  kind: z.enum(['attempt', 'submission']),
-  /** The attempt or submission id the result belongs to. */
+  kind: z.enum(['attempt', 'submission', 'sweep']),
+  /** The attempt, submission or sweep problem id the result belongs to (`sweep`: a ranked re-run of a sweep problem's best attempt). */
   target_id: Text,
   mode: EvaluationMode,
   problem_name: Text,

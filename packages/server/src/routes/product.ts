@@ -9,6 +9,7 @@ import { mountInstructionRoutes } from './instructions.js';
 import { mountRunnerRoutes } from './runner.js';
 import { mountSessionRoutes } from './sessions.js';
 import { mountSubmissionRoutes } from './submissions.js';
+import { mountSweepRoutes } from './sweeps.js';
 
 /** Mounts the product API on the /api/v1 sub-app (paths relative to /api/v1), and its /metrics gauges. */
 export function mountProductRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
@@ -17,6 +18,7 @@ export function mountProductRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   mountEventRoutes(api, ctx);
   mountSessionRoutes(api, ctx);
   mountSubmissionRoutes(api, ctx);
+  mountSweepRoutes(api, ctx);
   mountRunnerRoutes(api, ctx);
   registerQueueGauges(ctx.metrics, {
     sql: ctx.db,

@@ -6,6 +6,7 @@ import { markCompleted, markFailed } from '../sessions/attempts.js';
 import { settleDeadGeneration } from '../sessions/generate-worker.js';
 import { continueInstruction } from '../sessions/loop.js';
 import { findSession } from '../sessions/queries.js';
+import { failSweepEvaluation, recordSweepEvaluation } from '../sessions/sweep-runs.js';
 import type { AppContext } from '../context.js';
 import type { Sql } from '../db/sql.js';
 import {
@@ -13,6 +14,7 @@ import {
   markSubmissionEvaluating,
   markSubmissionFailed,
   markSubmissionQueued,
+  redactRanked,
 } from './submission-lifecycle.js';
 
 export type ResultOutcome = 'recorded' | 'retry' | 'dead' | 'lost';
@@ -69,6 +71,7 @@ export async function recordEvaluation(
     if (!job) return 'lost';
     const payload = job.payload as unknown as EvaluationJobPayload;
     if (payload.kind === 'attempt') await recordAttemptEvaluation(ctx, tx, payload.target_id, report.state);
+    else if (payload.kind === 'sweep') await recordSweepEvaluation(tx, payload.target_id, redactRanked(report.state));
     else await markSubmissionCompleted(tx, payload.target_id, report.state);
     await completeJob(tx, jobId, leaseToken);
     return 'recorded';
@@ -101,6 +104,7 @@ export async function settleDeadJob(ctx: AppContext, job: Job): Promise<void> {
       await markSubmissionFailed(tx, payload.target_id, `Evaluation failed: ${reason}`);
       return;
     }
+    if (payload.kind === 'sweep') return failSweepEvaluation(tx, payload.target_id, reason);
     const attempt = await markFailed(ctx, tx, payload.target_id, `Evaluation failed: ${reason}`);
     // The runner failing is not the candidate's fault: the instruction goes on with its next attempt.
     if (attempt) await continueInstruction(ctx, tx, attempt.session_id, attempt.instruction_id);

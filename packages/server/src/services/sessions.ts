@@ -44,7 +44,7 @@ type CustomBody = z.output<typeof CustomSchema>;
 /** Instruction names are short labels derived from the text until the user renames them. */
 const nameFromText = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}...` : text);
 
-async function assertCanQueue(ctx: AppContext, userId: string): Promise<void> {
+export async function assertCanQueue(ctx: AppContext, userId: string): Promise<void> {
   if ((await dailyAttemptsLeft(ctx, ctx.db, userId)) <= 0) {
     throw new HttpError(429, `Daily limit of ${ctx.config.dailyLimits.attempts} attempts reached`, {
       'Retry-After': '3600',
@@ -99,22 +99,39 @@ export async function createSession(ctx: AppContext, user: Caller, body: CreateS
   const agent = resolveAgent(ctx, body.agent);
   await enforceDailyQuota(ctx, 'sessions', user.id);
   await assertCanQueue(ctx, user.id);
-  const id = await ctx.db.transaction(async (tx) => {
-    const session = await insertSession(tx, {
-      ownerId: user.id,
-      problemName: problem.name,
-      custom: null,
+  const id = await ctx.db.transaction((tx) =>
+    startCatalogueSession(ctx, tx, user.id, problem, {
       name: body.name?.trim() || problem.title,
-      label: problem.title,
       device: body.device,
       agent,
-    });
-    const text = body.instruction?.trim() || DEFAULT_INSTRUCTION;
-    const instruction = await insertInstruction(tx, session.id, text, body.max_attempts ?? DEFAULT_MAX_ATTEMPTS);
-    await queueAttempt(ctx, tx, session.id, instruction.id);
-    return session.id;
-  });
+      instruction: body.instruction,
+      maxAttempts: body.max_attempts ?? DEFAULT_MAX_ATTEMPTS,
+    }),
+  );
   return getSession(ctx, user, id);
+}
+
+/** A session on a catalogue problem with its first instruction and first queued attempt (checks done by the caller). */
+export async function startCatalogueSession(
+  ctx: AppContext,
+  tx: Sql,
+  ownerId: string,
+  problem: { name: string; title: string },
+  opts: { name: string; device: string; agent: unknown; instruction?: string | undefined; maxAttempts: number },
+): Promise<string> {
+  const session = await insertSession(tx, {
+    ownerId,
+    problemName: problem.name,
+    custom: null,
+    name: opts.name,
+    label: problem.title,
+    device: opts.device,
+    agent: opts.agent,
+  });
+  const text = opts.instruction?.trim() || DEFAULT_INSTRUCTION;
+  const instruction = await insertInstruction(tx, session.id, text, opts.maxAttempts);
+  await queueAttempt(ctx, tx, session.id, instruction.id);
+  return session.id;
 }
 
 export async function createCustomSession(ctx: AppContext, user: Caller, body: CustomBody): Promise<AgentSession> {

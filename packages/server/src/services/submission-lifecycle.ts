@@ -114,7 +114,7 @@ export function markSubmissionFailed(tx: Sql, id: string, error: string): Promis
 }
 
 /** Ranked results never show candidate output or hidden sizes (DESIGN 6.7). */
-function redactRanked(state: EvaluationState): EvaluationState {
+export function redactRanked(state: EvaluationState): EvaluationState {
   if (state.mode !== 'ranked') return state;
   const { stdout: _o, stderr: _e, ...rest } = state;
   return {

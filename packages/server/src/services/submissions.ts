@@ -1,6 +1,5 @@
 // Submissions: a user's own source evaluated in ranked mode with the leaderboard's secret seed; their reads.
 import { torchJobProblem } from '@kernelforge/runner';
-import { randomBytes } from 'node:crypto';
 import type { CreateSubmissionRequest, EvaluationJobPayload, SubmissionDetail, Submission } from '@kernelforge/sdk';
 import { HttpError, ValidationError } from '../http/errors.js';
 import { enqueueJob } from '../jobs/queue.js';
@@ -8,7 +7,8 @@ import { JOB_PRIORITY } from '../jobs/types.js';
 import { findAttempt, findSession, isUuid } from '../sessions/queries.js';
 import type { AppContext } from '../context.js';
 import type { Caller } from './sessions.js';
-import { iso, isoOrNull, type Sql } from '../db/sql.js';
+import { leaderboardSeed } from '../db/seeds.js';
+import { iso, isoOrNull } from '../db/sql.js';
 import { insertSubmission } from './submission-lifecycle.js';
 import { enforceDailyQuota, requireDevice } from './validation.js';
 
@@ -75,19 +75,6 @@ export function toSubmission(r: SubmissionRow, viewer: Caller): Submission {
   };
 }
 
-/** The leaderboard's secret seed, created on first use; only ranked job payloads ever carry it. */
-async function secretSeed(tx: Sql, problemName: string, device: string): Promise<string> {
-  await tx.query(
-    'INSERT INTO leaderboard_seeds (problem_name, device, seed) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
-    [problemName, device, randomBytes(16).toString('hex')],
-  );
-  const rows = await tx.query<{ seed: string }>(
-    'SELECT seed FROM leaderboard_seeds WHERE problem_name = $1 AND device = $2',
-    [problemName, device],
-  );
-  return (rows[0] as { seed: string }).seed;
-}
-
 export async function createSubmission(
   ctx: AppContext,
   user: Caller,
@@ -137,7 +124,7 @@ export async function createSubmission(
       device: device.id,
       language: body.language,
       source: body.source,
-      secret_seed: await secretSeed(tx, problem.name, device.id),
+      secret_seed: await leaderboardSeed(tx, problem.name, device.id),
     };
     // A pytorch problem travels with its job (file and this device's sizes): a remote runner may not have it.
     if (problem.kind === 'pytorch') {

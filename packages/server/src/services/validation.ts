@@ -41,11 +41,15 @@ export function resolveAgent(
   return { provider, model: choice?.model ?? entry.default_model ?? null };
 }
 
-/** Per-user daily quota: 429 with Retry-After (seconds until the oldest counted item leaves the window). */
+/**
+ * Per-user daily quota: 429 with Retry-After (seconds until the oldest counted item leaves the window). `needed`
+ * items at once (a sweep's sessions) are refused up front when they would pass it, saying by how much.
+ */
 export async function enforceDailyQuota(
   ctx: AppContext,
   what: 'sessions' | 'submissions',
   userId: string,
+  needed = 1,
 ): Promise<void> {
   const table = what === 'sessions' ? 'agent_sessions' : 'submissions';
   const owner = what === 'sessions' ? 'owner_id' : 'user_id';
@@ -55,9 +59,14 @@ export async function enforceDailyQuota(
      WHERE ${owner} = $1 AND created_at > now() - interval '1 day'`,
     [userId],
   );
-  if ((row?.n ?? 0) < limit) return;
+  const used = row?.n ?? 0;
+  if (used + needed <= limit) return;
   const retry = row?.oldest
     ? Math.max(1, Math.ceil((new Date(row.oldest).getTime() + 86_400_000 - Date.now()) / 1000))
     : 3600;
-  throw new HttpError(429, `Daily limit of ${limit} ${what} reached`, { 'Retry-After': String(retry) });
+  const detail =
+    needed === 1
+      ? `Daily limit of ${limit} ${what} reached`
+      : `This needs ${needed} ${what}, but the daily limit of ${limit} leaves ${Math.max(0, limit - used)} (${used} used in the last 24 hours): ${used + needed - limit} over the limit`;
+  throw new HttpError(429, detail, { 'Retry-After': String(retry) });
 }

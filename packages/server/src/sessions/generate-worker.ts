@@ -6,9 +6,8 @@ import type { AppContext } from '../context.js';
 import type { AttemptRow } from '../db/rows.js';
 import { buildAgentContext } from './agent-context.js';
 import { markEvaluating, markFailed, markGenerating } from './attempts.js';
-import { finishInstruction, publish, queueEvaluation } from './loop.js';
+import { finishInstruction, publish, queueEvaluation, settleSession } from './loop.js';
 import { findAttempt, findSession } from './queries.js';
-import { markSessionIdle } from './session-lifecycle.js';
 
 const IDLE_POLL_MS = 1000;
 const DELTA_FLUSH_MS = 200;
@@ -185,7 +184,7 @@ export function settleDeadGeneration(ctx: AppContext, job: Job): Promise<void> {
     const attempt = await markFailed(ctx, tx, attemptId, `Generation failed: ${reason}`);
     // An agent that keeps failing (no key, provider down) would fail every further attempt the same way.
     if (attempt?.instruction_id) await finishInstruction(ctx, tx, attempt.instruction_id, 'completed');
-    if (attempt) await markSessionIdle(ctx, tx, attempt.session_id);
+    if (attempt) await settleSession(ctx, tx, attempt.session_id);
   });
 }
 

@@ -10,6 +10,7 @@ import type { Sql } from '../db/sql.js';
 import { createAttempt, LIVE_ATTEMPT_SQL } from './attempts.js';
 import { findInstruction, findSession } from './queries.js';
 import { markSessionActive, markSessionIdle } from './session-lifecycle.js';
+import { scoreSweepProblem } from './sweep-runs.js';
 
 export const DEFAULT_INSTRUCTION = 'Optimize for speed';
 
@@ -173,7 +174,7 @@ export async function continueInstruction(
     }
     if ((row?.live ?? 0) === 0) await finishInstruction(ctx, tx, instruction.id, 'completed');
   }
-  await markSessionIdle(ctx, tx, sessionId);
+  await settleSession(ctx, tx, sessionId);
 }
 
 /** Marks an instruction completed or stopped (unless already final) and tells subscribers. */
@@ -195,4 +196,10 @@ export async function finishInstruction(
       session_id: row.session_id,
       instruction: toInstruction(row),
     });
+}
+
+/** An active session with no live attempt becomes idle (session-lifecycle.ts); a sweep's session then has its best
+    attempt scored. */
+export async function settleSession(ctx: AppContext, tx: Sql, sessionId: string): Promise<void> {
+  if (await markSessionIdle(ctx, tx, sessionId)) await scoreSweepProblem(ctx, tx, sessionId);
 }

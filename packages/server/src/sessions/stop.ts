@@ -3,8 +3,8 @@ import type { AppContext } from '../context.js';
 import type { Sql } from '../db/sql.js';
 import { LIVE_ATTEMPT_SQL, markStopped } from './attempts.js';
 import { cancelAttemptJobs } from '../jobs/queue.js';
-import { finishInstruction } from './loop.js';
-import { markSessionIdle, markSessionStopped } from './session-lifecycle.js';
+import { finishInstruction, settleSession } from './loop.js';
+import { markSessionStopped } from './session-lifecycle.js';
 
 /**
  * Stops the unfinished attempts of a session (or of one instruction). Generating attempts are aborted:
@@ -58,5 +58,5 @@ export async function stopInstructionWork(
   await tx.query('SELECT id FROM agent_sessions WHERE id = $1 FOR UPDATE', [sessionId]);
   await finishInstruction(ctx, tx, instructionId, 'stopped');
   await stopAttempts(ctx, tx, { instructionId });
-  await markSessionIdle(ctx, tx, sessionId);
+  await settleSession(ctx, tx, sessionId);
 }

@@ -13,6 +13,8 @@ const LINKS = [
   { href: '/sessions', label: 'My sessions', section: '/sessions' },
   { href: '/kernels/submit', label: 'Submit', section: '/kernels/submit' },
   { href: '/leaderboard/', label: 'Leaderboard', section: '/leaderboard' },
+  { href: '/sweeps', label: 'Sweeps', section: '/sweeps' },
+  { href: '/agents', label: 'Agents', section: '/agents' },
   { href: '/tokens/', label: 'API tokens', section: '/tokens' },
 ];
 

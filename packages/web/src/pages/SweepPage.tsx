@@ -1,0 +1,146 @@
+// `/sweeps/:sweepId`: a sweep live (problems done of N, fast_p so far), its fast_p curve and per-problem table.
+import type { PageProps } from '../lib/matchPath';
+import { mutate } from 'swr';
+import { navigate } from 'wouter/use-browser-location';
+import { AppLink } from '../components/AppLink';
+import { Button } from '../components/Button';
+import { Card } from '../components/Card';
+import { FastPCurve, FastPTable } from '../components/FastPCurve';
+import { PageHeader } from '../components/PageHeader';
+import { QueryState } from '../components/QueryState';
+import { Speedup } from '../components/Speedup';
+import { StatusBadge, VerdictBadge } from '../components/StatusBadge';
+import { useAction } from '../hooks/useAction';
+import { sweepDone, sweepKeys, useSweep } from '../hooks/useSweeps';
+import { api } from '../lib/client';
+import { formatSpeedup } from '../lib/format';
+import { FAST_P_HELP } from './SweepsPage';
+
+export default function SweepPage({ params }: PageProps) {
+  const id = params.sweepId ?? '';
+  const { data, error } = useSweep(id);
+  const { busy, run } = useAction();
+  const stop = async () => {
+    const sweep = await run(() => api().sweeps.stop(id), 'Could not stop the sweep', 'Sweep stopped');
+    if (sweep) await mutate(sweepKeys.sweep(id), sweep, { revalidate: false });
+  };
+  const remove = async () => {
+    const done = await run(() => api().sweeps.delete(id), 'Could not delete the sweep', 'Sweep deleted');
+    if (done) navigate('/sweeps');
+  };
+  return (
+    <>
+      <PageHeader
+        title={data?.name ?? 'Sweep'}
+        subtitle={
+          <span>
+            <AppLink href="/sweeps">Sweeps</AppLink> · {FAST_P_HELP}
+          </span>
+        }
+        actions={
+          data ? (
+            <>
+              {!sweepDone(data) ? (
+                <Button variant="danger" disabled={busy} onClick={stop}>
+                  Stop sweep
+                </Button>
+              ) : null}
+              <Button disabled={busy} onClick={remove}>
+                Delete
+              </Button>
+            </>
+          ) : null
+        }
+      />
+      <QueryState data={data} error={error} label="Loading the sweep…">
+        {(sweep) => (
+          <div className="grid gap-6">
+            <Card title="Score">
+              <dl className="mb-4 grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:grid-cols-4">
+                <dt className="text-slate-500">Status</dt>
+                <dd data-testid="sweep-status">
+                  <StatusBadge status={sweep.status} />
+                </dd>
+                <dt className="text-slate-500">Problems done</dt>
+                <dd data-testid="sweep-progress">
+                  {sweep.problems_done} of {sweep.problem_count}
+                </dd>
+                <dt className="text-slate-500">Agent</dt>
+                <dd>
+                  {sweep.agent.provider}
+                  {sweep.agent.model ? ` ${sweep.agent.model}` : ''}
+                </dd>
+                <dt className="text-slate-500">Device</dt>
+                <dd>{sweep.device}</dd>
+                <dt className="text-slate-500">Attempts per problem</dt>
+                <dd>{sweep.attempts_per_problem}</dd>
+                <dt className="text-slate-500">Geometric mean</dt>
+                <dd data-testid="sweep-geomean">{formatSpeedup(sweep.geomean_speedup)}</dd>
+                {sweep.set ? (
+                  <>
+                    <dt className="text-slate-500">Set</dt>
+                    <dd>{sweep.set}</dd>
+                  </>
+                ) : null}
+                {sweep.token_usage.input_tokens + sweep.token_usage.output_tokens > 0 ? (
+                  <>
+                    <dt className="text-slate-500">Tokens</dt>
+                    <dd>
+                      {sweep.token_usage.input_tokens} in, {sweep.token_usage.output_tokens} out
+                    </dd>
+                  </>
+                ) : null}
+              </dl>
+              {sweep.instruction ? (
+                <p className="mb-4 text-sm">
+                  <span className="text-slate-500">Instruction:</span> {sweep.instruction}
+                </p>
+              ) : null}
+              <FastPTable series={[{ label: sweep.name, fast_p: sweep.fast_p }]} />
+              <div className="mt-4">
+                <FastPCurve series={[{ label: sweep.name, fast_p: sweep.fast_p }]} />
+              </div>
+            </Card>
+            <Card title="Problems">
+              <div className="overflow-x-auto">
+                <table className="min-w-full text-sm" aria-label="Problems">
+                  <thead>
+                    <tr className="text-left text-slate-600 dark:text-slate-400">
+                      <th className="py-1 pr-3 font-medium">Problem</th>
+                      <th className="py-1 pr-3 font-medium">Status</th>
+                      <th className="py-1 pr-3 font-medium">Correct</th>
+                      <th className="py-1 pr-3 text-right font-medium">Speedup (ranked)</th>
+                      <th className="py-1 pr-3 font-medium">Verdict</th>
+                      <th className="py-1 pr-3 font-medium">Session</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {sweep.problems.map((p) => (
+                      <tr key={p.problem_name} className="border-t border-slate-200 dark:border-slate-800">
+                        <td className="py-1 pr-3">{p.problem_name}</td>
+                        <td className="py-1 pr-3">
+                          <StatusBadge status={p.status} />
+                        </td>
+                        <td className="py-1 pr-3">{p.status === 'completed' ? (p.correct ? 'yes' : 'no') : '—'}</td>
+                        <td className="py-1 pr-3 text-right tabular-nums">
+                          <Speedup value={p.speedup} interval={p.speedup_interval} />
+                        </td>
+                        <td className="py-1 pr-3">
+                          <VerdictBadge verdict={p.verdict} />
+                          {p.error ? <span className="ml-2 text-xs text-rose-700">{p.error}</span> : null}
+                        </td>
+                        <td className="py-1 pr-3">
+                          {p.session_id ? <AppLink href={`/kernels/${p.session_id}`}>session</AppLink> : '—'}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </Card>
+          </div>
+        )}
+      </QueryState>
+    </>
+  );
+}

@@ -1,0 +1,257 @@
+// `/sweeps` ('Sweeps'): start a sweep (agent, model, problem set, attempts) and list yours with their fast_p so far;
+// pick two to compare.
+import { type CreateSweepRequest, PAGE_SIZE } from '@kernelforge/sdk';
+import { type FormEvent, useState } from 'react';
+import { navigate } from 'wouter/use-browser-location';
+import { AppLink } from '../components/AppLink';
+import { Button, buttonClass } from '../components/Button';
+import { Card } from '../components/Card';
+import { DeviceSelect } from '../components/DeviceSelect';
+import { SelectField, TextArea, TextField } from '../components/fields';
+import { PageHeader } from '../components/PageHeader';
+import { QueryState } from '../components/QueryState';
+import { StatusBadge } from '../components/StatusBadge';
+import { useAction } from '../hooks/useAction';
+import { useDevices } from '../hooks/useDevices';
+import { useSettings } from '../hooks/useSettings';
+import { useSweepSets, useSweeps } from '../hooks/useSweeps';
+import { api } from '../lib/client';
+import { formatDate, formatPercent, formatSpeedup } from '../lib/format';
+
+export const FAST_P_HELP =
+  'fast_p is the share of ALL the problems of a sweep solved correctly and more than p times faster than the reference (fast_0: the share correct). Each problem counts from one ranked re-run of its session’s best attempt on fresh secret inputs; a problem not finished counts as not correct.';
+
+function StartSweepForm() {
+  const settings = useSettings();
+  const devices = useDevices();
+  const { busy, run } = useAction();
+  const sets = useSweepSets();
+  const setOptions = sets.data?.data.map((s) => s.name) ?? [
+    'c-abi',
+    'pytorch-level1',
+    'pytorch-level2',
+    'pytorch-level3',
+  ];
+  const agents = settings.data?.agents ?? [];
+  const [provider, setProvider] = useState('tuner');
+  const [model, setModel] = useState('');
+  const [set, setSet] = useState<string>('c-abi');
+  const [names, setNames] = useState('');
+  const [device, setDevice] = useState('');
+  const [attempts, setAttempts] = useState('2');
+  const [instruction, setInstruction] = useState('');
+  const [name, setName] = useState('');
+  const offer = agents.find((a) => a.provider === provider);
+  const deviceList = devices.data?.data ?? [];
+  const chosenDevice = device || deviceList.find((d) => d.kind === 'cpu')?.id || deviceList[0]?.id || '';
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const list = names
+      .split(/[\s,]+/)
+      .map((n) => n.trim())
+      .filter(Boolean);
+    const body: CreateSweepRequest = {
+      agent: { provider, ...(model ? { model } : {}) },
+      device: chosenDevice,
+      problems: set === 'list' ? list : { set },
+      attempts_per_problem: Number(attempts),
+      ...(instruction.trim() ? { instruction: instruction.trim() } : {}),
+      ...(name.trim() ? { name: name.trim() } : {}),
+    };
+    const sweep = await run(() => api().sweeps.create(body), 'Could not start the sweep', 'Sweep started');
+    if (sweep) navigate(`/sweeps/${sweep.id}`);
+  };
+
+  return (
+    <Card title="Start a sweep">
+      <form className="grid gap-4 sm:grid-cols-2" onSubmit={submit} aria-label="Start a sweep">
+        <SelectField
+          label="Agent"
+          value={provider}
+          onChange={(e) => {
+            setProvider(e.target.value);
+            setModel('');
+          }}
+        >
+          {(agents.length ? agents : [{ provider: 'tuner', models: [], default_model: null }]).map((a) => (
+            <option key={a.provider} value={a.provider}>
+              {a.provider}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="Model" value={model} onChange={(e) => setModel(e.target.value)}>
+          <option value="">{offer?.default_model ? `Default (${offer.default_model})` : 'Default'}</option>
+          {(offer?.models ?? []).map((m) => (
+            <option key={m} value={m}>
+              {m}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="Problems" value={set} onChange={(e) => setSet(e.target.value)}>
+          {setOptions.map((s) => (
+            <option key={s} value={s}>
+              Set {s}
+            </option>
+          ))}
+          <option value="list">A list of problems…</option>
+        </SelectField>
+        {set === 'list' ? (
+          <TextField
+            label="Problem names"
+            hint="separated by spaces or commas"
+            value={names}
+            required
+            placeholder="19_ReLU 20_LeakyReLU"
+            onChange={(e) => setNames(e.target.value)}
+          />
+        ) : (
+          <TextField
+            label="Attempts per problem"
+            type="number"
+            min={1}
+            max={20}
+            required
+            value={attempts}
+            onChange={(e) => setAttempts(e.target.value)}
+          />
+        )}
+        {set === 'list' ? (
+          <TextField
+            label="Attempts per problem"
+            type="number"
+            min={1}
+            max={20}
+            required
+            value={attempts}
+            onChange={(e) => setAttempts(e.target.value)}
+          />
+        ) : null}
+        <DeviceSelect devices={deviceList} value={chosenDevice} onChange={setDevice} />
+        <TextField label="Name" hint="optional" value={name} onChange={(e) => setName(e.target.value)} />
+        <div className="sm:col-span-2">
+          <TextArea
+            label="Instruction"
+            hint="optional; every session starts from it"
+            rows={2}
+            value={instruction}
+            onChange={(e) => setInstruction(e.target.value)}
+          />
+        </div>
+        <div className="sm:col-span-2">
+          <Button type="submit" variant="primary" disabled={busy || !chosenDevice}>
+            {busy ? 'Starting…' : 'Start sweep'}
+          </Button>
+          <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
+            One ordinary agent session per problem; they count against your daily session quota and show in My sessions.
+          </p>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+export default function SweepsPage() {
+  const [offset, setOffset] = useState(0);
+  const sweeps = useSweeps(offset);
+  const [picked, setPicked] = useState<string[]>([]);
+  const toggle = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p.slice(-1), id]));
+  const count = sweeps.data?.count ?? 0;
+  return (
+    <>
+      <PageHeader
+        title="Sweeps"
+        subtitle={FAST_P_HELP}
+        actions={
+          <AppLink href="/agents" className={buttonClass()}>
+            Agents leaderboard
+          </AppLink>
+        }
+      />
+      <div className="grid gap-6">
+        <StartSweepForm />
+        <Card
+          title="Your sweeps"
+          actions={
+            picked.length === 2 ? (
+              <AppLink href={`/sweeps/compare?a=${picked[0]}&b=${picked[1]}`} className={buttonClass('primary', 'sm')}>
+                Compare the two
+              </AppLink>
+            ) : (
+              <span className="text-xs text-slate-500">Tick two to compare them</span>
+            )
+          }
+        >
+          <QueryState data={sweeps.data} error={sweeps.error} label="Loading sweeps…">
+            {(list) =>
+              list.data.length === 0 ? (
+                <p className="text-sm text-slate-600 dark:text-slate-400">No sweeps yet.</p>
+              ) : (
+                <div className="overflow-x-auto">
+                  <table className="min-w-full text-sm">
+                    <thead>
+                      <tr className="text-left text-slate-600 dark:text-slate-400">
+                        <th className="py-1 pr-3 font-medium">
+                          <span className="sr-only">Compare</span>
+                        </th>
+                        <th className="py-1 pr-3 font-medium">Sweep</th>
+                        <th className="py-1 pr-3 font-medium">Agent</th>
+                        <th className="py-1 pr-3 font-medium">Status</th>
+                        <th className="py-1 pr-3 text-right font-medium">Done</th>
+                        <th className="py-1 pr-3 text-right font-medium">fast_0</th>
+                        <th className="py-1 pr-3 text-right font-medium">fast_1</th>
+                        <th className="py-1 pr-3 text-right font-medium">Geomean</th>
+                        <th className="py-1 pr-3 font-medium">Started</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {list.data.map((s) => (
+                        <tr key={s.id} className="border-t border-slate-200 dark:border-slate-800">
+                          <td className="py-1 pr-3">
+                            <input
+                              type="checkbox"
+                              aria-label={`Compare ${s.name}`}
+                              checked={picked.includes(s.id)}
+                              onChange={() => toggle(s.id)}
+                            />
+                          </td>
+                          <td className="py-1 pr-3">
+                            <AppLink href={`/sweeps/${s.id}`}>{s.name}</AppLink>
+                          </td>
+                          <td className="py-1 pr-3">
+                            {s.agent.provider}
+                            {s.agent.model ? ` ${s.agent.model}` : ''}
+                          </td>
+                          <td className="py-1 pr-3">
+                            <StatusBadge status={s.status} />
+                          </td>
+                          <td className="py-1 pr-3 text-right tabular-nums">
+                            {s.problems_done}/{s.problem_count}
+                          </td>
+                          <td className="py-1 pr-3 text-right tabular-nums">{formatPercent(s.fast_p['0'])}</td>
+                          <td className="py-1 pr-3 text-right tabular-nums">{formatPercent(s.fast_p['1'])}</td>
+                          <td className="py-1 pr-3 text-right tabular-nums">{formatSpeedup(s.geomean_speedup)}</td>
+                          <td className="py-1 pr-3">{formatDate(s.created_at)}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              )
+            }
+          </QueryState>
+          {count > PAGE_SIZE ? (
+            <nav aria-label="Pages" className="mt-4 flex items-center gap-3 text-sm">
+              <Button size="sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
+                Previous
+              </Button>
+              <Button size="sm" disabled={offset + PAGE_SIZE >= count} onClick={() => setOffset(offset + PAGE_SIZE)}>
+                Next
+              </Button>
+            </nav>
+          ) : null}
+        </Card>
+      </div>
+    </>
+  );
+}
