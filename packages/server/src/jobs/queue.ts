@@ -173,6 +173,18 @@ export async function cancelAttemptJobs(sql: Sql, attemptIds: string[]): Promise
   );
 }
 
+/** Cancels the queued evaluate jobs with these dedupe keys (a sweep's ranked re-runs, when the sweep stops); a job a
+    runner already holds is left to finish. */
+export async function cancelQueuedEvaluations(sql: Sql, dedupeKeys: string[]): Promise<Job[]> {
+  if (dedupeKeys.length === 0) return [];
+  return sql.query<Job>(
+    `UPDATE jobs SET status = 'cancelled', updated_at = now()
+     WHERE kind = 'evaluate' AND status = 'queued' AND dedupe_key = ANY($1::text[])
+     RETURNING ${JOB_COLUMNS}`,
+    [dedupeKeys],
+  );
+}
+
 /**
  * The lease reaper's move: expired leases with tries left go back to the queue, the rest are dead. Returns both,
  * so the caller can settle what they were for (a submission back to queued, an attempt failed).

@@ -18,6 +18,7 @@ import {
 } from '@kernelforge/sdk';
 import type { AppContext } from '../context.js';
 import { iso, type Sql } from '../db/sql.js';
+import { cancelQueuedEvaluations } from '../jobs/queue.js';
 import { HttpError, ValidationError } from '../http/errors.js';
 import { isUuid } from '../sessions/queries.js';
 import { stopSessionWork } from '../sessions/stop.js';
@@ -340,16 +341,11 @@ async function stopSweepWork(ctx: AppContext, tx: Sql, sweepId: string): Promise
     if (r.session_id && r.status === 'pending') await stopSessionWork(ctx, tx, r.session_id);
   }
   const evaluating = rows.filter((r) => r.status === 'evaluating').map((r) => sweepJobKey(r.id));
-  const cancelled = await tx.query<{ target: string }>(
-    `UPDATE jobs SET status = 'cancelled', updated_at = now()
-     WHERE kind = 'evaluate' AND status = 'queued' AND dedupe_key = ANY($1::text[])
-     RETURNING payload->>'target_id' AS target`,
-    [evaluating],
-  );
+  const cancelled = await cancelQueuedEvaluations(tx, evaluating);
   await tx.query(
     `UPDATE sweep_problems SET status = 'stopped'
      WHERE sweep_id = $1 AND (status = 'pending' OR (status = 'evaluating' AND id::text = ANY($2::text[])))`,
-    [sweepId, cancelled.map((c) => c.target)],
+    [sweepId, cancelled.map((c) => String((c.payload as { target_id?: unknown }).target_id))],
   );
 }
 
