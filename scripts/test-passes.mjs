@@ -45,6 +45,7 @@ export const SERIAL = [
   'packages/server/test/platform/problems-check.test.ts',
   'packages/cli/test/commands.test.ts',
   'packages/cli/test/pytorch.test.ts',
+  'tests/e2e/lifecycle.test.ts',
   'tests/e2e/readable.test.ts',
   'tests/e2e/spec-walk.test.ts',
   'tests/e2e/web.test.ts',

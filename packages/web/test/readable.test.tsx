@@ -195,14 +195,19 @@ describe('numbers at a glance', () => {
     expect(withinNoise(1.0, 0.01, 1.2, 0.01)).toBe(false);
   });
 
-  it('a speedup whose 95% interval holds 1.00x reads "within noise", never "slower"; one that excludes it does', () => {
+  it('a speedup whose 95% interval holds 1.00x reads "same as baseline", never "slower"; one that excludes it does', () => {
     const { unmount, container } = render(<Speedup value={0.97} interval={[0.93, 1.02]} />);
     expect(screen.queryByText('slower')).toBeNull();
-    expect(screen.getByText(/within noise/)).toBeTruthy();
+    expect(screen.getByText(/same as baseline/)).toBeTruthy();
     expect(container.textContent).toMatch(/\(0\.93.–1\.02.\)/);
     unmount();
     render(<Speedup value={0.8} interval={[0.75, 0.85]} />);
     expect(screen.getByText('slower')).toBeTruthy();
+    cleanup();
+    // Without an interval, a figure that rounds to 1.00x is no difference either.
+    render(<Speedup value={0.998} />);
+    expect(screen.queryByText('slower')).toBeNull();
+    expect(screen.getByText(/same as baseline/)).toBeTruthy();
   });
 });
 

@@ -1,7 +1,7 @@
 // Submissions and leaderboards: one row per user and device, their best accepted time, ranked.
 import { z } from 'zod';
 import { Id, Timestamp, Text } from './common.js';
-import { EvaluationState } from './evaluation.js';
+import { EvaluationState, Interval } from './evaluation.js';
 import { Language } from './problem.js';
 
 export const SubmissionStatus = z.enum(['queued', 'evaluating', 'completed', 'failed']);
@@ -56,6 +56,8 @@ export const LeaderboardEntry = z.object({
   language: Language.optional(),
   time_ms: z.number(),
   speedup: z.number().nullable(),
+  /** 95% interval of the speedup, when the runner measured one: an interval holding 1.00x is no difference. */
+  speedup_interval: Interval.optional(),
   /** Over the device's peak or over 10x: ranked below every unflagged entry until reviewed; why, in words. */
   flagged_for_review: z.boolean().default(false),
   review_reasons: z.array(z.string()).default([]),

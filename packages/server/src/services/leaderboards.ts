@@ -12,6 +12,7 @@ interface EntryRow {
   display_name: string | null;
   email: string;
   review_reasons: string[] | null;
+  speedup_interval: [number, number] | null;
   problem_name: string;
   device: string;
   language: string;
@@ -21,6 +22,9 @@ interface EntryRow {
   created_at: Date;
   total: number;
 }
+
+const isInterval = (v: unknown): v is [number, number] =>
+  Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'number' && Number.isFinite(x));
 
 /** Ranked entries of several problems at once (one query), at most `limit` per problem. */
 async function entriesFor(
@@ -39,7 +43,8 @@ async function entriesFor(
     `WITH best AS (
        SELECT DISTINCT ON (s.problem_name, s.user_id, s.device) s.id, s.user_id, s.problem_name, s.device, s.language, s.time_ms,
          s.speedup, s.flagged_for_review, s.created_at,
-         s.evaluation_state->'benchmarking_result'->'review_reasons' AS review_reasons
+         s.evaluation_state->'benchmarking_result'->'review_reasons' AS review_reasons,
+         s.evaluation_state->'benchmarking_result'->'speedup_interval' AS speedup_interval
        FROM submissions s
        WHERE s.problem_name = ANY($1::text[]) AND s.verdict = 'accepted' AND s.time_ms IS NOT NULL ${deviceFilter}
        ORDER BY s.problem_name, s.user_id, s.device, s.time_ms, s.created_at, s.id),
@@ -65,6 +70,7 @@ async function entriesFor(
       language: r.language as LeaderboardEntry['language'],
       time_ms: Number(r.time_ms),
       speedup: r.speedup === null ? null : Number(r.speedup),
+      ...(isInterval(r.speedup_interval) ? { speedup_interval: r.speedup_interval } : {}),
       flagged_for_review: r.flagged_for_review,
       review_reasons: Array.isArray(r.review_reasons) ? r.review_reasons : [],
       created_at: iso(r.created_at),

@@ -75,6 +75,23 @@ describe('display names', () => {
     }
   });
 
+  it("gives each entry its speedup's 95% interval when the runner measured one", async () => {
+    const u = await server.createUser();
+    await server.ctx.db.query(
+      `INSERT INTO submissions (user_id, problem_name, device, language, source, status, verdict, time_ms, speedup,
+         evaluation_state, finished_at)
+       VALUES ($1, '19_ReLU', 'cpu-x86_64', 'c', 'void solution(){}', 'completed', 'accepted', 9, 0.998, $2, now())`,
+      [u.user.id, { benchmarking_result: { speedup_interval: [0.97, 1.03], review_reasons: [] } }],
+    );
+    const board = (await (await server.request('/api/v1/leaderboard/19_ReLU', { token: u.token })).json()) as {
+      entries: { user: { id: string }; speedup: number; speedup_interval?: [number, number] }[];
+    };
+    const mine = board.entries.find((e) => e.user.id === u.user.id);
+    expect(mine?.speedup).toBe(0.998);
+    expect(mine?.speedup_interval).toEqual([0.97, 1.03]);
+    expect(board.entries.find((e) => e.user.id !== u.user.id)?.speedup_interval).toBeUndefined();
+  });
+
   it('ranks a flagged result below every unflagged one and says why', async () => {
     const fast = await server.createUser();
     await accepted(fast.user.id, 0.01, ['speedup 150x is over 10x']);

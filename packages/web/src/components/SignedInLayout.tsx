@@ -33,7 +33,9 @@ export function SignedInLayout({ children }: { children: ReactNode }) {
 
   if (signedOut) return <p className="sr-only">{UNAUTHORIZED_MESSAGE}</p>;
   if (!user) {
-    return <div className="mx-auto max-w-7xl px-6">{error ? <QueryError error={error} /> : <Spinner />}</div>;
+    return (
+      <div className="mx-auto max-w-7xl px-6">{error ? <QueryError error={error} wayBack={false} /> : <Spinner />}</div>
+    );
   }
   return (
     <UserContext.Provider value={user}>

@@ -11,6 +11,7 @@ import { QueryState } from '../components/QueryState';
 import { SessionActions } from '../components/SessionActions';
 import { SessionProgress } from '../components/SessionProgress';
 import { StatusBadge } from '../components/StatusBadge';
+import { SubmitAttemptButton } from '../components/SubmitAttemptButton';
 import { useSession } from '../hooks/useSession';
 import { useSessionEvents, useStreamedText } from '../hooks/useSessionEvents';
 import { useSessionMutations } from '../hooks/useSessionMutations';
@@ -59,7 +60,12 @@ function SessionView({ session }: { session: AgentSession }) {
         <Card title="Time per attempt" className="min-w-0 lg:col-span-2">
           <AttemptChart attempts={session.generation_attempts} bestId={bestId} sessionId={session.id} />
         </Card>
-        <Card title="Best attempt">
+        <Card
+          title="Best attempt"
+          actions={
+            bestId && best ? <SubmitAttemptButton session={session} attempt={best} size="sm" label="Submit" /> : null
+          }
+        >
           {bestId && best ? (
             <dl className="grid grid-cols-2 gap-3 text-sm">
               <dt className="text-slate-500 dark:text-slate-400">Attempt</dt>

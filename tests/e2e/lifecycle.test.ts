@@ -1,0 +1,202 @@
+// Issue 23 in real Chromium against the real server: submitting from the best-attempt card, badges that follow a
+// submission's lifecycle (a compile error is not green), a result equal to the baseline reads "same as baseline",
+// and error views that keep the spec's strings and offer a way back. Screenshots at 1280 and 390 px.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, SCREENSHOTS, startHarness } from './harness';
+
+let h: Harness;
+let user: { id: string; token: string };
+let device = '';
+let sessionId = '';
+let sessionLabel = '';
+let compileErrorId = '';
+
+interface WireSession {
+  id: string;
+  label: string;
+  status: string;
+  generation_attempts: { id: string; status: string }[];
+}
+
+async function json<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
+  const res = await h.server.request(path, { token: user.token, ...init });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, what: string): Promise<T> {
+  for (let i = 0; i < 1200; i++) {
+    const v = await read();
+    if (done(v)) return v;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${what} never happened`);
+}
+
+beforeAll(async () => {
+  h = await startHarness();
+  const created = await h.server.createUser({ password: 'lifecycle password' });
+  user = { id: created.user.id, token: created.token };
+  device = (await json<{ data: { id: string }[] }>('/api/v1/devices')).data[0]?.id ?? '';
+  const session = await json<WireSession>('/api/v1/agent-session', {
+    method: 'POST',
+    json: { problem_name: '19_ReLU', device, max_attempts: 1 },
+  });
+  sessionId = session.id;
+  const bad = await json<{ id: string }>('/api/v1/submission', {
+    method: 'POST',
+    json: { problem_name: '19_ReLU', device, language: 'c', source: 'this is not C at all' },
+  });
+  compileErrorId = bad.id;
+  const idle = await until(
+    () => json<WireSession>(`/api/v1/agent-session/${sessionId}`),
+    (s) =>
+      s.status !== 'active' && s.generation_attempts.every((a) => a.status === 'completed' || a.status === 'failed'),
+    'the session finishing',
+  );
+  sessionLabel = idle.label;
+  await until(
+    () => json<{ status: string }>(`/api/v1/leaderboard/submission/${compileErrorId}`),
+    (s) => s.status === 'completed' || s.status === 'failed',
+    'the compile error',
+  );
+}, 480_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+async function open(width = 1280) {
+  const context = await h.browser.newContext({ baseURL: h.server.url, viewport: { width, height: 900 } });
+  await context.addInitScript((t) => {
+    if (!sessionStorage.getItem('kf-init')) {
+      sessionStorage.setItem('kf-init', '1');
+      localStorage.setItem('access_token', t);
+    }
+  }, user.token);
+  return { context, page: await context.newPage() };
+}
+
+/** Screenshots at 1280 and 390 px; on the phone, the page must not be wider than the screen. */
+async function shootWidths(page: Page, name: string): Promise<void> {
+  const dir = join(SCREENSHOTS, 'lifecycle');
+  mkdirSync(dir, { recursive: true });
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(200);
+    await page.screenshot({ path: join(dir, `${name}-${width}.png`), fullPage: true });
+    const overflow = await page.evaluate(
+      () => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth) - window.innerWidth,
+    );
+    expect(overflow, `${name} at ${width} px`).toBeLessThanOrEqual(0);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+describe('submitting and its lifecycle', () => {
+  it("submits the session's best attempt from its card, and the submission's badge agrees with its text", async () => {
+    const { context, page } = await open();
+    await page.goto(`/kernels/${sessionId}`);
+    const card = page.locator('section', { has: page.getByRole('heading', { name: 'Best attempt', exact: true }) });
+    const submit = card.getByRole('button', { name: 'Submit', exact: true });
+    await submit.waitFor();
+    expect(await submit.isEnabled()).toBe(true);
+    await shootWidths(page, 'session-best-card');
+    await submit.click();
+    await card.getByTestId('confirm').getByRole('button', { name: 'Submit', exact: true }).click();
+    await page.waitForURL(/\/leaderboard\/submission\/[0-9a-f-]+$/, { timeout: 15_000 });
+    const summary = page.getByTestId('submission-summary');
+    await summary.waitFor();
+    // One reading of the badge and the words beside it: "queued" never sits beside "Evaluating…".
+    const seen = await page.evaluate(() => ({
+      badge: document.querySelector('[data-testid="submission-summary"] dd span')?.textContent ?? '',
+      text: document.body.innerText,
+    }));
+    if (seen.badge === 'queued') {
+      expect(seen.text).not.toContain('Evaluating…');
+      expect(seen.text).toContain('Waiting for a runner…');
+    } else if (seen.badge === 'evaluating') {
+      expect(seen.text).toContain('Evaluating…');
+    } else {
+      expect(seen.badge).toBe('done');
+    }
+    await shootWidths(page, 'submitted-from-card');
+    await context.close();
+  });
+
+  it('shows a compile error as done with a red verdict, never a green badge', async () => {
+    const { context, page } = await open();
+    await page.goto(`/leaderboard/submission/${compileErrorId}`);
+    const verdict = page.getByTestId('verdict');
+    await verdict.getByText('compile error').waitFor();
+    const badge = page.getByTestId('submission-summary').locator('dd').first().locator('span').first();
+    expect(await badge.textContent()).toBe('done');
+    expect(await badge.getAttribute('class')).not.toMatch(/emerald/);
+    expect(await verdict.locator('span').first().getAttribute('class')).toMatch(/rose/);
+    await shootWidths(page, 'compile-error');
+    await context.close();
+  });
+
+  it('reads a ranked result whose interval holds 1.00x as "same as baseline", not "slower"', async () => {
+    const other = await h.server.createUser();
+    await h.server.ctx.db.query(
+      `INSERT INTO submissions (user_id, problem_name, device, language, source, status, verdict, time_ms, speedup,
+         evaluation_state, finished_at)
+       VALUES ($1, '19_ReLU', $2, 'c', 'void solution(){}', 'completed', 'accepted', 1.5, 0.996, $3, now())`,
+      [other.user.id, device, { benchmarking_result: { speedup_interval: [0.97, 1.02], review_reasons: [] } }],
+    );
+    const { context, page } = await open();
+    await page.goto('/leaderboard/19_ReLU');
+    const row = page.getByTestId('leaderboard-row').first();
+    await row.waitFor();
+    expect(await row.getByTestId('same-as-baseline').textContent()).toContain('same as baseline');
+    expect(await row.textContent()).not.toContain('slower');
+    await shootWidths(page, 'same-as-baseline');
+    await context.close();
+  });
+});
+
+describe('error views with a way back', () => {
+  it("an unknown problem: the spec's words, a one-line detail and a way to the leaderboards", async () => {
+    const { context, page } = await open();
+    await page.goto('/leaderboard/no_such_problem');
+    const alert = page.getByRole('alert');
+    await alert.getByText('Something went wrong: Not Found', { exact: true }).waitFor();
+    const detail = await alert.locator('p').nth(1).textContent();
+    expect(detail).toBe("Unknown problem 'no_such_problem'; GET /api/v1/problems lists them");
+    await shootWidths(page, 'unknown-problem');
+    await alert.getByRole('link', { name: 'Go to all leaderboards' }).click();
+    await page.waitForURL((url) => url.pathname === '/leaderboard/');
+    await context.close();
+  });
+
+  it("a bad attempt id: 'Not Found', back to where the visitor was and up to the session", async () => {
+    const { context, page } = await open();
+    await page.goto('/sessions');
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    // An in-app navigation (wouter announces pushState) to an attempt the session does not have.
+    await page.evaluate((p) => window.history.pushState(null, '', p), `/kernels/${sessionId}/attempts/nope`);
+    await page.getByText('Not Found', { exact: true }).waitFor();
+    const way = page.getByTestId('way-back');
+    expect(await way.getByRole('link', { name: `Back to ${sessionLabel}` }).getAttribute('href')).toBe(
+      `/kernels/${sessionId}`,
+    );
+    await shootWidths(page, 'attempt-not-found');
+    await way.getByRole('button', { name: '← Back' }).click();
+    await page.waitForURL((url) => url.pathname === '/sessions');
+    await context.close();
+  });
+
+  it("an unknown session: 'Something went wrong: Not Found' with a way to my sessions", async () => {
+    const { context, page } = await open();
+    await page.goto('/kernels/00000000-0000-4000-8000-000000000000');
+    const alert = page.getByRole('alert');
+    await alert.getByText('Something went wrong: Not Found', { exact: true }).waitFor();
+    await alert.getByRole('link', { name: 'Go to my sessions' }).click();
+    await page.waitForURL((url) => url.pathname === '/sessions');
+    await context.close();
+  });
+});
