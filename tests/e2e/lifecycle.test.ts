@@ -1,6 +1,7 @@
 // Issue 23 in real Chromium against the real server: submitting from the best-attempt card, badges that follow a
 // submission's lifecycle (a compile error is not green), a result equal to the baseline reads "same as baseline",
-// and error views that keep the spec's strings and offer a way back. Screenshots at 1280 and 390 px.
+// error views that keep the spec's strings and offer a way back, and display names (a handle of words, never an id;
+// a dismissible prompt for a name). Screenshots at 1280 and 390 px.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -198,5 +199,46 @@ describe('error views with a way back', () => {
     await alert.getByRole('link', { name: 'Go to my sessions' }).click();
     await page.waitForURL((url) => url.pathname === '/sessions');
     await context.close();
+  });
+});
+
+describe('display names', () => {
+  it('shows a user without a name by a stored handle of words, never an id', async () => {
+    const { context, page } = await open();
+    await page.goto('/leaderboard/19_ReLU');
+    const names = page.getByTestId('leaderboard-row').first().getByRole('link').first();
+    await names.waitFor();
+    expect(await names.textContent()).toMatch(/^[a-z]+-[a-z]+-\d{2}$/);
+    expect(await page.locator('main').textContent()).not.toMatch(/user-[0-9a-f]{8}/);
+    await context.close();
+  });
+
+  it('asks a user without a display name for one; "Not now" dismisses it, a name given is saved', async () => {
+    const me = await json<{ handle: string; display_name: string | null }>('/auth/users/me');
+    expect(me.display_name).toBeNull();
+    const { context, page } = await open();
+    await page.goto('/sessions');
+    const prompt = page.getByTestId('display-name-prompt');
+    await prompt.getByText(me.handle).waitFor();
+    await shootWidths(page, 'display-name-prompt');
+    await prompt.getByRole('button', { name: 'Not now' }).click();
+    await prompt.waitFor({ state: 'detached' });
+    await page.reload();
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    expect(await prompt.count()).toBe(0);
+    await context.close();
+
+    const fresh = await h.server.createUser();
+    const other = await h.browser.newContext({ baseURL: h.server.url, viewport: { width: 390, height: 900 } });
+    await other.addInitScript((t) => localStorage.setItem('access_token', t), fresh.token);
+    const phone = await other.newPage();
+    await phone.goto('/sessions');
+    const ask = phone.getByTestId('display-name-prompt');
+    await ask.getByLabel('Name shown to others').fill('Kernel Tamer');
+    await ask.getByRole('button', { name: 'Use this name' }).click();
+    await ask.waitFor({ state: 'detached' });
+    const res = await h.server.request('/auth/users/me', { token: fresh.token });
+    expect(((await res.json()) as { display_name: string }).display_name).toBe('Kernel Tamer');
+    await other.close();
   });
 });

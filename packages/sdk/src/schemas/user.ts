@@ -6,8 +6,10 @@ export const User = z.object({
   id: Id,
   email: Text,
   full_name: Text.nullable(),
-  /** The name shown to other users (leaderboards, submissions); null: the full name, else a neutral handle. */
+  /** The name shown to other users (leaderboards, submissions); null: the full name, else the handle. */
   display_name: Text.nullable().default(null),
+  /** A handle made of words ("amber-falcon-42"), chosen at random once: what others see without a display or full name. */
+  handle: Text.optional(),
   created_at: Timestamp,
   is_superuser: z.boolean(),
   is_active: z.boolean().default(true),

@@ -8,6 +8,8 @@ export interface UserRecord {
   email: string;
   full_name: string | null;
   display_name: string | null;
+  /** Words chosen at random once (migration 0007): the public name when there is no display or full name. */
+  handle: string;
   hashed_password: string | null;
   is_superuser: boolean;
   is_active: boolean;
@@ -19,7 +21,7 @@ export interface UserRecord {
 export type AuthUser = Omit<UserRecord, 'hashed_password'>;
 
 const COLUMNS =
-  'id, email, full_name, display_name, hashed_password, is_superuser, is_active, created_at, last_login_at';
+  'id, email, full_name, display_name, handle, hashed_password, is_superuser, is_active, created_at, last_login_at';
 
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
@@ -29,6 +31,7 @@ export function toWireUser(u: AuthUser): User {
     email: u.email,
     full_name: u.full_name,
     display_name: u.display_name ?? null,
+    ...(u.handle ? { handle: u.handle } : {}),
     created_at: new Date(u.created_at).toISOString(),
     is_superuser: u.is_superuser,
     is_active: u.is_active,

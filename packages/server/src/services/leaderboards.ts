@@ -10,6 +10,7 @@ interface EntryRow {
   user_id: string;
   full_name: string | null;
   display_name: string | null;
+  handle: string;
   email: string;
   review_reasons: string[] | null;
   speedup_interval: [number, number] | null;
@@ -54,7 +55,7 @@ async function entriesFor(
            ORDER BY flagged_for_review, time_ms, created_at, id))::int AS rank,
          (count(*) OVER (PARTITION BY problem_name))::int AS total
        FROM best)
-     SELECT r.*, u.full_name, u.display_name, u.email FROM ranked r JOIN users u ON u.id = r.user_id
+     SELECT r.*, u.full_name, u.display_name, u.handle, u.email FROM ranked r JOIN users u ON u.id = r.user_id
      WHERE r.rank <= $2 ORDER BY r.problem_name, r.rank`,
     params,
   );

@@ -52,7 +52,12 @@ describe('display names', () => {
     const board = (await (await server.request('/api/v1/leaderboard/19_ReLU', { token: anon.token })).json()) as Board;
     const names = board.entries.map((e) => e.user.display_name);
     expect(names).toContain('The Countess');
-    expect(names).toContain(`user-${anon.user.id.slice(0, 8)}`);
+    // No name set: the stored handle of words, the same on every read and in /auth/users/me, never the id.
+    const anonMe = (await (await server.request('/auth/users/me', { token: anon.token })).json()) as { handle: string };
+    expect(anonMe.handle).toMatch(/^[a-z]+-[a-z]+-\d{2}$/);
+    expect(names).toContain(anonMe.handle);
+    expect(JSON.stringify(board)).not.toMatch(/user-[0-9a-f]{8}/);
+    expect(anonMe.handle).not.toContain(anon.user.id.slice(0, 4));
     expect(board.entries.every((e) => e.user.email === undefined)).toBe(true);
     expect(JSON.stringify(board)).not.toContain(ada.user.email);
 

@@ -7,6 +7,7 @@ import type { User } from '@kernelforge/sdk';
 import { consumeLogout } from '../hooks/useAuthActions';
 import { useCurrentUser } from '../hooks/useCurrentUser';
 import { loginPath, UNAUTHORIZED_MESSAGE } from '../lib/authPaths';
+import { DisplayNamePrompt } from './DisplayNamePrompt';
 import { NavBar } from './NavBar';
 import { QueryError } from './QueryState';
 import { Spinner } from './Spinner';
@@ -48,6 +49,7 @@ export function SignedInLayout({ children }: { children: ReactNode }) {
         </a>
         <NavBar user={user} />
         <main id="main" className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
+          <DisplayNamePrompt user={user} />
           {children}
         </main>
       </div>
