@@ -1,6 +1,7 @@
 // Issue 23 in real Chromium against the real server: submitting from the best-attempt card, badges that follow a
 // submission's lifecycle (a compile error is not green), a result equal to the baseline reads "same as baseline",
-// error views that keep the spec's strings and offer a way back, and display names (a handle of words, never an id;
+// error views that keep the spec's strings and offer a way back, comparing any two attempts (the pair in the path,
+// the layout, the diff tab and the leaderboard's device filter in the query), j/k and ?, and display names (a handle of words, never an id;
 // a dismissible prompt for a name). Screenshots at 1280 and 390 px.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,12 +15,13 @@ let device = '';
 let sessionId = '';
 let sessionLabel = '';
 let compileErrorId = '';
+let attempts: { id: string; attempt_number: number; status: string }[] = [];
 
 interface WireSession {
   id: string;
   label: string;
   status: string;
-  generation_attempts: { id: string; status: string }[];
+  generation_attempts: { id: string; attempt_number: number; status: string }[];
 }
 
 async function json<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
@@ -44,7 +46,7 @@ beforeAll(async () => {
   device = (await json<{ data: { id: string }[] }>('/api/v1/devices')).data[0]?.id ?? '';
   const session = await json<WireSession>('/api/v1/agent-session', {
     method: 'POST',
-    json: { problem_name: '19_ReLU', device, max_attempts: 1 },
+    json: { problem_name: '19_ReLU', device, max_attempts: 2 },
   });
   sessionId = session.id;
   const bad = await json<{ id: string }>('/api/v1/submission', {
@@ -59,6 +61,7 @@ beforeAll(async () => {
     'the session finishing',
   );
   sessionLabel = idle.label;
+  attempts = [...idle.generation_attempts].sort((a, b) => a.attempt_number - b.attempt_number);
   await until(
     () => json<{ status: string }>(`/api/v1/leaderboard/submission/${compileErrorId}`),
     (s) => s.status === 'completed' || s.status === 'failed',
@@ -240,5 +243,88 @@ describe('display names', () => {
     const res = await h.server.request('/auth/users/me', { token: fresh.token });
     expect(((await res.json()) as { display_name: string }).display_name).toBe('Kernel Tamer');
     await other.close();
+  });
+});
+
+describe('comparing and linking', () => {
+  it('keeps the diff tab in the address and compares any two attempts, unified or side by side', async () => {
+    const [first, second] = attempts;
+    if (!first || !second) throw new Error(`the session made ${attempts.length} attempts, not 2`);
+    const { context, page } = await open();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.goto(`/kernels/${sessionId}/attempts/${second.id}?tab=previous`);
+    const tab = page.getByRole('tab', { name: `Diff vs #${first.attempt_number}` });
+    await tab.waitFor();
+    expect(await tab.getAttribute('aria-selected')).toBe('true');
+    await page.getByRole('region', { name: `Diff against attempt #${first.attempt_number}` }).waitFor();
+    await page.getByRole('tab', { name: 'Source' }).click();
+    await page.waitForURL((url) => !url.search.includes('tab='));
+
+    await page.getByRole('link', { name: 'Compare…' }).click();
+    const pairPath = `/kernels/${sessionId}/compare/${first.attempt_number}/${second.attempt_number}`;
+    await page.waitForURL((url) => url.pathname === pairPath);
+    await page
+      .getByRole('heading', { name: `Compare #${first.attempt_number} and #${second.attempt_number}` })
+      .waitFor();
+    for (const side of ['A', 'B']) expect(await page.getByTestId(`figures-${side}`).textContent()).toMatch(/Verdict/);
+    await page.getByTestId('diff').waitFor();
+    await page.getByRole('tab', { name: 'Side by side' }).click();
+    await page.waitForURL((url) => url.pathname === pairPath && url.search === '?view=split');
+    await page.getByTestId('diff-split').waitFor();
+    await shootWidths(page, 'compare-split');
+    // The link copied is the address, pair and layout included; opening it shows the same view.
+    await page.getByRole('button', { name: 'Copy link' }).click();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(new URL(copied).pathname + new URL(copied).search).toBe(`${pairPath}?view=split`);
+    await page.reload();
+    await page.getByTestId('diff-split').waitFor();
+    // Another pair through the pickers: the path follows.
+    await page.getByLabel('A (before)').selectOption(String(second.attempt_number));
+    await page.waitForURL(
+      (url) => url.pathname === `/kernels/${sessionId}/compare/${second.attempt_number}/${second.attempt_number}`,
+    );
+    await page.getByRole('tab', { name: 'Unified' }).click();
+    await page.getByTestId('diff').waitFor();
+    await shootWidths(page, 'compare-unified');
+    await context.close();
+  });
+
+  it("keeps the leaderboard's device filter in the address", async () => {
+    const { context, page } = await open();
+    await page.goto(`/leaderboard/19_ReLU?device=${encodeURIComponent(device)}`);
+    const select = page.getByLabel('Device');
+    await page.getByTestId('leaderboard-row').first().waitFor();
+    expect(await select.inputValue()).toBe(device);
+    await select.selectOption('');
+    await page.waitForURL((url) => url.pathname === '/leaderboard/19_ReLU' && !url.search.includes('device='));
+    await select.selectOption(device);
+    await page.waitForURL((url) => url.searchParams.get('device') === device);
+    await context.close();
+  });
+});
+
+describe('keyboard', () => {
+  it('steps between attempts with j and k, and ? lists the shortcuts', async () => {
+    const [first, second] = attempts;
+    if (!first || !second) throw new Error(`the session made ${attempts.length} attempts, not 2`);
+    const { context, page } = await open();
+    await page.goto(`/kernels/${sessionId}/attempts/${first.id}`);
+    await page.getByRole('heading', { name: `Attempt #${first.attempt_number}` }).waitFor();
+    await page.keyboard.press('j');
+    await page.waitForURL((url) => url.pathname.endsWith(`/attempts/${second.id}`));
+    await page.getByRole('heading', { name: `Attempt #${second.attempt_number}` }).waitFor();
+    await page.keyboard.press('k');
+    await page.waitForURL((url) => url.pathname.endsWith(`/attempts/${first.id}`));
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await help.waitFor();
+    expect(await help.textContent()).toContain('next attempt');
+    await shootWidths(page, 'shortcuts');
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'detached' });
+    // Typing in a field is typing, not a shortcut.
+    await page.getByTestId('display-name-prompt').getByLabel('Name shown to others').fill('jk');
+    expect(new URL(page.url()).pathname.endsWith(`/attempts/${first.id}`)).toBe(true);
+    await context.close();
   });
 });

@@ -71,6 +71,12 @@ export const routes: readonly RouteDef[] = [
     page: page(() => import('./pages/AttemptPage')),
     prefetch: sessionData,
   },
+  {
+    patterns: ['/kernels/:kernelId/compare/:a/:b'],
+    layout: 'signed-in',
+    page: page(() => import('./pages/ComparePage')),
+    prefetch: sessionData,
+  },
 ];
 
 registerPreloads(routes.map((route) => ({ patterns: route.patterns, preload: route.page.preload })));

@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { niceTicks, tickFormatter } from '../src/components/AttemptChart';
 import { ConfirmButton } from '../src/components/ConfirmButton';
 import { DefaultErrorView } from '../src/components/DefaultErrorView';
-import { DiffView } from '../src/components/DiffView';
+import { DiffView, sideBySide } from '../src/components/DiffView';
 import { EvaluationReport } from '../src/components/EvaluationReport';
 import { SessionProgress, sessionProgress } from '../src/components/SessionProgress';
 import { Speedup } from '../src/components/Speedup';
@@ -42,6 +42,23 @@ describe('the diff', () => {
     expect(shown[0]).toMatchObject({ kind: 'same', oldNo: 17, newNo: 17 });
     expect(shown.find((l) => l.kind === 'removed')).toMatchObject({ text: 'line 20', oldNo: 20 });
     expect(shown.find((l) => l.kind === 'added')).toMatchObject({ text: 'changed 20', newNo: 20 });
+  });
+
+  it('pairs a removed run with the added run that replaces it, side by side, with each side numbered', () => {
+    const rows = sideBySide(diffLines('a\nb\nc\nd', 'a\nB\nX\nd'));
+    expect(rows.map((r) => [r.left?.no, r.left?.text, r.right?.no, r.right?.text])).toEqual([
+      [1, 'a', 1, 'a'],
+      [2, 'b', 2, 'B'],
+      [3, 'c', 3, 'X'],
+      [4, 'd', 4, 'd'],
+    ]);
+    const uneven = sideBySide(diffLines('a\nz', 'a\nx\ny\nz'));
+    expect(uneven.map((r) => [r.left?.no ?? null, r.right?.no ?? null])).toEqual([
+      [1, 1],
+      [null, 2],
+      [null, 3],
+      [2, 4],
+    ]);
   });
 
   it('unfolds a folded region on request', () => {

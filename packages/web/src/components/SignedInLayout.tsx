@@ -9,6 +9,7 @@ import { useCurrentUser } from '../hooks/useCurrentUser';
 import { loginPath, UNAUTHORIZED_MESSAGE } from '../lib/authPaths';
 import { DisplayNamePrompt } from './DisplayNamePrompt';
 import { NavBar } from './NavBar';
+import { ShortcutHelp } from './ShortcutHelp';
 import { QueryError } from './QueryState';
 import { Spinner } from './Spinner';
 
@@ -52,6 +53,7 @@ export function SignedInLayout({ children }: { children: ReactNode }) {
           <DisplayNamePrompt user={user} />
           {children}
         </main>
+        <ShortcutHelp />
       </div>
     </UserContext.Provider>
   );

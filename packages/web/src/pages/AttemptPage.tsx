@@ -1,5 +1,6 @@
 // `/kernels/{kernelId}/attempts/{attemptId}` ('Attempt #<n>'): source, diffs, evaluation report, submit to leaderboard.
 import { type AgentSession, bestAttempt, type GenerationAttempt } from '@kernelforge/sdk';
+import { useLocation } from 'wouter';
 import { AppLink } from '../components/AppLink';
 import { buttonClass } from '../components/Button';
 import { Card } from '../components/Card';
@@ -11,6 +12,7 @@ import { SourceTabs } from '../components/SourceTabs';
 import { LifecycleBadge } from '../components/StatusBadge';
 import { SubmitAttemptButton } from '../components/SubmitAttemptButton';
 import { useSession } from '../hooks/useSession';
+import { useShortcuts } from '../hooks/useShortcut';
 import { useSessionEvents, useStreamedText } from '../hooks/useSessionEvents';
 import type { PageProps } from '../lib/matchPath';
 import { languageName } from '../lib/problemKind';
@@ -26,6 +28,12 @@ function AttemptView({ session, attempt }: { session: AgentSession; attempt: Gen
   const prev = ordered[at - 1];
   const next = ordered[at + 1];
   const href = (a: GenerationAttempt) => `/kernels/${session.id}/attempts/${a.id}`;
+  const [, navigate] = useLocation();
+  // j and k step through the session's attempts (? lists the shortcuts).
+  useShortcuts({
+    j: next ? () => navigate(href(next)) : undefined,
+    k: prev ? () => navigate(href(prev)) : undefined,
+  });
 
   return (
     <>
@@ -43,13 +51,18 @@ function AttemptView({ session, attempt }: { session: AgentSession; attempt: Gen
         </ol>
         <span className="flex gap-2">
           {prev ? (
-            <AppLink href={href(prev)} className={buttonClass('secondary', 'sm')} rel="prev">
+            <AppLink
+              href={href(prev)}
+              className={buttonClass('secondary', 'sm')}
+              rel="prev"
+              title="Previous attempt (k)"
+            >
               ← #{prev.attempt_number}
               <span className="sr-only"> previous attempt</span>
             </AppLink>
           ) : null}
           {next ? (
-            <AppLink href={href(next)} className={buttonClass('secondary', 'sm')} rel="next">
+            <AppLink href={href(next)} className={buttonClass('secondary', 'sm')} rel="next" title="Next attempt (j)">
               #{next.attempt_number} →<span className="sr-only"> next attempt</span>
             </AppLink>
           ) : null}

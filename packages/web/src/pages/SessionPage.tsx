@@ -21,6 +21,16 @@ import { formatSpread, spreadMs } from '../lib/noise';
 import { problemTitle } from '@kernelforge/sdk';
 import type { PageProps } from '../lib/matchPath';
 
+/** The two newest attempts with a source, oldest first, as a comparison to start from. */
+function comparePair(session: AgentSession): string | undefined {
+  const withSource = session.generation_attempts
+    .filter((a) => a.source)
+    .sort((x, y) => x.attempt_number - y.attempt_number)
+    .slice(-2);
+  const [a, b] = withSource;
+  return a && b ? `/kernels/${session.id}/compare/${a.attempt_number}/${b.attempt_number}` : undefined;
+}
+
 function SessionView({ session }: { session: AgentSession }) {
   const actions = useSessionMutations(session.id);
   const streamed = useStreamedText(session.id);
@@ -89,7 +99,11 @@ function SessionView({ session }: { session: AgentSession }) {
           )}
         </Card>
       </div>
-      <Card title={`Attempts (${session.generation_attempts.length})`} className="mt-6">
+      <Card
+        title={`Attempts (${session.generation_attempts.length})`}
+        className="mt-6"
+        actions={comparePair(session) ? <AppLink href={comparePair(session) ?? ''}>Compare attempts</AppLink> : null}
+      >
         <AttemptTable
           sessionId={session.id}
           attempts={session.generation_attempts}
