@@ -57,6 +57,7 @@ export const SERIAL = [
  * attempt is the C one's), not transport-only files (compression, configuration).
  */
 export const POSTGRES = [
+  'packages/server/test/product/admin-users.test.ts',
   'packages/server/test/platform/auth-google.test.ts',
   'packages/server/test/platform/auth-mail.test.ts',
   'packages/server/test/platform/auth-password.test.ts',

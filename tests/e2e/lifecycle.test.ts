@@ -1,7 +1,8 @@
 // Issue 23 in real Chromium against the real server: submitting from the best-attempt card, badges that follow a
 // submission's lifecycle (a compile error is not green), a result equal to the baseline reads "same as baseline",
 // error views that keep the spec's strings and offer a way back, comparing any two attempts (the pair in the path,
-// the layout, the diff tab and the leaderboard's device filter in the query), j/k and ?, and display names (a handle of words, never an id;
+// the layout, the diff tab and the leaderboard's device filter in the query), j/k and ?, the admin's sibling pages
+// (users, runners and queue, outbox), and display names (a handle of words, never an id;
 // a dismissible prompt for a name). Screenshots at 1280 and 390 px.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -325,6 +326,67 @@ describe('keyboard', () => {
     // Typing in a field is typing, not a shortcut.
     await page.getByTestId('display-name-prompt').getByLabel('Name shown to others').fill('jk');
     expect(new URL(page.url()).pathname.endsWith(`/attempts/${first.id}`)).toBe(true);
+    await context.close();
+  });
+});
+
+describe('admin', () => {
+  async function asAdmin(width = 1280) {
+    const context = await h.browser.newContext({ baseURL: h.server.url, viewport: { width, height: 900 } });
+    await context.addInitScript((t) => localStorage.setItem('access_token', t), h.server.admin.token);
+    return { context, page: await context.newPage() };
+  }
+
+  it("links the admin's pages from 'All sessions', with no paging controls on a single page", async () => {
+    const { context, page } = await asAdmin();
+    await page.goto('/admin/');
+    await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
+    await page.getByTestId('session-row').first().waitFor();
+    expect(await page.getByTestId('page-range').textContent()).toMatch(/^1–\d+ of \d+$/);
+    expect(await page.getByRole('button', { name: 'Previous' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Next' }).count()).toBe(0);
+    const nav = page.getByRole('navigation', { name: 'Admin pages' });
+    for (const name of ['Users', 'Runners and queue', 'Mail outbox']) await nav.getByRole('link', { name }).waitFor();
+    await nav.getByRole('link', { name: 'Runners and queue' }).click();
+    await page.waitForURL((url) => url.pathname === '/admin/status');
+    await page.getByTestId('runners').getByText('in-process').first().waitFor();
+    await page.getByTestId('queue-depth').waitFor();
+    await shootWidths(page, 'admin-status');
+    await context.close();
+  });
+
+  it('searches users, makes one a superuser and deactivates them', async () => {
+    const target = await h.server.createUser({ full_name: 'Target Person' });
+    const { context, page } = await asAdmin();
+    await page.goto('/admin/users');
+    await page.getByLabel('Search users').fill('Target Person');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.waitForURL((url) => url.searchParams.get('q') === 'Target Person');
+    const row = page.getByTestId('admin-user');
+    await row.getByText(target.user.email).waitFor();
+    expect(await row.count()).toBe(1);
+    await row.getByRole('button', { name: 'Make superuser' }).click();
+    await row.getByRole('button', { name: 'Remove superuser' }).waitFor();
+    await row.getByRole('button', { name: 'Deactivate' }).click();
+    await row.getByTestId('confirm').getByRole('button', { name: 'Deactivate' }).click();
+    await row.getByText('deactivated').waitFor();
+    await shootWidths(page, 'admin-users');
+    const res = await h.server.request('/auth/users/me', { token: target.token });
+    expect(res.status).toBe(401);
+    await context.close();
+  });
+
+  it('shows the mail outbox, sign-in links included', async () => {
+    const someone = await h.server.createUser();
+    const sent = await h.server.request('/auth/magic-link', { method: 'POST', json: { email: someone.user.email } });
+    expect(sent.status).toBe(200);
+    const { context, page } = await asAdmin(390);
+    await page.goto('/admin/outbox');
+    const mail = page.getByTestId('mail').filter({ hasText: someone.user.email });
+    await mail.waitFor();
+    await mail.locator('summary').click();
+    expect(await mail.locator('pre').textContent()).toMatch(/magic-link-login\?token=/);
+    await shootWidths(page, 'admin-outbox');
     await context.close();
   });
 });

@@ -1,6 +1,6 @@
 // Users, auth responses, API tokens and site settings (spec sections 3 and 7, DESIGN section 4).
 import { z } from 'zod';
-import { Id, Timestamp, Text } from './common.js';
+import { Id, PageParams, Timestamp, Text } from './common.js';
 
 export const User = z.object({
   id: Id,
@@ -138,3 +138,39 @@ export const OutboxMail = z.object({
   created_at: Timestamp,
 });
 export type OutboxMail = z.infer<typeof OutboxMail>;
+
+/** GET /api/v1/users (superusers): `q` matches the email, full name, display name or handle (case-insensitive). */
+export const UserListParams = PageParams.extend({ q: Text.trim().max(200).optional() });
+export type UserListParams = z.infer<typeof UserListParams>;
+
+/** PATCH /api/v1/users/{id} (superusers): make or unmake a superuser, deactivate or reactivate an account. */
+export const UpdateUserRequest = z.object({ is_superuser: z.boolean().optional(), is_active: z.boolean().optional() });
+export type UpdateUserRequest = z.infer<typeof UpdateUserRequest>;
+
+/** GET /api/v1/admin/status (superusers): runners, devices, the job queue and the jobs in flight. */
+export const AdminStatus = z.object({
+  runners: z.array(
+    z.object({
+      id: Id,
+      name: Text,
+      local: z.boolean(),
+      version: Text.nullable(),
+      devices: z.array(Text),
+      last_seen_at: Timestamp,
+    }),
+  ),
+  devices: z.array(z.object({ id: Text, kind: Text, available: z.boolean(), runners: z.number().int() })),
+  queue: z.array(z.object({ kind: Text, status: Text, count: z.number().int() })),
+  in_flight: z.array(
+    z.object({
+      id: Id,
+      kind: Text,
+      device: Text.nullable(),
+      runner_id: Text.nullable(),
+      attempts: z.number().int(),
+      lease_expires_at: Timestamp.nullable(),
+      created_at: Timestamp,
+    }),
+  ),
+});
+export type AdminStatus = z.infer<typeof AdminStatus>;

@@ -93,13 +93,33 @@ export async function listUsers(
   db: Sql,
   limit: number,
   offset: number,
+  q?: string,
 ): Promise<{ rows: UserRecord[]; count: number }> {
+  // `q` matches anywhere in the email, full name, display name or handle; LIKE's wildcards in it are literal.
+  const pattern = q ? `%${q.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%` : null;
+  const where = `WHERE $1::text IS NULL OR lower(email) LIKE $1 OR lower(coalesce(full_name, '')) LIKE $1
+    OR lower(coalesce(display_name, '')) LIKE $1 OR handle LIKE $1`;
   const rows = await db.query<UserRecord>(
-    `SELECT ${COLUMNS} FROM users ORDER BY created_at, email LIMIT $1 OFFSET $2`,
-    [limit, offset],
+    `SELECT ${COLUMNS} FROM users ${where} ORDER BY created_at, email LIMIT $2 OFFSET $3`,
+    [pattern, limit, offset],
   );
-  const count = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM users');
+  const count = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM users ${where}`, [pattern]);
   return { rows, count: count[0]?.n ?? 0 };
+}
+
+/** A superuser's change to another account: superuser rights, active or not. Null when there is no such user. */
+export async function updateUserFlags(
+  db: Sql,
+  id: string,
+  flags: { is_superuser?: boolean | undefined; is_active?: boolean | undefined },
+): Promise<UserRecord | null> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+  const r = await db.query<UserRecord>(
+    `UPDATE users SET is_superuser = coalesce($2, is_superuser), is_active = coalesce($3, is_active), updated_at = now()
+     WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id, flags.is_superuser ?? null, flags.is_active ?? null],
+  );
+  return r[0] ?? null;
 }
 
 /** Sets (or, with null, clears) the name a user is shown by to others. */
