@@ -2,7 +2,7 @@
 // submission's lifecycle (a compile error is not green), a result equal to the baseline reads "same as baseline",
 // error views that keep the spec's strings and offer a way back, comparing any two attempts (the pair in the path,
 // the layout, the diff tab and the leaderboard's device filter in the query), j/k and ?, the admin's sibling pages
-// (users, runners and queue, outbox), and display names (a handle of words, never an id;
+// (users, review queue, runners and queue, outbox), and display names (a handle of words, never an id;
 // a dismissible prompt for a name). Screenshots at 1280 and 390 px.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -373,6 +373,41 @@ describe('admin', () => {
     await shootWidths(page, 'admin-users');
     const res = await h.server.request('/auth/users/me', { token: target.token });
     expect(res.status).toBe(401);
+    await context.close();
+  });
+
+  it('approves a flagged result into the ranking and rejects another with its reason kept', async () => {
+    const flag = async (timeMs: number) => {
+      const owner = await h.server.createUser();
+      const rows = await h.server.ctx.db.query<{ id: string }>(
+        `INSERT INTO submissions (user_id, problem_name, device, language, source, status, verdict, time_ms, speedup,
+           flagged_for_review, evaluation_state, finished_at)
+         VALUES ($1, '20_LeakyReLU', $2, 'c', 'x', 'completed', 'accepted', $3, 40, true, $4, now()) RETURNING id`,
+        [owner.user.id, device, timeMs, { benchmarking_result: { review_reasons: ['speedup 40x is over 10x'] } }],
+      );
+      return (rows[0] as { id: string }).id;
+    };
+    const good = await flag(0.2);
+    const bad = await flag(0.1);
+    const { context, page } = await asAdmin();
+    await page.goto('/admin/review');
+    const item = (id: string) =>
+      page.getByTestId('review-item').filter({ has: page.locator(`a[href="/leaderboard/submission/${id}"]`) });
+    await item(good).waitFor();
+    await shootWidths(page, 'admin-review');
+    await item(good).getByRole('button', { name: 'Approve' }).click();
+    await page.getByTestId('reviews-decided').locator(`a[href="/leaderboard/submission/${good}"]`).waitFor();
+    const reject = item(bad).getByRole('button', { name: 'Reject' });
+    expect(await reject.isDisabled()).toBe(true);
+    await item(bad).getByLabel('Reason for the decision').fill('times the cache');
+    await reject.click();
+    const decided = page.getByTestId('reviews-decided');
+    await decided.getByText(/times the cache/).waitFor();
+    const board = (await (
+      await h.server.request('/api/v1/leaderboard/20_LeakyReLU', { token: user.token })
+    ).json()) as { entries: { submission_id: string; flagged_for_review: boolean }[] };
+    expect(board.entries.find((e) => e.submission_id === good)?.flagged_for_review).toBe(false);
+    expect(board.entries.some((e) => e.submission_id === bad)).toBe(false);
     await context.close();
   });
 

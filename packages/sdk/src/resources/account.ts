@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { type HttpClient, path, type RequestOptions } from '../core/http.js';
 import { listOf } from '../schemas/common.js';
+import { type ReviewDecision, ReviewItem } from '../schemas/leaderboard.js';
 import {
   ApiToken,
   type CreateApiTokenRequest,
@@ -57,6 +58,28 @@ export class AdminResource {
   /** PATCH /api/v1/users/{id}: make or unmake a superuser, deactivate or reactivate (superusers). */
   updateUser(id: string, body: UpdateUserRequest, options?: RequestOptions) {
     return this.http.request({ ...options, method: 'PATCH', path: path`/users/${id}`, json: body, schema: User });
+  }
+
+  /** GET /api/v1/admin/reviews: results flagged for review, pending or decided (superusers). */
+  reviews(params: { status?: 'pending' | 'decided'; limit?: number; offset?: number } = {}, options?: RequestOptions) {
+    return this.http.request({
+      ...options,
+      method: 'GET',
+      path: '/admin/reviews',
+      query: params,
+      schema: listOf(ReviewItem),
+    });
+  }
+
+  /** POST /api/v1/admin/reviews/{id}: approve into the ranking, or reject with a reason (superusers). */
+  review(id: string, body: ReviewDecision, options?: RequestOptions) {
+    return this.http.request({
+      ...options,
+      method: 'POST',
+      path: path`/admin/reviews/${id}`,
+      json: body,
+      schema: ReviewItem,
+    });
   }
 
   /** GET /api/v1/admin/status: runners, devices, queue depth and jobs in flight (superusers). */

@@ -79,6 +79,39 @@ export type LeaderboardList = z.infer<typeof LeaderboardList>;
 export const SubmissionDetail = Submission.extend({ rank: z.number().int().nullable() });
 export type SubmissionDetail = z.infer<typeof SubmissionDetail>;
 
+/** A result flagged for review, as the admin's review queue lists it (GET /api/v1/admin/reviews). */
+export const ReviewItem = z.object({
+  submission_id: Id,
+  user: PublicUser,
+  problem_name: Text,
+  device: Text,
+  time_ms: z.number().nullable(),
+  speedup: z.number().nullable(),
+  /** Why the judge flagged it. */
+  review_reasons: z.array(z.string()),
+  /** pending: ranked below unflagged results; approved: ranked among them; rejected: not ranked. */
+  status: z.enum(['pending', 'approved', 'rejected']),
+  /** The reviewer's reason (required to reject). */
+  decision_reason: Text.nullable(),
+  reviewed_at: Timestamp.nullable(),
+  created_at: Timestamp,
+});
+export type ReviewItem = z.infer<typeof ReviewItem>;
+
+export const ReviewListParams = z.object({
+  status: z.enum(['pending', 'decided']).optional(),
+  limit: z.number().int().min(1).max(200).optional(),
+  offset: z.number().int().min(0).optional(),
+});
+export type ReviewListParams = z.infer<typeof ReviewListParams>;
+
+/** POST /api/v1/admin/reviews/{submission_id}: approve into the ranking, or reject with a reason. */
+export const ReviewDecision = z.object({
+  decision: z.enum(['approve', 'reject']),
+  reason: Text.trim().max(500).optional(),
+});
+export type ReviewDecision = z.infer<typeof ReviewDecision>;
+
 export const DEFAULT_LEADERBOARD_LIMIT = 50;
 export const LEADERBOARD_PAGE_LIMIT = 100;
 export const ALL_LEADERBOARDS_LIMIT = 3;

@@ -1,10 +1,21 @@
 // Superuser views of the platform: the mail outbox (mails kept when SMTP is not configured); runners, devices and the
-// job queue.
-import { AdminStatus, OutboxMail, PageParams, listOf } from '@kernelforge/sdk';
+// job queue; the review queue of flagged results.
+import {
+  AdminStatus,
+  OutboxMail,
+  PageParams,
+  ReviewDecision,
+  ReviewItem,
+  ReviewListParams,
+  Text,
+  listOf,
+} from '@kernelforge/sdk';
+import { z } from 'zod';
 import type { Hono } from 'hono';
 import type { AppContext } from '../context.js';
-import { type AppEnv, userGuards } from '../http/auth.js';
+import { type AppEnv, currentUser, userGuards } from '../http/auth.js';
 import { routeTable } from '../http/route.js';
+import { decideReview, listReviews } from '../services/reviews.js';
 
 const OutboxList = listOf(OutboxMail);
 
@@ -40,6 +51,32 @@ export function mountAdminRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       }));
       return { data, count: count[0]?.n ?? 0 };
     },
+  );
+
+  route(
+    {
+      method: 'get',
+      path: '/admin/reviews',
+      summary: 'Accepted results flagged for review: pending (oldest first) or decided (newest first) (superusers)',
+      auth: 'superuser',
+      query: ReviewListParams,
+      response: listOf(ReviewItem),
+    },
+    async (c, { query: q }) =>
+      listReviews(ctx, currentUser(c), { status: q.status ?? 'pending', limit: q.limit ?? 50, offset: q.offset ?? 0 }),
+  );
+
+  route(
+    {
+      method: 'post',
+      path: '/admin/reviews/{id}',
+      summary: 'Approve a flagged result into the ranking, or reject it (a reason required); the decision is kept',
+      auth: 'superuser',
+      params: z.object({ id: Text.max(100) }),
+      body: ReviewDecision,
+      response: ReviewItem,
+    },
+    async (c, { params, body }) => decideReview(ctx, currentUser(c), params.id, body),
   );
 
   route(

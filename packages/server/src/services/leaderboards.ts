@@ -43,11 +43,12 @@ async function entriesFor(
   const rows = await ctx.db.query<EntryRow & { rank: number }>(
     `WITH best AS (
        SELECT DISTINCT ON (s.problem_name, s.user_id, s.device) s.id, s.user_id, s.problem_name, s.device, s.language, s.time_ms,
-         s.speedup, s.flagged_for_review, s.created_at,
+         s.speedup, (s.flagged_for_review AND s.review_status IS DISTINCT FROM 'approved') AS flagged_for_review, s.created_at,
          s.evaluation_state->'benchmarking_result'->'review_reasons' AS review_reasons,
          s.evaluation_state->'benchmarking_result'->'speedup_interval' AS speedup_interval
        FROM submissions s
-       WHERE s.problem_name = ANY($1::text[]) AND s.verdict = 'accepted' AND s.time_ms IS NOT NULL ${deviceFilter}
+       WHERE s.problem_name = ANY($1::text[]) AND s.verdict = 'accepted' AND s.time_ms IS NOT NULL
+         AND s.review_status IS DISTINCT FROM 'rejected' ${deviceFilter}
        ORDER BY s.problem_name, s.user_id, s.device, s.time_ms, s.created_at, s.id),
      ranked AS (
        -- A flagged result (over the device's peak, over 10x) ranks below every unflagged one until reviewed.

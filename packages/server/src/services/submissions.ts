@@ -204,6 +204,7 @@ async function rankOf(ctx: AppContext, row: SubmissionRow): Promise<number | nul
     `WITH best AS (
        SELECT DISTINCT ON (user_id) id, time_ms, created_at FROM submissions
        WHERE problem_name = $1 AND device = $2 AND verdict = 'accepted' AND time_ms IS NOT NULL
+         AND review_status IS DISTINCT FROM 'rejected'
        ORDER BY user_id, time_ms, created_at, id)
      SELECT id, (row_number() OVER (ORDER BY time_ms, created_at, id))::int AS rank FROM best`,
     [row.problem_name, row.device],

@@ -1,5 +1,5 @@
 // The admin's routes beside 'All sessions': search users, make or unmake superusers, deactivate accounts (never
-// one's own), and the runners, devices and job queue at a glance.
+// one's own), the runners, devices and job queue at a glance, and the review queue of flagged results.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -74,5 +74,88 @@ describe('runner and queue status', () => {
     expect(body.devices).toContainEqual(expect.objectContaining({ id: 'cpu-x86_64', available: true }));
     expect(Array.isArray(body.queue)).toBe(true);
     expect(Array.isArray(body.in_flight)).toBe(true);
+  });
+});
+
+describe('the review queue', () => {
+  async function flagged(userId: string, timeMs: number): Promise<string> {
+    const rows = await server.ctx.db.query<{ id: string }>(
+      `INSERT INTO submissions (user_id, problem_name, device, language, source, status, verdict, time_ms, speedup,
+         flagged_for_review, evaluation_state, finished_at)
+       VALUES ($1, '20_LeakyReLU', 'cpu-x86_64', 'c', 'void solution(){}', 'completed', 'accepted', $2, 50, true, $3, now())
+       RETURNING id`,
+      [userId, timeMs, { benchmarking_result: { review_reasons: ['speedup 50x is over 10x'] } }],
+    );
+    return (rows[0] as { id: string }).id;
+  }
+  const board = async (token: string) =>
+    (
+      (await get('/api/v1/leaderboard/20_LeakyReLU', token)).body as unknown as {
+        entries: { submission_id: string; flagged_for_review: boolean; rank: number }[];
+      }
+    ).entries;
+
+  it('approves a flagged result into the ranking and rejects another with its reason kept', async () => {
+    const honest = await server.createUser();
+    const fast = await server.createUser();
+    const cheat = await server.createUser();
+    await server.ctx.db.query(
+      `INSERT INTO submissions (user_id, problem_name, device, language, source, status, verdict, time_ms, speedup,
+         finished_at) VALUES ($1, '20_LeakyReLU', 'cpu-x86_64', 'c', 'x', 'completed', 'accepted', 5, 1.2, now())`,
+      [honest.user.id],
+    );
+    const good = await flagged(fast.user.id, 0.1);
+    const bad = await flagged(cheat.user.id, 0.01);
+
+    expect((await get('/api/v1/admin/reviews', fast.token)).status).toBe(403);
+    const pending = await get('/api/v1/admin/reviews', server.admin.token);
+    expect((pending.body.data as { submission_id: string }[]).map((r) => r.submission_id)).toEqual(
+      expect.arrayContaining([good, bad]),
+    );
+    expect(pending.body.data?.[0]).toMatchObject({ status: 'pending', review_reasons: ['speedup 50x is over 10x'] });
+    const before = await board(honest.token);
+    expect(before.find((e) => e.submission_id === good)?.flagged_for_review).toBe(true);
+
+    const noReason = await server.request(`/api/v1/admin/reviews/${bad}`, {
+      method: 'POST',
+      token: server.admin.token,
+      json: { decision: 'reject' },
+    });
+    expect(noReason.status).toBe(422);
+    const approve = await server.request(`/api/v1/admin/reviews/${good}`, {
+      method: 'POST',
+      token: server.admin.token,
+      json: { decision: 'approve' },
+    });
+    expect(approve.status).toBe(200);
+    const reject = await server.request(`/api/v1/admin/reviews/${bad}`, {
+      method: 'POST',
+      token: server.admin.token,
+      json: { decision: 'reject', reason: 'times the cache, not the kernel' },
+    });
+    expect(((await reject.json()) as { status: string; decision_reason: string }).decision_reason).toBe(
+      'times the cache, not the kernel',
+    );
+
+    const after = await board(honest.token);
+    expect(after.find((e) => e.submission_id === good)).toMatchObject({ flagged_for_review: false, rank: 1 });
+    expect(after.some((e) => e.submission_id === bad)).toBe(false);
+    const decided = await get('/api/v1/admin/reviews?status=decided', server.admin.token);
+    expect(decided.body.data).toContainEqual(
+      expect.objectContaining({
+        submission_id: bad,
+        status: 'rejected',
+        decision_reason: 'times the cache, not the kernel',
+      }),
+    );
+    expect(
+      (
+        await server.request('/api/v1/admin/reviews/00000000-0000-4000-8000-000000000000', {
+          method: 'POST',
+          token: server.admin.token,
+          json: { decision: 'approve' },
+        })
+      ).status,
+    ).toBe(404);
   });
 });

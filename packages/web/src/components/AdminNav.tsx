@@ -5,6 +5,7 @@ import { AppLink } from './AppLink';
 export const ADMIN_PAGES = [
   ['/admin/', 'All sessions'],
   ['/admin/users', 'Users'],
+  ['/admin/review', 'Review queue'],
   ['/admin/status', 'Runners and queue'],
   ['/admin/outbox', 'Mail outbox'],
 ] as const;

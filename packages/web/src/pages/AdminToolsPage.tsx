@@ -1,10 +1,12 @@
-// `/admin/users`, `/admin/status`, `/admin/outbox`: the admin's pages beside 'All sessions' (`/admin/`), for
-// superusers: search users, make superusers, deactivate accounts; runners, devices and the job queue; the mail outbox
-// (mails kept when no SMTP server is configured, sign-up and sign-in links included).
-import type { User } from '@kernelforge/sdk';
+// `/admin/users`, `/admin/review`, `/admin/status`, `/admin/outbox`: the admin's pages beside 'All sessions'
+// (`/admin/`), for superusers: search users, make superusers, deactivate accounts; flagged results approved into the
+// ranking or rejected with a reason; runners, devices and the job queue; the mail outbox (mails kept when no SMTP
+// server is configured, sign-up and sign-in links included).
+import type { ReviewItem, User } from '@kernelforge/sdk';
 import { useState } from 'react';
 import useSWR from 'swr';
 import { AdminNav } from '../components/AdminNav';
+import { AppLink } from '../components/AppLink';
 import { Button } from '../components/Button';
 import { Card } from '../components/Card';
 import { ConfirmButton } from '../components/ConfirmButton';
@@ -18,13 +20,14 @@ import { keys } from '../hooks/keys';
 import { useAction } from '../hooks/useAction';
 import { useQueryParam } from '../hooks/useQueryParam';
 import { api } from '../lib/client';
-import { formatDate } from '../lib/format';
+import { formatDate, formatMs, formatSpeedup } from '../lib/format';
 import type { PageProps } from '../lib/matchPath';
 import { stacked } from '../lib/stackedTable';
 import { ADMIN_REFUSAL } from './AdminPage';
 
 const SECTIONS = {
   users: 'Users',
+  review: 'Review queue',
   status: 'Runners and queue',
   outbox: 'Mail outbox',
 } as const;
@@ -156,6 +159,112 @@ function Users() {
         }
       </QueryState>
     </Card>
+  );
+}
+
+function ReviewRow({ item, onDone }: { item: ReviewItem; onDone: () => void }) {
+  const [reason, setReason] = useState('');
+  const { busy, run } = useAction();
+  async function decide(decision: 'approve' | 'reject') {
+    const done = await run(
+      () => api().admin.review(item.submission_id, { decision, ...(reason.trim() ? { reason: reason.trim() } : {}) }),
+      'Failed to record the decision',
+      decision === 'approve' ? 'Approved into the ranking' : 'Rejected: out of the ranking',
+    );
+    if (done) onDone();
+  }
+  return (
+    <li className="border-t border-slate-100 py-3 text-sm dark:border-slate-800" data-testid="review-item">
+      <p className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        <AppLink href={`/leaderboard/submission/${item.submission_id}`}>{item.problem_name}</AppLink>
+        <span className="font-mono text-xs">{item.device}</span>
+        <span>{item.user.display_name}</span>
+        <span className="tabular-nums">{formatMs(item.time_ms)}</span>
+        <span className="tabular-nums">{formatSpeedup(item.speedup)}</span>
+        {item.status !== 'pending' ? (
+          <StatusBadge status={item.status === 'approved' ? 'accepted' : 'rejected'} />
+        ) : null}
+      </p>
+      <p className="mt-1 text-xs text-amber-800 dark:text-amber-300">⚑ {item.review_reasons.join('; ') || 'flagged'}</p>
+      {item.status === 'pending' ? (
+        <div className="mt-2 flex flex-wrap items-center gap-2">
+          <label htmlFor={`reason-${item.submission_id}`} className="sr-only">
+            Reason for the decision
+          </label>
+          <input
+            id={`reason-${item.submission_id}`}
+            className={`${controlClass} max-w-md min-w-0 flex-1 basis-56`}
+            placeholder="Reason (required to reject)"
+            value={reason}
+            maxLength={500}
+            onChange={(e) => setReason(e.target.value)}
+          />
+          <Button size="sm" variant="primary" disabled={busy} onClick={() => void decide('approve')}>
+            Approve
+          </Button>
+          <Button
+            size="sm"
+            variant="danger"
+            disabled={busy || !reason.trim()}
+            title={reason.trim() ? undefined : 'Give a reason to reject'}
+            onClick={() => void decide('reject')}
+          >
+            Reject
+          </Button>
+        </div>
+      ) : (
+        <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+          {item.status} {formatDate(item.reviewed_at)}
+          {item.decision_reason ? `: ${item.decision_reason}` : ''}
+        </p>
+      )}
+    </li>
+  );
+}
+
+function Review() {
+  const pending = useSWR('admin-reviews-pending', () => api().admin.reviews({ status: 'pending' }));
+  const decided = useSWR('admin-reviews-decided', () => api().admin.reviews({ status: 'decided' }));
+  const refresh = () => {
+    void pending.mutate();
+    void decided.mutate();
+  };
+  return (
+    <div className="space-y-6">
+      <Card title={`Waiting for review (${pending.data?.count ?? '…'})`}>
+        <p className="mb-2 text-sm text-slate-600 dark:text-slate-400">
+          Flagged results rank below every unflagged one until approved; a rejected one leaves the rankings.
+        </p>
+        <QueryState data={pending.data} error={pending.error} label="Loading the queue…">
+          {(page) =>
+            page.data.length === 0 ? (
+              empty('Nothing to review: no flagged result is waiting.')
+            ) : (
+              <ul>
+                {page.data.map((item) => (
+                  <ReviewRow key={item.submission_id} item={item} onDone={refresh} />
+                ))}
+              </ul>
+            )
+          }
+        </QueryState>
+      </Card>
+      <Card title="Decided">
+        <QueryState data={decided.data} error={decided.error} label="Loading decisions…">
+          {(page) =>
+            page.data.length === 0 ? (
+              empty('No decision yet.')
+            ) : (
+              <ul data-testid="reviews-decided">
+                {page.data.map((item) => (
+                  <ReviewRow key={item.submission_id} item={item} onDone={refresh} />
+                ))}
+              </ul>
+            )
+          }
+        </QueryState>
+      </Card>
+    </div>
   );
 }
 
@@ -298,7 +407,15 @@ export default function AdminToolsPage({ params }: PageProps) {
       {user.is_superuser ? (
         <>
           <AdminNav />
-          {section === 'users' ? <Users /> : section === 'status' ? <Status /> : <Outbox />}
+          {section === 'users' ? (
+            <Users />
+          ) : section === 'review' ? (
+            <Review />
+          ) : section === 'status' ? (
+            <Status />
+          ) : (
+            <Outbox />
+          )}
         </>
       ) : (
         <p
