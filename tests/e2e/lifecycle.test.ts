@@ -238,7 +238,7 @@ describe('display names', () => {
     const phone = await other.newPage();
     await phone.goto('/sessions');
     const ask = phone.getByTestId('display-name-prompt');
-    await ask.getByLabel('Name shown to others').fill('Kernel Tamer');
+    await ask.getByLabel('Shown to others as').fill('Kernel Tamer');
     await ask.getByRole('button', { name: 'Use this name' }).click();
     await ask.waitFor({ state: 'detached' });
     const res = await h.server.request('/auth/users/me', { token: fresh.token });
@@ -324,7 +324,7 @@ describe('keyboard', () => {
     await page.keyboard.press('Escape');
     await help.waitFor({ state: 'detached' });
     // Typing in a field is typing, not a shortcut.
-    await page.getByTestId('display-name-prompt').getByLabel('Name shown to others').fill('jk');
+    await page.getByTestId('display-name-prompt').getByLabel('Shown to others as').fill('jk');
     expect(new URL(page.url()).pathname.endsWith(`/attempts/${first.id}`)).toBe(true);
     await context.close();
   });

@@ -54,10 +54,10 @@ export function DisplayNamePrompt({ user }: { user: User }) {
   }
 
   return (
+    // No accessible name on the section or the field that says "name": pages' own "Name" fields stay unambiguous.
     <section
-      aria-labelledby={`${id}-title`}
       data-testid="display-name-prompt"
-      className="mb-6 rounded-lg border border-indigo-200 bg-indigo-50 p-4 text-sm dark:border-indigo-900 dark:bg-indigo-950/40"
+      className="mt-8 rounded-lg border border-indigo-200 bg-indigo-50 p-4 text-sm dark:border-indigo-900 dark:bg-indigo-950/40"
     >
       <h2 id={`${id}-title`} className="font-semibold text-indigo-950 dark:text-indigo-100">
         Choose the name others see
@@ -73,7 +73,7 @@ export function DisplayNamePrompt({ user }: { user: User }) {
       <form onSubmit={save} className="mt-3 flex flex-wrap items-end gap-2">
         <div className="min-w-0 max-w-md flex-1 basis-56">
           <label htmlFor={`${id}-name`} className="sr-only">
-            Name shown to others
+            Shown to others as
           </label>
           <input
             id={`${id}-name`}

@@ -50,8 +50,9 @@ export function SignedInLayout({ children }: { children: ReactNode }) {
         </a>
         <NavBar user={user} />
         <main id="main" className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
-          <DisplayNamePrompt user={user} />
           {children}
+          {/* After the page, so the page's own controls come first in the tab order. */}
+          <DisplayNamePrompt user={user} />
         </main>
         <ShortcutHelp />
       </div>
