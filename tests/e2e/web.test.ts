@@ -120,7 +120,8 @@ describe('sessions and attempts', () => {
     sessionId = (await pathOf(page)).split('/')[2] ?? '';
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
     await page.getByTestId('attempt-row').first().waitFor({ timeout: 30_000 });
-    await page.getByTestId('attempt-row').filter({ hasText: 'completed' }).first().waitFor({ timeout: 50_000 });
+    // A finished attempt's status reads "done" (its verdict beside it carries the colour; issue 23).
+    await page.getByTestId('attempt-row').filter({ hasText: 'done' }).first().waitFor({ timeout: 50_000 });
     await shoot(page, 'session');
     await context.close();
   }, 120_000);
