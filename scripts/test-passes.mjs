@@ -54,6 +54,7 @@ export const SERIAL_PRODUCT = [
   'packages/cli/test/commands.test.ts',
   'packages/cli/test/pytorch.test.ts',
   'packages/cli/test/sweep.test.ts',
+  'tests/e2e/lifecycle.test.ts',
   'tests/e2e/readable.test.ts',
   'tests/e2e/spec-walk.test.ts',
   'tests/e2e/sweeps.test.ts',
@@ -69,6 +70,7 @@ export const SERIAL = [...SERIAL_TIMING, ...SERIAL_PRODUCT];
  * attempt is the C one's), not transport-only files (compression, configuration).
  */
 export const POSTGRES = [
+  'packages/server/test/product/admin-users.test.ts',
   'packages/server/test/platform/auth-google.test.ts',
   'packages/server/test/platform/auth-mail.test.ts',
   'packages/server/test/platform/auth-password.test.ts',

@@ -122,7 +122,8 @@ describe('sessions and attempts', () => {
     sessionId = (await pathOf(page)).split('/')[2] ?? '';
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
     await page.getByTestId('attempt-row').first().waitFor({ timeout: 30_000 });
-    await page.getByTestId('attempt-row').filter({ hasText: 'completed' }).first().waitFor({ timeout: 50_000 });
+    // A finished attempt's status reads "done" (its verdict beside it carries the colour; issue 23).
+    await page.getByTestId('attempt-row').filter({ hasText: 'done' }).first().waitFor({ timeout: 50_000 });
     await shoot(page, 'session');
     await context.close();
   }, 120_000);
@@ -235,7 +236,7 @@ describe('submissions, leaderboards, tokens, admin', () => {
     await page.goto(`/leaderboard/submission/${id}`);
     const summary = page.getByTestId('submission-summary');
     await summary.filter({ hasText: 'queued' }).waitFor();
-    await page.getByText('Queued: waiting for a runner').waitFor();
+    await page.getByText('Waiting for a runner… this page follows it to its verdict.').waitFor();
     const claimed = await runner('claim', { runner_id: runnerId, devices: [device.id], wait_ms: 5000 });
     const job = claimed.body.job as { job_id: string; lease_token: string };
     expect(job).toBeTruthy();

@@ -31,6 +31,7 @@ export const routes: readonly RouteDef[] = [
   { patterns: ['/verify-email'], layout: 'public', page: page(() => import('./pages/VerifyEmailPage')) },
   { patterns: ['/magic-link-login'], layout: 'public', page: page(() => import('./pages/MagicLinkLoginPage')) },
   { patterns: ['/admin', '/admin/'], layout: 'signed-in', page: page(() => import('./pages/AdminPage')) },
+  { patterns: ['/admin/:section'], layout: 'signed-in', page: page(() => import('./pages/AdminToolsPage')) },
   { patterns: ['/tokens', '/tokens/'], layout: 'signed-in', page: page(() => import('./pages/TokensPage')) },
   { patterns: ['/account'], layout: 'signed-in', page: page(() => import('./pages/AccountPage')) },
   { patterns: ['/sessions', '/sessions/'], layout: 'signed-in', page: page(() => import('./pages/MySessionsPage')) },
@@ -73,6 +74,12 @@ export const routes: readonly RouteDef[] = [
     patterns: ['/kernels/:kernelId/attempts/:attemptId'],
     layout: 'signed-in',
     page: page(() => import('./pages/AttemptPage')),
+    prefetch: sessionData,
+  },
+  {
+    patterns: ['/kernels/:kernelId/compare/:a/:b'],
+    layout: 'signed-in',
+    page: page(() => import('./pages/ComparePage')),
     prefetch: sessionData,
   },
 ];

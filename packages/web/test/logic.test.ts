@@ -7,8 +7,18 @@ import { authErrorMessage, lacksAccessToken } from '../src/lib/authErrors';
 import { loginPath, safeRedirect } from '../src/lib/authPaths';
 import { resolveAuthBase } from '../src/lib/client';
 import { initTheme } from '../src/lib/theme';
+import { parentOf } from '../src/lib/wayBack';
 
 describe('small rules', () => {
+  it('finds the page above a dead end: the session above its attempts, the boards above one board', () => {
+    expect(parentOf('/kernels/s1/attempts/a9').href).toBe('/kernels/s1');
+    expect(parentOf('/kernels/s1/attempts').href).toBe('/kernels/s1');
+    expect(parentOf('/kernels/s1').href).toBe('/sessions');
+    expect(parentOf('/leaderboard/nope').href).toBe('/leaderboard/');
+    expect(parentOf('/leaderboard/submission/x').href).toBe('/leaderboard/');
+    expect(parentOf('/somewhere/else').href).toBe('/sessions');
+  });
+
   it('builds the login redirect with login=1 and redirect=<path>', () => {
     expect(loginPath('/kernels/abc')).toBe('/?login=1&redirect=%2Fkernels%2Fabc');
     expect(safeRedirect('//evil.example')).toBeUndefined();

@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { niceTicks, tickFormatter } from '../src/components/AttemptChart';
 import { ConfirmButton } from '../src/components/ConfirmButton';
 import { DefaultErrorView } from '../src/components/DefaultErrorView';
-import { DiffView } from '../src/components/DiffView';
+import { DiffView, sideBySide } from '../src/components/DiffView';
 import { EvaluationReport } from '../src/components/EvaluationReport';
 import { SessionProgress, sessionProgress } from '../src/components/SessionProgress';
 import { Speedup } from '../src/components/Speedup';
@@ -42,6 +42,23 @@ describe('the diff', () => {
     expect(shown[0]).toMatchObject({ kind: 'same', oldNo: 17, newNo: 17 });
     expect(shown.find((l) => l.kind === 'removed')).toMatchObject({ text: 'line 20', oldNo: 20 });
     expect(shown.find((l) => l.kind === 'added')).toMatchObject({ text: 'changed 20', newNo: 20 });
+  });
+
+  it('pairs a removed run with the added run that replaces it, side by side, with each side numbered', () => {
+    const rows = sideBySide(diffLines('a\nb\nc\nd', 'a\nB\nX\nd'));
+    expect(rows.map((r) => [r.left?.no, r.left?.text, r.right?.no, r.right?.text])).toEqual([
+      [1, 'a', 1, 'a'],
+      [2, 'b', 2, 'B'],
+      [3, 'c', 3, 'X'],
+      [4, 'd', 4, 'd'],
+    ]);
+    const uneven = sideBySide(diffLines('a\nz', 'a\nx\ny\nz'));
+    expect(uneven.map((r) => [r.left?.no ?? null, r.right?.no ?? null])).toEqual([
+      [1, 1],
+      [null, 2],
+      [null, 3],
+      [2, 4],
+    ]);
   });
 
   it('unfolds a folded region on request', () => {
@@ -195,14 +212,19 @@ describe('numbers at a glance', () => {
     expect(withinNoise(1.0, 0.01, 1.2, 0.01)).toBe(false);
   });
 
-  it('a speedup whose 95% interval holds 1.00x reads "within noise", never "slower"; one that excludes it does', () => {
+  it('a speedup whose 95% interval holds 1.00x reads "same as baseline", never "slower"; one that excludes it does', () => {
     const { unmount, container } = render(<Speedup value={0.97} interval={[0.93, 1.02]} />);
     expect(screen.queryByText('slower')).toBeNull();
-    expect(screen.getByText(/within noise/)).toBeTruthy();
+    expect(screen.getByText(/same as baseline/)).toBeTruthy();
     expect(container.textContent).toMatch(/\(0\.93.–1\.02.\)/);
     unmount();
     render(<Speedup value={0.8} interval={[0.75, 0.85]} />);
     expect(screen.getByText('slower')).toBeTruthy();
+    cleanup();
+    // Without an interval, a figure that rounds to 1.00x is no difference either.
+    render(<Speedup value={0.998} />);
+    expect(screen.queryByText('slower')).toBeNull();
+    expect(screen.getByText(/same as baseline/)).toBeTruthy();
   });
 });
 

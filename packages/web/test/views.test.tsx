@@ -87,6 +87,9 @@ describe('the 404 page and the error views', () => {
     });
     renderApp('/kernels/s1/attempts/zzz');
     expect(await screen.findByText('Not Found')).toBeTruthy();
+    // ... with a way back to the session it was looked for in.
+    const up = screen.getByRole('link', { name: /^Back to / });
+    expect(up.getAttribute('href')).toBe('/kernels/s1');
   });
 });
 

@@ -2,12 +2,15 @@
 import { z } from 'zod';
 import { type HttpClient, path, type RequestOptions } from '../core/http.js';
 import { listOf } from '../schemas/common.js';
+import { type ReviewDecision, ReviewItem } from '../schemas/leaderboard.js';
 import {
   ApiToken,
   type CreateApiTokenRequest,
   CreatedApiToken,
+  AdminStatus,
   OutboxMail,
   type UpdateMeRequest,
+  type UpdateUserRequest,
   User,
 } from '../schemas/user.js';
 
@@ -47,8 +50,40 @@ export class AdminResource {
     return this.http.request({ ...options, method: 'GET', path: '/admin/outbox', schema: listOf(OutboxMail) });
   }
 
-  /** GET /api/v1/users: every user (superusers), for the owner filter. */
-  users(params: { limit?: number; offset?: number } = {}, options?: RequestOptions) {
+  /** GET /api/v1/users: every user (superusers), for the owner filter; `q` searches email and names. */
+  users(params: { limit?: number; offset?: number; q?: string } = {}, options?: RequestOptions) {
     return this.http.request({ ...options, method: 'GET', path: '/users', query: params, schema: listOf(User) });
+  }
+
+  /** PATCH /api/v1/users/{id}: make or unmake a superuser, deactivate or reactivate (superusers). */
+  updateUser(id: string, body: UpdateUserRequest, options?: RequestOptions) {
+    return this.http.request({ ...options, method: 'PATCH', path: path`/users/${id}`, json: body, schema: User });
+  }
+
+  /** GET /api/v1/admin/reviews: results flagged for review, pending or decided (superusers). */
+  reviews(params: { status?: 'pending' | 'decided'; limit?: number; offset?: number } = {}, options?: RequestOptions) {
+    return this.http.request({
+      ...options,
+      method: 'GET',
+      path: '/admin/reviews',
+      query: params,
+      schema: listOf(ReviewItem),
+    });
+  }
+
+  /** POST /api/v1/admin/reviews/{id}: approve into the ranking, or reject with a reason (superusers). */
+  review(id: string, body: ReviewDecision, options?: RequestOptions) {
+    return this.http.request({
+      ...options,
+      method: 'POST',
+      path: path`/admin/reviews/${id}`,
+      json: body,
+      schema: ReviewItem,
+    });
+  }
+
+  /** GET /api/v1/admin/status: runners, devices, queue depth and jobs in flight (superusers). */
+  status(options?: RequestOptions) {
+    return this.http.request({ ...options, method: 'GET', path: '/admin/status', schema: AdminStatus });
   }
 }

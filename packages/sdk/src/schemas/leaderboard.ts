@@ -1,7 +1,7 @@
 // Submissions and leaderboards: one row per user and device, their best accepted time, ranked.
 import { z } from 'zod';
 import { Id, Timestamp, Text } from './common.js';
-import { EvaluationState } from './evaluation.js';
+import { EvaluationState, Interval } from './evaluation.js';
 import { Language } from './problem.js';
 
 export const SubmissionStatus = z.enum(['queued', 'evaluating', 'completed', 'failed']);
@@ -56,6 +56,8 @@ export const LeaderboardEntry = z.object({
   language: Language.optional(),
   time_ms: z.number(),
   speedup: z.number().nullable(),
+  /** 95% interval of the speedup, when the runner measured one: an interval holding 1.00x is no difference. */
+  speedup_interval: Interval.optional(),
   /** Over the device's peak or over 10x: ranked below every unflagged entry until reviewed; why, in words. */
   flagged_for_review: z.boolean().default(false),
   review_reasons: z.array(z.string()).default([]),
@@ -76,6 +78,39 @@ export type LeaderboardList = z.infer<typeof LeaderboardList>;
 
 export const SubmissionDetail = Submission.extend({ rank: z.number().int().nullable() });
 export type SubmissionDetail = z.infer<typeof SubmissionDetail>;
+
+/** A result flagged for review, as the admin's review queue lists it (GET /api/v1/admin/reviews). */
+export const ReviewItem = z.object({
+  submission_id: Id,
+  user: PublicUser,
+  problem_name: Text,
+  device: Text,
+  time_ms: z.number().nullable(),
+  speedup: z.number().nullable(),
+  /** Why the judge flagged it. */
+  review_reasons: z.array(z.string()),
+  /** pending: ranked below unflagged results; approved: ranked among them; rejected: not ranked. */
+  status: z.enum(['pending', 'approved', 'rejected']),
+  /** The reviewer's reason (required to reject). */
+  decision_reason: Text.nullable(),
+  reviewed_at: Timestamp.nullable(),
+  created_at: Timestamp,
+});
+export type ReviewItem = z.infer<typeof ReviewItem>;
+
+export const ReviewListParams = z.object({
+  status: z.enum(['pending', 'decided']).optional(),
+  limit: z.number().int().min(1).max(200).optional(),
+  offset: z.number().int().min(0).optional(),
+});
+export type ReviewListParams = z.infer<typeof ReviewListParams>;
+
+/** POST /api/v1/admin/reviews/{submission_id}: approve into the ranking, or reject with a reason. */
+export const ReviewDecision = z.object({
+  decision: z.enum(['approve', 'reject']),
+  reason: Text.trim().max(500).optional(),
+});
+export type ReviewDecision = z.infer<typeof ReviewDecision>;
 
 export const DEFAULT_LEADERBOARD_LIMIT = 50;
 export const LEADERBOARD_PAGE_LIMIT = 100;

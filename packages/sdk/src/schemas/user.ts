@@ -1,13 +1,15 @@
 // Users, auth responses, API tokens and site settings (spec sections 3 and 7, DESIGN section 4).
 import { z } from 'zod';
-import { Id, Timestamp, Text } from './common.js';
+import { Id, PageParams, Timestamp, Text } from './common.js';
 
 export const User = z.object({
   id: Id,
   email: Text,
   full_name: Text.nullable(),
-  /** The name shown to other users (leaderboards, submissions); null: the full name, else a neutral handle. */
+  /** The name shown to other users (leaderboards, submissions); null: the full name, else the handle. */
   display_name: Text.nullable().default(null),
+  /** A handle made of words ("amber-falcon-42"), chosen at random once: what others see without a display or full name. */
+  handle: Text.optional(),
   created_at: Timestamp,
   is_superuser: z.boolean(),
   is_active: z.boolean().default(true),
@@ -136,3 +138,39 @@ export const OutboxMail = z.object({
   created_at: Timestamp,
 });
 export type OutboxMail = z.infer<typeof OutboxMail>;
+
+/** GET /api/v1/users (superusers): `q` matches the email, full name, display name or handle (case-insensitive). */
+export const UserListParams = PageParams.extend({ q: Text.trim().max(200).optional() });
+export type UserListParams = z.infer<typeof UserListParams>;
+
+/** PATCH /api/v1/users/{id} (superusers): make or unmake a superuser, deactivate or reactivate an account. */
+export const UpdateUserRequest = z.object({ is_superuser: z.boolean().optional(), is_active: z.boolean().optional() });
+export type UpdateUserRequest = z.infer<typeof UpdateUserRequest>;
+
+/** GET /api/v1/admin/status (superusers): runners, devices, the job queue and the jobs in flight. */
+export const AdminStatus = z.object({
+  runners: z.array(
+    z.object({
+      id: Id,
+      name: Text,
+      local: z.boolean(),
+      version: Text.nullable(),
+      devices: z.array(Text),
+      last_seen_at: Timestamp,
+    }),
+  ),
+  devices: z.array(z.object({ id: Text, kind: Text, available: z.boolean(), runners: z.number().int() })),
+  queue: z.array(z.object({ kind: Text, status: Text, count: z.number().int() })),
+  in_flight: z.array(
+    z.object({
+      id: Id,
+      kind: Text,
+      device: Text.nullable(),
+      runner_id: Text.nullable(),
+      attempts: z.number().int(),
+      lease_expires_at: Timestamp.nullable(),
+      created_at: Timestamp,
+    }),
+  ),
+});
+export type AdminStatus = z.infer<typeof AdminStatus>;

@@ -8,6 +8,8 @@ export interface UserRecord {
   email: string;
   full_name: string | null;
   display_name: string | null;
+  /** Words chosen at random once (migration 0007): the public name when there is no display or full name. */
+  handle: string;
   hashed_password: string | null;
   is_superuser: boolean;
   is_active: boolean;
@@ -19,7 +21,7 @@ export interface UserRecord {
 export type AuthUser = Omit<UserRecord, 'hashed_password'>;
 
 const COLUMNS =
-  'id, email, full_name, display_name, hashed_password, is_superuser, is_active, created_at, last_login_at';
+  'id, email, full_name, display_name, handle, hashed_password, is_superuser, is_active, created_at, last_login_at';
 
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
@@ -29,6 +31,7 @@ export function toWireUser(u: AuthUser): User {
     email: u.email,
     full_name: u.full_name,
     display_name: u.display_name ?? null,
+    ...(u.handle ? { handle: u.handle } : {}),
     created_at: new Date(u.created_at).toISOString(),
     is_superuser: u.is_superuser,
     is_active: u.is_active,
@@ -90,13 +93,33 @@ export async function listUsers(
   db: Sql,
   limit: number,
   offset: number,
+  q?: string,
 ): Promise<{ rows: UserRecord[]; count: number }> {
+  // `q` matches anywhere in the email, full name, display name or handle; LIKE's wildcards in it are literal.
+  const pattern = q ? `%${q.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%` : null;
+  const where = `WHERE $1::text IS NULL OR lower(email) LIKE $1 OR lower(coalesce(full_name, '')) LIKE $1
+    OR lower(coalesce(display_name, '')) LIKE $1 OR handle LIKE $1`;
   const rows = await db.query<UserRecord>(
-    `SELECT ${COLUMNS} FROM users ORDER BY created_at, email LIMIT $1 OFFSET $2`,
-    [limit, offset],
+    `SELECT ${COLUMNS} FROM users ${where} ORDER BY created_at, email LIMIT $2 OFFSET $3`,
+    [pattern, limit, offset],
   );
-  const count = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM users');
+  const count = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM users ${where}`, [pattern]);
   return { rows, count: count[0]?.n ?? 0 };
+}
+
+/** A superuser's change to another account: superuser rights, active or not. Null when there is no such user. */
+export async function updateUserFlags(
+  db: Sql,
+  id: string,
+  flags: { is_superuser?: boolean | undefined; is_active?: boolean | undefined },
+): Promise<UserRecord | null> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+  const r = await db.query<UserRecord>(
+    `UPDATE users SET is_superuser = coalesce($2, is_superuser), is_active = coalesce($3, is_active), updated_at = now()
+     WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id, flags.is_superuser ?? null, flags.is_active ?? null],
+  );
+  return r[0] ?? null;
 }
 
 /** Sets (or, with null, clears) the name a user is shown by to others. */

@@ -1,9 +1,21 @@
-// Superuser views of the platform: the mail outbox (mails kept when SMTP is not configured).
-import { OutboxMail, PageParams, listOf } from '@kernelforge/sdk';
+// Superuser views of the platform: the mail outbox (mails kept when SMTP is not configured); runners, devices and the
+// job queue; the review queue of flagged results.
+import {
+  AdminStatus,
+  OutboxMail,
+  PageParams,
+  ReviewDecision,
+  ReviewItem,
+  ReviewListParams,
+  Text,
+  listOf,
+} from '@kernelforge/sdk';
+import { z } from 'zod';
 import type { Hono } from 'hono';
 import type { AppContext } from '../context.js';
-import { type AppEnv, userGuards } from '../http/auth.js';
+import { type AppEnv, currentUser, userGuards } from '../http/auth.js';
 import { routeTable } from '../http/route.js';
+import { decideReview, listReviews } from '../services/reviews.js';
 
 const OutboxList = listOf(OutboxMail);
 
@@ -38,6 +50,86 @@ export function mountAdminRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
         created_at: new Date(r.created_at).toISOString(),
       }));
       return { data, count: count[0]?.n ?? 0 };
+    },
+  );
+
+  route(
+    {
+      method: 'get',
+      path: '/admin/reviews',
+      summary: 'Accepted results flagged for review: pending (oldest first) or decided (newest first) (superusers)',
+      auth: 'superuser',
+      query: ReviewListParams,
+      response: listOf(ReviewItem),
+    },
+    async (c, { query: q }) =>
+      listReviews(ctx, currentUser(c), { status: q.status ?? 'pending', limit: q.limit ?? 50, offset: q.offset ?? 0 }),
+  );
+
+  route(
+    {
+      method: 'post',
+      path: '/admin/reviews/{id}',
+      summary: 'Approve a flagged result into the ranking, or reject it (a reason required); the decision is kept',
+      auth: 'superuser',
+      params: z.object({ id: Text.max(100) }),
+      body: ReviewDecision,
+      response: ReviewItem,
+    },
+    async (c, { params, body }) => decideReview(ctx, currentUser(c), params.id, body),
+  );
+
+  route(
+    {
+      method: 'get',
+      path: '/admin/status',
+      summary: 'Runners, devices, the job queue by kind and status, and the jobs in flight (superusers)',
+      auth: 'superuser',
+      response: AdminStatus,
+    },
+    async () => {
+      const runners = await ctx.db.query<{
+        id: string;
+        name: string;
+        local: boolean;
+        version: string | null;
+        devices: { id: string }[];
+        last_seen_at: Date;
+      }>('SELECT id, name, local, version, devices, last_seen_at FROM runners ORDER BY last_seen_at DESC LIMIT 100');
+      const queue = await ctx.db.query<{ kind: string; status: string; count: number }>(
+        `SELECT kind, status, count(*)::int AS count FROM jobs WHERE status IN ('queued', 'leased', 'dead')
+         GROUP BY kind, status ORDER BY kind, status`,
+      );
+      const inFlight = await ctx.db.query<{
+        id: string;
+        kind: string;
+        device: string | null;
+        runner_id: string | null;
+        attempts: number;
+        lease_expires_at: Date | null;
+        created_at: Date;
+      }>(
+        `SELECT id, kind, device, runner_id, attempts, lease_expires_at, created_at FROM jobs WHERE status = 'leased'
+         ORDER BY created_at LIMIT 100`,
+      );
+      const devices = await ctx.devices.list();
+      return {
+        runners: runners.map((r) => ({
+          id: r.id,
+          name: r.name,
+          local: r.local,
+          version: r.version,
+          devices: Array.isArray(r.devices) ? r.devices.map((d) => d.id) : [],
+          last_seen_at: new Date(r.last_seen_at).toISOString(),
+        })),
+        devices: devices.map((d) => ({ id: d.id, kind: d.kind, available: d.available, runners: d.runners ?? 0 })),
+        queue,
+        in_flight: inFlight.map((j) => ({
+          ...j,
+          lease_expires_at: j.lease_expires_at ? new Date(j.lease_expires_at).toISOString() : null,
+          created_at: new Date(j.created_at).toISOString(),
+        })),
+      };
     },
   );
 }

@@ -1,10 +1,12 @@
-// Superusers' list of all users (for the admin owner filter).
-import { PageParams, UpdateMeRequest, User, listOf } from '@kernelforge/sdk';
+// Users: superusers list and search them, make or unmake superusers and deactivate accounts; everyone sets their own
+// display name.
+import { Text, UpdateMeRequest, UpdateUserRequest, User, UserListParams, listOf } from '@kernelforge/sdk';
+import { z } from 'zod';
 import type { Hono } from 'hono';
-import { listUsers, setDisplayName, toWireUser, withoutHash } from '../auth/users.js';
+import { listUsers, setDisplayName, toWireUser, updateUserFlags, withoutHash } from '../auth/users.js';
 import type { AppContext } from '../context.js';
 import { type AppEnv, currentUser, userGuards } from '../http/auth.js';
-import { HttpError } from '../http/errors.js';
+import { HttpError, ValidationError } from '../http/errors.js';
 import { routeTable } from '../http/route.js';
 
 const UserList = listOf(User);
@@ -15,13 +17,13 @@ export function mountUserRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     {
       method: 'get',
       path: '/users',
-      summary: 'Every user (superusers)',
+      summary: 'Every user, or those whose email or name holds q (superusers)',
       auth: 'superuser',
-      query: PageParams,
+      query: UserListParams,
       response: UserList,
     },
     async (_c, { query: q }) => {
-      const { rows, count } = await listUsers(ctx.db, q.limit ?? 100, q.offset ?? 0);
+      const { rows, count } = await listUsers(ctx.db, q.limit ?? 100, q.offset ?? 0, q.q || undefined);
       return { data: rows.map((u) => toWireUser(withoutHash(u))), count };
     },
   );
@@ -30,13 +32,41 @@ export function mountUserRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     {
       method: 'patch',
       path: '/users/me',
-      summary: 'The signed-in user sets the name others see (empty or null: the full name, else a neutral handle)',
+      summary: 'The signed-in user sets the name others see (empty or null: the full name, else their handle of words)',
       auth: 'user',
       body: UpdateMeRequest,
       response: User,
     },
     async (c, { body }) => {
       const updated = await setDisplayName(ctx.db, currentUser(c).id, body.display_name || null);
+      if (!updated) throw new HttpError(404, 'User not found');
+      return toWireUser(withoutHash(updated));
+    },
+  );
+
+  // After /users/me, which this pattern would otherwise take.
+  route(
+    {
+      method: 'patch',
+      path: '/users/{id}',
+      summary: "Make or unmake a superuser, deactivate or reactivate an account (superusers; never one's own)",
+      auth: 'superuser',
+      params: z.object({ id: Text.max(100) }),
+      body: UpdateUserRequest,
+      response: User,
+    },
+    async (c, { params, body }) => {
+      if (body.is_superuser === undefined && body.is_active === undefined)
+        throw new ValidationError([{ loc: ['body'], msg: 'Give is_superuser or is_active', type: 'value_error' }]);
+      if (params.id === currentUser(c).id && (body.is_superuser === false || body.is_active === false))
+        throw new ValidationError([
+          {
+            loc: ['path', 'id'],
+            msg: 'You cannot take your own superuser rights or deactivate yourself; ask another superuser',
+            type: 'value_error',
+          },
+        ]);
+      const updated = await updateUserFlags(ctx.db, params.id, body);
       if (!updated) throw new HttpError(404, 'User not found');
       return toWireUser(withoutHash(updated));
     },

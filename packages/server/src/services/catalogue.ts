@@ -72,13 +72,32 @@ export class Catalogue {
     return def ? toPublicProblem(def) : undefined;
   }
 
-  /** The public problem, or a 404 whose detail lists the names that exist. */
+  /** The public problem, or a 404 whose one-line detail says where the names are (and the one meant, when clear). */
   async require(name: string): Promise<Problem> {
     const found = await this.find(name);
     if (found) return found;
-    const names = [...(await this.definitions()).keys()].sort();
-    throw new HttpError(404, `Problem '${name}' not found. Known problems: ${names.join(', ') || '(none)'}`);
+    const meant = closestName(name, [...(await this.definitions()).keys()]);
+    const shown = name.length > 60 ? `${name.slice(0, 60)}…` : name;
+    throw new HttpError(
+      404,
+      `Unknown problem '${shown}'${meant ? ` (did you mean '${meant}'?)` : ''}; GET /api/v1/problems lists them`,
+    );
   }
+}
+
+/** The one name that `typed` is plainly short for ('relu' -> '19_ReLU'), else undefined. */
+function closestName(typed: string, names: string[]): string | undefined {
+  const t = typed
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
+  if (t.length < 3) return undefined;
+  const only = (hits: string[]) => (hits.length === 1 ? hits[0] : undefined);
+  const lower = names.map((n) => [n, n.toLowerCase()] as const);
+  return (
+    only(lower.filter(([, l]) => l === t || l.replace(/^\d+_/, '') === t).map(([n]) => n)) ??
+    only(lower.filter(([, l]) => l.endsWith(`_${t}`)).map(([n]) => n))
+  );
 }
 
 function byLevelThenName(a: Problem, b: Problem): number {

@@ -10,8 +10,10 @@ interface EntryRow {
   user_id: string;
   full_name: string | null;
   display_name: string | null;
+  handle: string;
   email: string;
   review_reasons: string[] | null;
+  speedup_interval: [number, number] | null;
   problem_name: string;
   device: string;
   language: string;
@@ -21,6 +23,9 @@ interface EntryRow {
   created_at: Date;
   total: number;
 }
+
+const isInterval = (v: unknown): v is [number, number] =>
+  Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'number' && Number.isFinite(x));
 
 /** Ranked entries of several problems at once (one query), at most `limit` per problem. */
 async function entriesFor(
@@ -38,10 +43,12 @@ async function entriesFor(
   const rows = await ctx.db.query<EntryRow & { rank: number }>(
     `WITH best AS (
        SELECT DISTINCT ON (s.problem_name, s.user_id, s.device) s.id, s.user_id, s.problem_name, s.device, s.language, s.time_ms,
-         s.speedup, s.flagged_for_review, s.created_at,
-         s.evaluation_state->'benchmarking_result'->'review_reasons' AS review_reasons
+         s.speedup, (s.flagged_for_review AND s.review_status IS DISTINCT FROM 'approved') AS flagged_for_review, s.created_at,
+         s.evaluation_state->'benchmarking_result'->'review_reasons' AS review_reasons,
+         s.evaluation_state->'benchmarking_result'->'speedup_interval' AS speedup_interval
        FROM submissions s
-       WHERE s.problem_name = ANY($1::text[]) AND s.verdict = 'accepted' AND s.time_ms IS NOT NULL ${deviceFilter}
+       WHERE s.problem_name = ANY($1::text[]) AND s.verdict = 'accepted' AND s.time_ms IS NOT NULL
+         AND s.review_status IS DISTINCT FROM 'rejected' ${deviceFilter}
        ORDER BY s.problem_name, s.user_id, s.device, s.time_ms, s.created_at, s.id),
      ranked AS (
        -- A flagged result (over the device's peak, over 10x) ranks below every unflagged one until reviewed.
@@ -49,7 +56,7 @@ async function entriesFor(
            ORDER BY flagged_for_review, time_ms, created_at, id))::int AS rank,
          (count(*) OVER (PARTITION BY problem_name))::int AS total
        FROM best)
-     SELECT r.*, u.full_name, u.display_name, u.email FROM ranked r JOIN users u ON u.id = r.user_id
+     SELECT r.*, u.full_name, u.display_name, u.handle, u.email FROM ranked r JOIN users u ON u.id = r.user_id
      WHERE r.rank <= $2 ORDER BY r.problem_name, r.rank`,
     params,
   );
@@ -65,6 +72,7 @@ async function entriesFor(
       language: r.language as LeaderboardEntry['language'],
       time_ms: Number(r.time_ms),
       speedup: r.speedup === null ? null : Number(r.speedup),
+      ...(isInterval(r.speedup_interval) ? { speedup_interval: r.speedup_interval } : {}),
       flagged_for_review: r.flagged_for_review,
       review_reasons: Array.isArray(r.review_reasons) ? r.review_reasons : [],
       created_at: iso(r.created_at),

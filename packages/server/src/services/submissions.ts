@@ -17,6 +17,7 @@ export interface SubmissionRow {
   user_id: string;
   full_name: string | null;
   display_name: string | null;
+  handle: string;
   email: string;
   problem_name: string;
   device: string;
@@ -35,20 +36,20 @@ export interface SubmissionRow {
   finished_at: Date | null;
 }
 
-export const SUBMISSION_SELECT = `SELECT s.id, s.user_id, u.full_name, u.display_name, u.email, s.problem_name, s.device, s.language, s.source, s.status,
+export const SUBMISSION_SELECT = `SELECT s.id, s.user_id, u.full_name, u.display_name, u.handle, u.email, s.problem_name, s.device, s.language, s.source, s.status,
   s.verdict, s.time_ms, s.speedup, s.flagged_for_review, s.evaluation_state, s.session_id, s.attempt_id, s.error,
   s.created_at, s.finished_at FROM submissions s JOIN users u ON u.id = s.user_id`;
 
-/** What others see of a user: the name they chose, else their full name, else a neutral handle; the email only
- * when the viewer is a superuser. */
+/** What others see of a user: the name they chose, else their full name, else their stored handle of words (never
+ * an id); the email only when the viewer is a superuser. */
 export function publicUser(
-  u: { user_id: string; full_name: string | null; display_name: string | null; email: string },
+  u: { user_id: string; full_name: string | null; display_name: string | null; handle: string; email: string },
   viewer: Pick<Caller, 'is_superuser'>,
 ) {
   return {
     id: u.user_id,
     full_name: u.full_name,
-    display_name: u.display_name?.trim() || u.full_name?.trim() || `user-${u.user_id.slice(0, 8)}`,
+    display_name: u.display_name?.trim() || u.full_name?.trim() || u.handle,
     ...(viewer.is_superuser ? { email: u.email } : {}),
   };
 }
@@ -194,6 +195,7 @@ async function rankOf(ctx: AppContext, row: SubmissionRow): Promise<number | nul
     `WITH best AS (
        SELECT DISTINCT ON (user_id) id, time_ms, created_at FROM submissions
        WHERE problem_name = $1 AND device = $2 AND verdict = 'accepted' AND time_ms IS NOT NULL
+         AND review_status IS DISTINCT FROM 'rejected'
        ORDER BY user_id, time_ms, created_at, id)
      SELECT id, (row_number() OVER (ORDER BY time_ms, created_at, id))::int AS rank FROM best`,
     [row.problem_name, row.device],

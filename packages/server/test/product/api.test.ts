@@ -52,10 +52,13 @@ describe('problems and devices', () => {
     expect(Object.keys(one.body.cases)).toEqual(['test', 'benchmark']);
   });
 
-  test('an unknown problem is a 404 naming the problems that exist', async () => {
+  test('an unknown problem is a 404 with a one-line detail saying where the names are, and the one meant', async () => {
     const { status, body } = await req('/problems/nope');
     expect(status).toBe(404);
-    expect(body.detail).toContain('19_ReLU');
+    expect(body.detail).toBe("Unknown problem 'nope'; GET /api/v1/problems lists them");
+    const near = await req('/problems/relu');
+    expect(near.status).toBe(404);
+    expect(near.body.detail).toBe("Unknown problem 'relu' (did you mean '19_ReLU'?); GET /api/v1/problems lists them");
   });
 
   test('devices come from registered runners', async () => {
@@ -112,7 +115,8 @@ describe('sessions', () => {
     expect(tooMany.status).toBe(422);
     const problem = await create({ problem_name: 'nope', device: 'cpu-x86_64' });
     expect(problem.status).toBe(404);
-    expect(problem.body.detail).toContain('19_ReLU');
+    expect(problem.body.detail).toContain('GET /api/v1/problems');
+    expect(problem.body.detail).not.toContain('19_ReLU');
     const device = await create({ problem_name: '19_ReLU', device: 'tpu-9' });
     expect(device.status).toBe(422);
     expect(device.body.detail[0].loc).toEqual(['body', 'device']);

@@ -52,7 +52,12 @@ describe('display names', () => {
     const board = (await (await server.request('/api/v1/leaderboard/19_ReLU', { token: anon.token })).json()) as Board;
     const names = board.entries.map((e) => e.user.display_name);
     expect(names).toContain('The Countess');
-    expect(names).toContain(`user-${anon.user.id.slice(0, 8)}`);
+    // No name set: the stored handle of words, the same on every read and in /auth/users/me, never the id.
+    const anonMe = (await (await server.request('/auth/users/me', { token: anon.token })).json()) as { handle: string };
+    expect(anonMe.handle).toMatch(/^[a-z]+-[a-z]+-\d{2}$/);
+    expect(names).toContain(anonMe.handle);
+    expect(JSON.stringify(board)).not.toMatch(/user-[0-9a-f]{8}/);
+    expect(anonMe.handle).not.toContain(anon.user.id.slice(0, 4));
     expect(board.entries.every((e) => e.user.email === undefined)).toBe(true);
     expect(JSON.stringify(board)).not.toContain(ada.user.email);
 
@@ -73,6 +78,23 @@ describe('display names', () => {
       const r = await server.request('/api/v1/users/me', { method: 'PATCH', token: u.token, json: { display_name } });
       expect(r.status, display_name).toBe(422);
     }
+  });
+
+  it("gives each entry its speedup's 95% interval when the runner measured one", async () => {
+    const u = await server.createUser();
+    await server.ctx.db.query(
+      `INSERT INTO submissions (user_id, problem_name, device, language, source, status, verdict, time_ms, speedup,
+         evaluation_state, finished_at)
+       VALUES ($1, '19_ReLU', 'cpu-x86_64', 'c', 'void solution(){}', 'completed', 'accepted', 9, 0.998, $2, now())`,
+      [u.user.id, { benchmarking_result: { speedup_interval: [0.97, 1.03], review_reasons: [] } }],
+    );
+    const board = (await (await server.request('/api/v1/leaderboard/19_ReLU', { token: u.token })).json()) as {
+      entries: { user: { id: string }; speedup: number; speedup_interval?: [number, number] }[];
+    };
+    const mine = board.entries.find((e) => e.user.id === u.user.id);
+    expect(mine?.speedup).toBe(0.998);
+    expect(mine?.speedup_interval).toEqual([0.97, 1.03]);
+    expect(board.entries.find((e) => e.user.id !== u.user.id)?.speedup_interval).toBeUndefined();
   });
 
   it('ranks a flagged result below every unflagged one and says why', async () => {

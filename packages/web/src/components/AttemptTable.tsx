@@ -5,7 +5,7 @@ import { formatSpread, spreadMs, standardErrorMs, withinNoise } from '../lib/noi
 import { stacked } from '../lib/stackedTable';
 import { AppLink } from './AppLink';
 import { Speedup, TimeWithSpread } from './Speedup';
-import { StatusBadge, VerdictBadge } from './StatusBadge';
+import { LifecycleBadge, VerdictBadge } from './StatusBadge';
 
 export function AttemptTable({
   sessionId,
@@ -72,7 +72,7 @@ export function AttemptTable({
                 ) : null}
               </td>
               <td data-label="Status" className={stacked.cell}>
-                <StatusBadge status={a.status} />
+                <LifecycleBadge status={a.status} />
               </td>
               <td data-label="Verdict" className={stacked.cell}>
                 <VerdictBadge verdict={a.evaluation_state?.verdict} />

@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import { errorHelp } from '../lib/errorHelp';
 import { AppLink } from './AppLink';
 import { Button, buttonClass } from './Button';
+import { WayBack } from './WayBack';
 
 export function DefaultErrorView({ error }: { error: unknown }) {
   const [shown, setShown] = useState(false);
@@ -40,6 +41,7 @@ export function DefaultErrorView({ error }: { error: unknown }) {
           {message}
         </pre>
       ) : null}
+      {help ? null : <WayBack />}
     </div>
   );
 }

@@ -1,6 +1,7 @@
-// A unified diff: old and new line numbers, 3 lines of context, unchanged runs folded (click to unfold), highlighted.
+// A diff, unified (old and new line numbers, 3 lines of context, unchanged runs folded: click to unfold) or side by
+// side (the old source on the left, the new on the right, changed lines paired), highlighted.
 import { Fragment, useMemo, useState } from 'react';
-import { diffLines, type NumberedLine, unifiedDiff } from '../lib/diff';
+import { type DiffLine, diffLines, type NumberedLine, unifiedDiff } from '../lib/diff';
 import { tokenize } from '../lib/highlight';
 
 function Code({ text, language }: { text: string; language: string | undefined }) {
@@ -50,29 +51,135 @@ function Line({ line, language }: { line: NumberedLine; language: string | undef
   );
 }
 
+interface Side {
+  no: number;
+  text: string;
+  kind: DiffLine['kind'];
+}
+export interface SplitRow {
+  left?: Side;
+  right?: Side;
+}
+
+/** Rows of a side-by-side diff: unchanged lines on both sides, a removed run paired line by line with the added run
+ * that replaces it, the longer run's rest against nothing. */
+export function sideBySide(lines: readonly DiffLine[]): SplitRow[] {
+  const rows: SplitRow[] = [];
+  let oldNo = 0;
+  let newNo = 0;
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i] as DiffLine;
+    if (line.kind === 'same') {
+      oldNo++;
+      newNo++;
+      rows.push({
+        left: { no: oldNo, text: line.text, kind: 'same' },
+        right: { no: newNo, text: line.text, kind: 'same' },
+      });
+      i++;
+      continue;
+    }
+    const removed: Side[] = [];
+    const added: Side[] = [];
+    while (i < lines.length && (lines[i] as DiffLine).kind !== 'same') {
+      const l = lines[i] as DiffLine;
+      if (l.kind === 'removed') removed.push({ no: ++oldNo, text: l.text, kind: 'removed' });
+      else added.push({ no: ++newNo, text: l.text, kind: 'added' });
+      i++;
+    }
+    for (let k = 0; k < Math.max(removed.length, added.length); k++) {
+      const left = removed[k];
+      const right = added[k];
+      rows.push({ ...(left ? { left } : {}), ...(right ? { right } : {}) });
+    }
+  }
+  return rows;
+}
+
+function SplitCells({ side, language }: { side: Side | undefined; language: string | undefined }) {
+  if (!side)
+    return (
+      <>
+        <td className="bg-slate-50 dark:bg-slate-900" />
+        <td className="border-r border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-900" />
+      </>
+    );
+  return (
+    <>
+      <td className={`pr-2 text-right align-top text-slate-400 select-none dark:text-slate-500 ${ROW[side.kind]}`}>
+        {side.no}
+      </td>
+      <td
+        className={`border-r border-slate-200 pr-2 pl-1 align-top break-all whitespace-pre-wrap text-slate-800 dark:border-slate-800 dark:text-slate-200 ${ROW[side.kind]}`}
+      >
+        {side.kind !== 'same' ? (
+          <span className="sr-only">{side.kind === 'added' ? 'added: ' : 'removed: '}</span>
+        ) : null}
+        <Code text={side.text} language={language} />
+      </td>
+    </>
+  );
+}
+
 export function DiffView({
   before,
   after,
   label,
   language,
+  layout = 'unified',
 }: {
   before: string;
   after: string;
   label: string;
   language?: string;
+  layout?: 'unified' | 'split';
 }) {
   const lines = useMemo(() => diffLines(before, after), [before, after]);
   const segments = useMemo(() => unifiedDiff(lines, 3), [lines]);
+  const rows = useMemo(() => (layout === 'split' ? sideBySide(lines) : []), [layout, lines]);
   const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
   const added = lines.filter((l) => l.kind === 'added').length;
   const removed = lines.filter((l) => l.kind === 'removed').length;
+  const summary = (
+    <p className="mb-2 text-xs text-slate-500 dark:text-slate-400">
+      <span className="text-emerald-700 dark:text-emerald-400">+{added}</span>{' '}
+      <span className="text-rose-700 dark:text-rose-400">−{removed}</span> lines
+      {added + removed === 0 ? ' · identical' : ''}
+    </p>
+  );
+  if (layout === 'split')
+    return (
+      <div>
+        {summary}
+        <div
+          role="region"
+          aria-label={label}
+          tabIndex={0}
+          className="max-h-[36rem] overflow-auto rounded-md border border-slate-200 bg-white py-1 dark:border-slate-800 dark:bg-slate-950"
+        >
+          <table className="w-full table-fixed border-collapse font-mono text-xs leading-5" data-testid="diff-split">
+            <colgroup>
+              <col className="w-10" />
+              <col />
+              <col className="w-10" />
+              <col />
+            </colgroup>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={`${row.left?.no ?? ''}-${row.right?.no ?? ''}`}>
+                  <SplitCells side={row.left} language={language} />
+                  <SplitCells side={row.right} language={language} />
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </div>
+    );
   return (
     <div>
-      <p className="mb-2 text-xs text-slate-500 dark:text-slate-400">
-        <span className="text-emerald-700 dark:text-emerald-400">+{added}</span>{' '}
-        <span className="text-rose-700 dark:text-rose-400">−{removed}</span> lines
-        {added + removed === 0 ? ' · identical' : ''}
-      </p>
+      {summary}
       <div
         role="region"
         aria-label={label}

@@ -51,7 +51,7 @@ export function LeaderboardTable({
               {compact ? null : <td className="py-2 pr-4 text-xs">{e.language ?? '—'}</td>}
               <td className="py-2 pr-4 text-right tabular-nums">{formatMs(e.time_ms)}</td>
               <td className="py-2 pr-4 text-right tabular-nums">
-                <Speedup value={e.speedup} />
+                <Speedup value={e.speedup} interval={e.speedup_interval} />
               </td>
               {compact ? null : (
                 <td className="py-2 text-xs text-slate-500 dark:text-slate-400">{formatDate(e.created_at)}</td>

@@ -1,7 +1,8 @@
 // "Your submissions": the latest ones with their status or verdict, time and speedup; each opens its page.
 import type { Submission } from '@kernelforge/sdk';
-import { formatDate, formatMs, formatSpeedup } from '../lib/format';
+import { formatDate, formatMs } from '../lib/format';
 import { AppLink } from './AppLink';
+import { Speedup } from './Speedup';
 import { StatusBadge, VerdictBadge } from './StatusBadge';
 
 export function MySubmissionsTable({ submissions, total }: { submissions: readonly Submission[]; total: number }) {
@@ -31,7 +32,9 @@ export function MySubmissionsTable({ submissions, total }: { submissions: readon
                 {s.status === 'completed' ? <VerdictBadge verdict={s.verdict} /> : <StatusBadge status={s.status} />}
               </td>
               <td className="py-2 pr-4 text-right tabular-nums">{formatMs(s.time_ms)}</td>
-              <td className="py-2 pr-4 text-right tabular-nums">{formatSpeedup(s.speedup)}</td>
+              <td className="py-2 pr-4 text-right tabular-nums">
+                <Speedup value={s.speedup} interval={s.evaluation_state?.benchmarking_result?.speedup_interval} />
+              </td>
               <td className="py-2 text-xs text-slate-500 dark:text-slate-400">{formatDate(s.created_at)}</td>
             </tr>
           ))}

@@ -7,7 +7,9 @@ import type { User } from '@kernelforge/sdk';
 import { consumeLogout } from '../hooks/useAuthActions';
 import { useCurrentUser } from '../hooks/useCurrentUser';
 import { loginPath, UNAUTHORIZED_MESSAGE } from '../lib/authPaths';
+import { DisplayNamePrompt } from './DisplayNamePrompt';
 import { NavBar } from './NavBar';
+import { ShortcutHelp } from './ShortcutHelp';
 import { QueryError } from './QueryState';
 import { Spinner } from './Spinner';
 
@@ -33,7 +35,9 @@ export function SignedInLayout({ children }: { children: ReactNode }) {
 
   if (signedOut) return <p className="sr-only">{UNAUTHORIZED_MESSAGE}</p>;
   if (!user) {
-    return <div className="mx-auto max-w-7xl px-6">{error ? <QueryError error={error} /> : <Spinner />}</div>;
+    return (
+      <div className="mx-auto max-w-7xl px-6">{error ? <QueryError error={error} wayBack={false} /> : <Spinner />}</div>
+    );
   }
   return (
     <UserContext.Provider value={user}>
@@ -47,7 +51,10 @@ export function SignedInLayout({ children }: { children: ReactNode }) {
         <NavBar user={user} />
         <main id="main" className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
           {children}
+          {/* After the page, so the page's own controls come first in the tab order. */}
+          <DisplayNamePrompt user={user} />
         </main>
+        <ShortcutHelp />
       </div>
     </UserContext.Provider>
   );

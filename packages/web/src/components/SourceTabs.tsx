@@ -1,6 +1,10 @@
-// The attempt's source, its diff against the previous attempt, and against the best.
+// The attempt's source, its diff against the previous attempt, and against the best; the tab is in the address
+// (?tab=previous|best), and "Compare…" opens any pair of the session's attempts.
 import type { GenerationAttempt } from '@kernelforge/sdk';
-import { useId, useState } from 'react';
+import { useId } from 'react';
+import { useQueryParam } from '../hooks/useQueryParam';
+import { AppLink } from './AppLink';
+import { buttonClass } from './Button';
 import { CodeView } from './CodeView';
 import { CopyButton } from './CopyButton';
 import { DiffView } from './DiffView';
@@ -16,7 +20,13 @@ export function SourceTabs({
   previous: GenerationAttempt | undefined;
   best: GenerationAttempt | undefined;
 }) {
-  const [view, setView] = useState<View>('source');
+  const [tab, setTab] = useQueryParam('tab');
+  const view: View = tab === 'previous' || tab === 'best' ? tab : 'source';
+  const setView = (next: View) => setTab(next === 'source' ? '' : next);
+  const other = previous ?? (best && best.id !== attempt.id ? best : undefined);
+  const compareHref = other
+    ? `/kernels/${attempt.session_id}/compare/${other.attempt_number}/${attempt.attempt_number}`
+    : undefined;
   const baseId = useId();
   const source = attempt.source ?? '';
   const tabs: { id: View; label: string; enabled: boolean }[] = [
@@ -60,7 +70,14 @@ export function SourceTabs({
             </button>
           ))}
         </div>
-        {source ? <CopyButton text={source} label="Copy source" /> : null}
+        <span className="flex flex-wrap gap-2">
+          {compareHref ? (
+            <AppLink href={compareHref} className={buttonClass('secondary', 'sm')}>
+              Compare…
+            </AppLink>
+          ) : null}
+          {source ? <CopyButton text={source} label="Copy source" /> : null}
+        </span>
       </div>
       <div role="tabpanel" id={`${baseId}-panel`} aria-labelledby={`${baseId}-${view}`}>
         {!source ? (

@@ -1,4 +1,4 @@
-// A speedup that reads at a glance: below 1x it says "slower", in red.
+// A speedup that reads at a glance: below 1x it says "slower", in red; no measurable difference reads "same as baseline".
 import { formatSpeedup } from '../lib/format';
 
 export function Speedup({
@@ -16,9 +16,11 @@ export function Speedup({
       ({formatSpeedup(interval[0])}–{formatSpeedup(interval[1])})
     </span>
   ) : null;
-  // An interval that holds 1.00x cannot tell the two apart: never "slower" then.
-  const withinNoise = interval !== undefined && interval[0] <= 1 && interval[1] >= 1;
-  if (value < 1 && !withinNoise)
+  // An interval that holds 1.00x cannot tell the two apart, and without an interval a figure that rounds to 1.00x
+  // is no difference either: never "slower" then, but "same as baseline".
+  const same =
+    interval !== undefined ? interval[0] <= 1 && interval[1] >= 1 : formatSpeedup(value) === formatSpeedup(1);
+  if (value < 1 && !same)
     return (
       <span className="text-rose-700 dark:text-rose-300" title={`${formatSpeedup(1 / value)} slower than the baseline`}>
         {formatSpeedup(value)} <span className="text-xs">slower</span>
@@ -26,9 +28,22 @@ export function Speedup({
       </span>
     );
   return (
-    <span title={withinNoise ? 'within noise of the baseline (the 95% interval holds 1.00x)' : undefined}>
+    <span
+      title={
+        same
+          ? interval
+            ? 'same as the baseline, within noise (the 95% interval holds 1.00×)'
+            : 'same as the baseline'
+          : undefined
+      }
+    >
       {formatSpeedup(value)}
-      {withinNoise ? <span className="text-xs font-normal"> within noise</span> : null}
+      {same ? (
+        <span className="text-xs font-normal text-slate-500 dark:text-slate-400" data-testid="same-as-baseline">
+          {' '}
+          same as baseline
+        </span>
+      ) : null}
       {ci}
     </span>
   );

@@ -23,6 +23,22 @@ export function StatusBadge({ status }: { status: string }) {
   );
 }
 
+/**
+ * Where an attempt or a submission is in its lifecycle: queued, evaluating, then done. A finished one reads "done"
+ * in a neutral tone: its verdict beside it carries the colour (a compile error is never a green badge).
+ */
+export function LifecycleBadge({ status }: { status: string }) {
+  if (status !== 'completed') return <StatusBadge status={status} />;
+  return (
+    <span
+      className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ${TONES.idle}`}
+      data-status="completed"
+    >
+      done
+    </span>
+  );
+}
+
 export function VerdictBadge({ verdict }: { verdict: string | null | undefined }) {
   if (!verdict) return <span className="text-slate-400">—</span>;
   return <StatusBadge status={verdict} />;

@@ -1,7 +1,7 @@
 // A submission as it is evaluated: status, verdict, rank and figures, then the source for its owner (near the top,
 // as on an attempt), then the evaluation report.
 import type { SubmissionDetail } from '@kernelforge/sdk';
-import { formatDate, formatMs, formatSpeedup } from '../lib/format';
+import { formatDate, formatMs } from '../lib/format';
 import { languageName } from '../lib/problemKind';
 import { AppLink } from './AppLink';
 import { Card } from './Card';
@@ -9,7 +9,8 @@ import { CodeView } from './CodeView';
 import { CopyButton } from './CopyButton';
 import { EvaluationReport } from './EvaluationReport';
 import { Spinner } from './Spinner';
-import { StatusBadge, VerdictBadge } from './StatusBadge';
+import { Speedup } from './Speedup';
+import { LifecycleBadge, VerdictBadge } from './StatusBadge';
 
 export function SubmissionResult({ submission }: { submission: SubmissionDetail }) {
   const pending = submission.status === 'queued' || submission.status === 'evaluating';
@@ -20,7 +21,7 @@ export function SubmissionResult({ submission }: { submission: SubmissionDetail 
           <div>
             <dt className="text-xs text-slate-500 dark:text-slate-400">Status</dt>
             <dd className="mt-1">
-              <StatusBadge status={submission.status} />
+              <LifecycleBadge status={submission.status} />
             </dd>
           </div>
           <div>
@@ -39,7 +40,12 @@ export function SubmissionResult({ submission }: { submission: SubmissionDetail 
           </div>
           <div>
             <dt className="text-xs text-slate-500 dark:text-slate-400">Speedup</dt>
-            <dd className="mt-1 tabular-nums">{formatSpeedup(submission.speedup)}</dd>
+            <dd className="mt-1 tabular-nums">
+              <Speedup
+                value={submission.speedup}
+                interval={submission.evaluation_state?.benchmarking_result?.speedup_interval}
+              />
+            </dd>
           </div>
           <div>
             <dt className="text-xs text-slate-500 dark:text-slate-400">Submitted</dt>
@@ -56,9 +62,9 @@ export function SubmissionResult({ submission }: { submission: SubmissionDetail 
         {pending ? (
           <Spinner
             label={
-              submission.status === 'evaluating'
-                ? 'Evaluating… this page follows it to its verdict.'
-                : 'Queued: waiting for a runner… this page follows it to its verdict.'
+              submission.status === 'queued'
+                ? 'Waiting for a runner… this page follows it to its verdict.'
+                : 'Evaluating… this page follows it to its verdict.'
             }
           />
         ) : null}

@@ -16,4 +16,5 @@ export const keys = {
   submission: (id: string) => ['submission', id] as const,
   mySubmissions: 'my-submissions',
   tokens: 'tokens',
+  outbox: 'outbox',
 };

@@ -16,7 +16,7 @@ export default function AccountPage() {
   const { mutate } = useSWRConfig();
   const { busy, run } = useAction();
   const [name, setName] = useState(user.display_name ?? '');
-  const fallback = user.full_name?.trim() || `user-${user.id.slice(0, 8)}`;
+  const fallback = user.full_name?.trim() || user.handle || 'your handle';
   async function save(event: FormEvent) {
     event.preventDefault();
     const updated = await run(

@@ -1,6 +1,7 @@
 // `/admin` ('Admin Dashboard') with its child 'All sessions': every session, by owner and problem, 50 a page.
 import { PAGE_SIZE } from '@kernelforge/sdk';
 import { useState } from 'react';
+import { AdminNav } from '../components/AdminNav';
 import { Button } from '../components/Button';
 import { Card } from '../components/Card';
 import { SelectField } from '../components/fields';
@@ -62,16 +63,21 @@ function AllSessions() {
       <QueryState data={sessions.data} error={sessions.error}>
         {(list) => <SessionList sessions={list.data} showOwner owners={owners} />}
       </QueryState>
+      {/* Previous and Next only when there is more than one page; then each is disabled at its end. */}
       <nav aria-label="Pages" className="mt-4 flex items-center gap-3 text-sm">
-        <Button size="sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
-          Previous
-        </Button>
-        <span className="text-slate-600 dark:text-slate-400">
+        {count > PAGE_SIZE ? (
+          <Button size="sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
+            Previous
+          </Button>
+        ) : null}
+        <span className="text-slate-600 dark:text-slate-400" data-testid="page-range">
           {count === 0 ? '0' : `${offset + 1}–${Math.min(offset + PAGE_SIZE, count)}`} of {count}
         </span>
-        <Button size="sm" disabled={offset + PAGE_SIZE >= count} onClick={() => setOffset(offset + PAGE_SIZE)}>
-          Next
-        </Button>
+        {count > PAGE_SIZE ? (
+          <Button size="sm" disabled={offset + PAGE_SIZE >= count} onClick={() => setOffset(offset + PAGE_SIZE)}>
+            Next
+          </Button>
+        ) : null}
       </nav>
     </Card>
   );
@@ -83,7 +89,10 @@ export default function AdminPage() {
     <>
       <PageHeader title="Admin Dashboard" />
       {user.is_superuser ? (
-        <AllSessions />
+        <>
+          <AdminNav />
+          <AllSessions />
+        </>
       ) : (
         <p
           role="alert"

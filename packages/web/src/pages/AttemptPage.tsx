@@ -3,25 +3,22 @@ import { type AgentSession, bestAttempt, type GenerationAttempt } from '@kernelf
 import { useLocation } from 'wouter';
 import { AppLink } from '../components/AppLink';
 import { buttonClass } from '../components/Button';
-import { ConfirmButton } from '../components/ConfirmButton';
 import { Card } from '../components/Card';
 import { EvaluationReport } from '../components/EvaluationReport';
 import { NotFoundFallback } from '../components/NotFoundFallback';
 import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
 import { SourceTabs } from '../components/SourceTabs';
-import { StatusBadge } from '../components/StatusBadge';
-import { useAction } from '../hooks/useAction';
+import { LifecycleBadge } from '../components/StatusBadge';
+import { SubmitAttemptButton } from '../components/SubmitAttemptButton';
 import { useSession } from '../hooks/useSession';
+import { useShortcuts } from '../hooks/useShortcut';
 import { useSessionEvents, useStreamedText } from '../hooks/useSessionEvents';
-import { api } from '../lib/client';
 import type { PageProps } from '../lib/matchPath';
 import { languageName } from '../lib/problemKind';
 
 function AttemptView({ session, attempt }: { session: AgentSession; attempt: GenerationAttempt }) {
   const streamed = useStreamedText(session.id);
-  const [, navigate] = useLocation();
-  const { busy, run } = useAction();
   const previous = [...session.generation_attempts]
     .filter((a) => a.attempt_number < attempt.attempt_number && a.source)
     .sort((a, b) => b.attempt_number - a.attempt_number)[0];
@@ -31,23 +28,12 @@ function AttemptView({ session, attempt }: { session: AgentSession; attempt: Gen
   const prev = ordered[at - 1];
   const next = ordered[at + 1];
   const href = (a: GenerationAttempt) => `/kernels/${session.id}/attempts/${a.id}`;
-  const accepted = attempt.evaluation_state?.verdict === 'accepted' && Boolean(attempt.source);
-
-  async function submit() {
-    const submission = await run(
-      () =>
-        api().submissions.create({
-          problem_name: session.problem_name,
-          device: session.device,
-          language: attempt.language,
-          source: attempt.source ?? '',
-          attempt_id: attempt.id,
-        }),
-      'Failed to submit to the leaderboard',
-      'Submitted to the leaderboard',
-    );
-    if (submission) navigate(`/leaderboard/submission/${submission.id}`);
-  }
+  const [, navigate] = useLocation();
+  // j and k step through the session's attempts (? lists the shortcuts).
+  useShortcuts({
+    j: next ? () => navigate(href(next)) : undefined,
+    k: prev ? () => navigate(href(prev)) : undefined,
+  });
 
   return (
     <>
@@ -65,13 +51,18 @@ function AttemptView({ session, attempt }: { session: AgentSession; attempt: Gen
         </ol>
         <span className="flex gap-2">
           {prev ? (
-            <AppLink href={href(prev)} className={buttonClass('secondary', 'sm')} rel="prev">
+            <AppLink
+              href={href(prev)}
+              className={buttonClass('secondary', 'sm')}
+              rel="prev"
+              title="Previous attempt (k)"
+            >
               ← #{prev.attempt_number}
               <span className="sr-only"> previous attempt</span>
             </AppLink>
           ) : null}
           {next ? (
-            <AppLink href={href(next)} className={buttonClass('secondary', 'sm')} rel="next">
+            <AppLink href={href(next)} className={buttonClass('secondary', 'sm')} rel="next" title="Next attempt (j)">
               #{next.attempt_number} →<span className="sr-only"> next attempt</span>
             </AppLink>
           ) : null}
@@ -81,7 +72,7 @@ function AttemptView({ session, attempt }: { session: AgentSession; attempt: Gen
         title={`Attempt #${attempt.attempt_number}`}
         subtitle={
           <span className="flex flex-wrap items-center gap-2">
-            <StatusBadge status={attempt.status} />
+            <LifecycleBadge status={attempt.status} />
             <AppLink href={`/kernels/${session.id}`}>{session.label}</AppLink>
             <span aria-hidden="true">·</span>
             <span className="font-mono text-xs">{languageName(attempt.language)}</span>
@@ -92,18 +83,7 @@ function AttemptView({ session, attempt }: { session: AgentSession; attempt: Gen
             ) : null}
           </span>
         }
-        actions={
-          <ConfirmButton
-            variant="primary"
-            disabled={!accepted || busy}
-            title={accepted ? undefined : 'Only an accepted attempt can be ranked'}
-            question={`Submit attempt #${attempt.attempt_number} to the ${session.problem_name} leaderboard? It is evaluated again in ranked mode and shown under your display name.`}
-            confirmLabel="Submit"
-            onConfirm={submit}
-          >
-            Submit to leaderboard
-          </ConfirmButton>
-        }
+        actions={<SubmitAttemptButton session={session} attempt={attempt} />}
       />
       <Card className="mb-6">
         <SourceTabs attempt={attempt} previous={previous} best={best} />
@@ -147,7 +127,11 @@ export default function AttemptPage({ params }: PageProps) {
     <QueryState data={data} error={error} label="Loading attempt…">
       {(session) => {
         const attempt = session.generation_attempts.find((a) => a.id === attemptId);
-        return attempt ? <AttemptView session={session} attempt={attempt} /> : <NotFoundFallback />;
+        return attempt ? (
+          <AttemptView session={session} attempt={attempt} />
+        ) : (
+          <NotFoundFallback up={{ href: `/kernels/${session.id}`, label: `Back to ${session.label}` }} />
+        );
       }}
     </QueryState>
   );

@@ -1,7 +1,6 @@
 // `/leaderboard/{problemId}` ('Problem: <name>'): the statement, the baseline, a chart of the top entries and the
-// top 100 with a device filter; Submit opens the submit page for this problem.
+// top 100 with a device filter (?device=); Submit opens the submit page for this problem.
 import { problemTitle } from '@kernelforge/sdk';
-import { useState } from 'react';
 import { AppLink } from '../components/AppLink';
 import { buttonClass } from '../components/Button';
 import { Card } from '../components/Card';
@@ -14,6 +13,7 @@ import { TorchProblemSummary } from '../components/TorchProblemSummary';
 import { useDevices } from '../hooks/useDevices';
 import { useLeaderboard } from '../hooks/useLeaderboards';
 import { useProblem } from '../hooks/useProblems';
+import { useQueryParam } from '../hooks/useQueryParam';
 import { formatMs } from '../lib/format';
 import type { PageProps } from '../lib/matchPath';
 import { languageName, sizesKind } from '../lib/problemKind';
@@ -27,7 +27,8 @@ const median = (values: number[]) => {
 
 export default function LeaderboardPage({ params }: PageProps) {
   const problemId = params.problemId ?? '';
-  const [device, setDevice] = useState('');
+  // The device filter lives in the address (?device=), so a link opens the board filtered.
+  const [device, setDevice] = useQueryParam('device');
   const { data, error } = useLeaderboard(problemId.trim() ? problemId : '', device);
   const devices = useDevices();
   const problem = useProblem(problemId.trim() ? problemId : undefined);

@@ -11,6 +11,7 @@ import { QueryState } from '../components/QueryState';
 import { SessionActions } from '../components/SessionActions';
 import { SessionProgress } from '../components/SessionProgress';
 import { StatusBadge } from '../components/StatusBadge';
+import { SubmitAttemptButton } from '../components/SubmitAttemptButton';
 import { useSession } from '../hooks/useSession';
 import { useSessionEvents, useStreamedText } from '../hooks/useSessionEvents';
 import { useSessionMutations } from '../hooks/useSessionMutations';
@@ -19,6 +20,16 @@ import { formatMs } from '../lib/format';
 import { formatSpread, spreadMs } from '../lib/noise';
 import { problemTitle } from '@kernelforge/sdk';
 import type { PageProps } from '../lib/matchPath';
+
+/** The two newest attempts with a source, oldest first, as a comparison to start from. */
+function comparePair(session: AgentSession): string | undefined {
+  const withSource = session.generation_attempts
+    .filter((a) => a.source)
+    .sort((x, y) => x.attempt_number - y.attempt_number)
+    .slice(-2);
+  const [a, b] = withSource;
+  return a && b ? `/kernels/${session.id}/compare/${a.attempt_number}/${b.attempt_number}` : undefined;
+}
 
 function SessionView({ session }: { session: AgentSession }) {
   const actions = useSessionMutations(session.id);
@@ -59,7 +70,12 @@ function SessionView({ session }: { session: AgentSession }) {
         <Card title="Time per attempt" className="min-w-0 lg:col-span-2">
           <AttemptChart attempts={session.generation_attempts} bestId={bestId} sessionId={session.id} />
         </Card>
-        <Card title="Best attempt">
+        <Card
+          title="Best attempt"
+          actions={
+            bestId && best ? <SubmitAttemptButton session={session} attempt={best} size="sm" label="Submit" /> : null
+          }
+        >
           {bestId && best ? (
             <dl className="grid grid-cols-2 gap-3 text-sm">
               <dt className="text-slate-500 dark:text-slate-400">Attempt</dt>
@@ -83,7 +99,11 @@ function SessionView({ session }: { session: AgentSession }) {
           )}
         </Card>
       </div>
-      <Card title={`Attempts (${session.generation_attempts.length})`} className="mt-6">
+      <Card
+        title={`Attempts (${session.generation_attempts.length})`}
+        className="mt-6"
+        actions={comparePair(session) ? <AppLink href={comparePair(session) ?? ''}>Compare attempts</AppLink> : null}
+      >
         <AttemptTable
           sessionId={session.id}
           attempts={session.generation_attempts}
