@@ -113,7 +113,9 @@ describe('the data directory and the runner folder are private', () => {
     expect(entries.length).toBeGreaterThan(100);
     const open = entries.filter((p) => (lstatSync(p).mode & 0o077) !== 0);
     expect(open).toEqual([]);
-  });
+    // A real initdb (the modes it leaves are what is checked), then every migration: ~4 s on a quiet 2-core machine,
+    // past 60 s beside the rest of the suite at load 8.
+  }, 180_000);
 
   it("makes the runner's folder its own (0700; 0711 as root, for the sandbox user), and refuses a planted link", () => {
     const work = join(dir, 'runner-work');
