@@ -521,7 +521,8 @@ describe('keyboard', () => {
     await withPage(user.token, async (page) => {
       await page.goto('/tokens/');
       await page.getByRole('heading', { name: 'User API Tokens' }).waitFor();
-      const stops = await tabStops(page, 12);
+      // The header's links (New kernel, Sessions, Submit, Leaderboard, Sweeps, Agents, API tokens, ...) come first.
+      const stops = await tabStops(page, 18);
       for (const name of ['Skip to content', 'New kernel', 'Submit', 'Leaderboard', 'API tokens', 'Log out', 'Name']) {
         expect(
           stops.some((s) => s.includes(name)),
