@@ -125,7 +125,9 @@ describe('cheats get their verdicts', () => {
     // honest call or two as well (a running thread's cpu time is read up to a tick late); never enough to reject.
     // (flagged_calls counts every flagged call, correctness ones too; timing_flagged those of the timed phase.)
     const flagged = harness.timing_flagged ?? 0;
-    expect(harness.samples).toBeGreaterThanOrEqual(QUICK_TIMING.minSamples);
+    // At least one clean sample; not minSamples: beside a busy neighbour the time budget can end sampling first
+    // (3 clean samples and its flagged calls, seen with the evaluating lanes side by side at load 4).
+    expect(harness.samples).toBeGreaterThanOrEqual(1);
     // Each flagged timing call counts as the slowest clean sample: none of them can make the time faster.
     const bench = some.benchmarking_result!.cases[0]!;
     expect(bench.optimized.samples).toBe((harness.samples ?? 0) + flagged);
