@@ -24,12 +24,14 @@ describe('POST /auth/login/access-token', () => {
     expect(me.status).toBe(200);
     const user = (await me.json()) as Record<string, unknown>;
     expect(user).toMatchObject({ email: server.admin.email, is_superuser: true, is_active: true, full_name: null });
-    // The spec's fields, is_active, and display_name (the name others see, which the user sets: issue 14).
+    // The spec's fields, is_active, display_name (the name others see, which the user sets: issue 14) and handle
+    // (the stored words shown where no name is set: issue 23).
     expect(Object.keys(user).sort()).toEqual([
       'created_at',
       'display_name',
       'email',
       'full_name',
+      'handle',
       'id',
       'is_active',
       'is_superuser',
