@@ -37,7 +37,7 @@ export const SERVER_SETTINGS = {
   SMTP_URL: {
     default: 'unset',
     meaning:
-      'e.g. `smtps://user:pass@smtp.example.com:465`; unset: mail is logged and kept in the outbox (`GET /api/v1/admin/outbox`, superusers; the web's `/admin/outbox`)',
+      "e.g. `smtps://user:pass@smtp.example.com:465`; unset: mail is logged and kept in the outbox (`GET /api/v1/admin/outbox`, superusers; the web's `/admin/outbox`)",
   },
   MAIL_FROM: { default: '`Kernelforge <no-reply@<public host>>`', meaning: 'sender of every mail' },
   KFORGE_ADMIN_EMAIL: {
