@@ -110,11 +110,13 @@ describe('cheats get their verdicts', () => {
     // A few flagged calls are how an honest kernel looks on a loaded machine (a running thread's cpu time is
     // read up to a scheduler tick late): they never count, and never reject. On every call: rejected.
     let harness: Record<string, number> = {};
+    // 20 samples: its two spinning calls, and an honest call or two flagged on a loaded machine, stay a few of
+    // many (with quick's 5, two spins and two load-flagged calls were 4 of 5: rejected beside the other lane).
     const some = await evaluate(payload('19_ReLU', withDefines('work_after_return_some.c')), {
       problems: catalogue,
       device: cpuDevice(),
       workDir,
-      timing: 'quick',
+      timing: { ...QUICK_TIMING, minSamples: 20, maxMs: 5_000 },
       onProfile: (p) => {
         harness = p.harness;
       },
