@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, SCREENSHOTS, SHOOTING, startHarness } from './harness';
 
 let h: Harness;
-let user: { id: string; email: string; token: string };
+let user: { id: string; email: string; token: string; handle: string };
 let device = '';
 let session: { id: string; attempts: { id: string; attempt_number: number; status: string }[] };
 let submissionId = '';
@@ -58,7 +58,8 @@ async function untilIdle(id: string): Promise<WireSession> {
 beforeAll(async () => {
   h = await startHarness();
   const created = await h.server.createUser({ password: 'readable password' });
-  user = { id: created.user.id, email: created.user.email, token: created.token };
+  user = { id: created.user.id, email: created.user.email, token: created.token, handle: created.user.handle ?? '' };
+  if (!user.handle) throw new Error('the new user has no handle');
   device = (await json<{ data: { id: string }[] }>('/api/v1/devices')).data[0]?.id ?? '';
   const id = await startSession(3);
   session = { id, attempts: (await untilIdle(id)).generation_attempts };
@@ -319,10 +320,9 @@ describe('guarded actions and names', () => {
   it('lets a user pick the name a leaderboard shows; the email shows to superusers only', async () => {
     const { context, page } = await openAt(1440, 900, user.token);
     await page.goto('/leaderboard/19_ReLU');
-    await page
-      .getByTestId('leaderboard-row')
-      .filter({ hasText: `user-${user.id.slice(0, 8)}` })
-      .waitFor();
+    await page.getByTestId('leaderboard-row').filter({ hasText: user.handle }).waitFor();
+    // A user with no name shows as their stored handle of words, never as an id (issue 23).
+    expect(await page.getByText(`user-${user.id.slice(0, 8)}`).count()).toBe(0);
     await page.goto('/account');
     await page.getByLabel(/^Display name/).fill('Kernel Wrangler');
     await page.getByRole('button', { name: 'Save' }).click();
