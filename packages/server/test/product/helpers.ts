@@ -222,3 +222,26 @@ export async function queuedEvaluations(server: TestServer): Promise<number> {
   );
   return rows[0]?.n ?? 0;
 }
+
+/**
+ * Waits until attempt `attemptNumber` of a session has its evaluation queued. Tests that check first-come order
+ * queue one job at a time with it: on a real Postgres the generation of several sessions runs concurrently, so the
+ * order sessions were created in is not the order their jobs arrive in.
+ */
+export async function waitForQueuedAttempt(
+  server: TestServer,
+  sessionId: string,
+  attemptNumber: number,
+): Promise<void> {
+  await waitFor(
+    async () => {
+      const rows = await server.ctx.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM jobs j JOIN generation_attempts a ON a.id::text = j.payload->>'target_id'
+         WHERE j.kind = 'evaluate' AND j.status = 'queued' AND a.session_id = $1 AND a.attempt_number = $2`,
+        [sessionId, attemptNumber],
+      );
+      return (rows[0]?.n ?? 0) > 0;
+    },
+    { what: `attempt #${attemptNumber} of session ${sessionId} queued` },
+  );
+}

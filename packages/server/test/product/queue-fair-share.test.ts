@@ -11,6 +11,7 @@ import {
   registerRunner,
   startProductServer,
   waitFor,
+  waitForQueuedAttempt,
 } from './helpers.js';
 
 let server: TestServer;
@@ -34,14 +35,13 @@ const sessionOf = async (attemptId: string) =>
   )[0]?.session_id;
 
 test("a user with jobs running waits for another user's job, whatever the queue's age order", async () => {
-  const mine = [
-    await createReluSession(server, heavy, 'heavy-1', 1),
-    await createReluSession(server, heavy, 'heavy-2', 1),
-    await createReluSession(server, heavy, 'heavy-3', 1),
-  ];
-  await waitFor(async () => (await queuedEvaluations(server)) === 3, {
-    what: "the heavy user's three evaluations queued",
-  });
+  // One at a time, each queued before the next session starts, so the age order among them is known.
+  const mine = [];
+  for (const name of ['heavy-1', 'heavy-2', 'heavy-3']) {
+    const session = await createReluSession(server, heavy, name, 1);
+    await waitForQueuedAttempt(server, session.id, 1);
+    mine.push(session);
+  }
   const theirs = await createReluSession(server, light, 'light-1', 1);
   await waitFor(async () => (await queuedEvaluations(server)) === 4, { what: "the light user's evaluation queued" });
 

@@ -13,6 +13,7 @@ import {
   registerRunner,
   startProductServer,
   waitFor,
+  waitForQueuedAttempt,
 } from './helpers.js';
 
 let server: TestServer;
@@ -38,16 +39,26 @@ const ownerOf = async (targetId: string, kind: string) => {
 
 test('a submission, then a new session first attempt, are claimed before later attempts queued earlier', async () => {
   // Three sessions get their first attempt evaluated, so each has a later attempt's evaluation waiting.
-  const busy = [
-    await createReluSession(server, user, 'busy-1', 5),
-    await createReluSession(server, user, 'busy-2', 5),
-    await createReluSession(server, user, 'busy-3', 5),
-  ];
+  // Each first attempt queued before the next session starts; each later attempt queued before the next claim, so
+  // the later attempts' first-come order is the order their sessions' results were posted in.
+  const busy = [];
+  for (const name of ['busy-1', 'busy-2', 'busy-3']) {
+    const session = await createReluSession(server, user, name, 5);
+    await waitForQueuedAttempt(server, session.id, 1);
+    busy.push(session);
+  }
+  const laterOrder: string[] = [];
   for (let i = 0; i < busy.length; i++) {
     const job = await claim(server, runnerId, [CPU.id]);
     expect(job?.payload.kind).toBe('attempt');
+    const owner = await ownerOf(String(job?.payload.target_id), 'attempt');
     await postResult(server, runnerId, job as NonNullable<typeof job>, { evaluation_state: fakeState('benchmark', 2) });
+    const sessionId = owner.split('#')[0] as string;
+    await waitForQueuedAttempt(server, sessionId, 2);
+    laterOrder.push(`${sessionId}#2`);
   }
+  // First come, first served among the first attempts too.
+  expect(laterOrder).toEqual(busy.map((s) => `${s.id}#2`));
   await waitFor(async () => (await queuedEvaluations(server)) === busy.length, { what: 'three later attempts queued' });
 
   // Then a user submits, and someone else's new session starts.
@@ -75,5 +86,5 @@ test('a submission, then a new session first attempt, are claimed before later a
   expect(order[0]).toBe('submission');
   expect(order[1]).toBe(`${fresh.id}#1`);
   // The later attempts keep their first-come order among themselves.
-  expect(order.slice(2)).toEqual(busy.map((s) => `${s.id}#2`));
+  expect(order.slice(2)).toEqual(laterOrder);
 });
