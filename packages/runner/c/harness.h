@@ -30,6 +30,9 @@ typedef struct {
   double atol, rtol;
   int warmup_calls;
   double warmup_ms, min_samples, min_ms, max_ms, target_rse, check_prob, call_timeout_ms;
+  /* Sampling also goes on until the 95% interval of the case's paired speedup has at most this half-width over
+     the speedup (the plan's `speedup_half_width` line, judge.ts SPEEDUP_HALF_WIDTH); 0: no such rule. */
+  double speedup_half_width;
   int nargs;
   arg_desc args[KF_MAX_ARGS];
   int ndists, dists[4];

@@ -406,6 +406,30 @@ static int converged(const series *s) {
   return median_rse(s) <= P.target_rse;
 }
 
+/* The half-width of the median's distribution-free 95% interval over the median: the order statistics at ranks
+   n/2 -+ 1.96 sqrt(n)/2, as the judge's medianInterval() publishes it (src/evaluate/judge.ts). */
+static double median_rel_half_width(const series *s) {
+  int n = s->n;
+  if (n < 6) return INFINITY;
+  double *v = malloc(sizeof(double) * (size_t)n);
+  memcpy(v, s->v, sizeof(double) * (size_t)n);
+  qsort(v, (size_t)n, sizeof(double), cmp_double);
+  double half = 1.96 * sqrt((double)n) / 2;
+  int lo = (int)floor(n / 2.0 - half), hi = (int)ceil(n / 2.0 + half) - 1;
+  if (lo < 0) lo = 0;
+  if (hi > n - 1) hi = n - 1;
+  double med = quantile(v, n, 0.5), hw = (v[hi] - v[lo]) / 2;
+  free(v);
+  return med > 0 ? hw / med : INFINITY;
+}
+
+/* Paired: the speedup is the median of the pairs' ratios, so sampling also goes on until its 95% interval is
+   as narrow as the plan asks (or the budget is spent). */
+static int speedup_converged(const series *ratio) {
+  if (P.speedup_half_width <= 0) return 1;
+  return median_rel_half_width(ratio) <= P.speedup_half_width;
+}
+
 static void print_series(const char *key, const series *s) {
   fprintf(J, ",\"%s\":[", key);
   for (int i = 0; i < s->n; i++) {
@@ -615,7 +639,7 @@ static int timing(void) {
       }
       if (!flagged && o > 0) push(&ratio, b / o);
       double elapsed = now_ms() - start;
-      if ((converged(&cand) && converged(&base)) || elapsed > budget) break;
+      if ((converged(&cand) && converged(&base) && speedup_converged(&ratio)) || elapsed > budget) break;
     }
     if (cand.n == 0) {
       char m[400];

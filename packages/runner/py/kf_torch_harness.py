@@ -558,6 +558,23 @@ def median_rse(xs):
     return se / med if med > 0 else math.inf
 
 
+def speedup_converged(ratios):
+    """The 95% interval of the median of the paired ratios (ranks n/2 -+ 1.96 sqrt(n)/2, the judge's
+    medianInterval) has at most the plan's half-width over the median; 0 in the plan: no such rule."""
+    target = T.get("speedup_half_width", 0)
+    if not target:
+        return True
+    n = len(ratios)
+    if n < 6:
+        return False
+    v = sorted(ratios)
+    half = 1.96 * math.sqrt(n) / 2
+    lo = max(0, math.floor(n / 2 - half))
+    hi = min(n - 1, math.ceil(n / 2 + half) - 1)
+    med = quantile(v, 0.5)
+    return med > 0 and (v[hi] - v[lo]) / 2 / med <= target
+
+
 def converged(ns):
     return len(ns) >= T["min_samples"] and sum(ns) / 1e6 >= T["min_ms"] and median_rse(ns) <= T["rel_se"]
 
@@ -700,7 +717,7 @@ def benchmark(cand, report, early):
             check_inputs(shared["candidate"].input_views, xs, names)
             n = len(times["candidate"])
             elapsed = (time.monotonic() - t_start) * 1000
-            if converged(times["candidate"]) and converged(times["baseline"]):
+            if converged(times["candidate"]) and converged(times["baseline"]) and speedup_converged(ratios):
                 break
             if elapsed >= budget and n >= 1:
                 break

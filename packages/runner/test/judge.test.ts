@@ -3,7 +3,7 @@
 // the roofline floor, review reasons, and the plan lines that carry the mid-run rules to the harnesses.
 import type { Device } from '@kernelforge/sdk';
 import { describe, expect, it } from 'vitest';
-import { planText } from '../src/harness/plan.js';
+import { DEFAULT_TIMING, planText, QUICK_TIMING, RANKED_TIMING } from '../src/harness/plan.js';
 import {
   FLAGGED_MIN,
   FLAGGED_SHARE,
@@ -13,6 +13,9 @@ import {
   medianInterval,
   medianRse,
   planRules,
+  RETIME_HALF_WIDTH,
+  relativeHalfWidth,
+  SPEEDUP_HALF_WIDTH,
   shouldRetime,
   type TimedCase,
   withFlagged,
@@ -232,5 +235,66 @@ describe('review', () => {
     });
     expect(j.result.cases[0]?.sizes).toEqual({});
     expect(j.result.gbps).toBeGreaterThan(0);
+  });
+});
+
+describe('precision of the paired speedup', () => {
+  // 40 pairs whose ratios spread +-1% around 1.0 (a precise identical-code run) and +-10% (a noisy one).
+  const tight = Array.from({ length: 40 }, (_, i) => 0.99 + (0.02 * i) / 39);
+  const wide = Array.from({ length: 40 }, (_, i) => 0.9 + (0.2 * i) / 39);
+
+  it('the half-width is that of the published interval, over the median', () => {
+    const iv = medianInterval(wide) as [number, number];
+    expect(relativeHalfWidth(wide)).toBeCloseTo((iv[1] - iv[0]) / 2 / 1.0, 6);
+    expect(relativeHalfWidth(tight)).toBeLessThan(RETIME_HALF_WIDTH);
+    expect(relativeHalfWidth(wide)).toBeGreaterThan(RETIME_HALF_WIDTH);
+    expect(relativeHalfWidth([1, 1, 1])).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('the harnesses sample until the interval is SPEEDUP_HALF_WIDTH wide (default and ranked rules, not quick)', () => {
+    const p = catalogue.get('19_ReLU');
+    if (!p) throw new Error('no 19_ReLU');
+    const plan = (timing: typeof DEFAULT_TIMING) =>
+      planText({
+        problem: p,
+        ranked: false,
+        cuda: false,
+        testCases: p.cases.test,
+        benchCases: p.cases.benchmark,
+        seeds: [1n],
+        benchSeed: 2n,
+        timing,
+      });
+    expect(plan(DEFAULT_TIMING)).toContain(`speedup_half_width ${SPEEDUP_HALF_WIDTH}`);
+    expect(plan(RANKED_TIMING)).toContain(`speedup_half_width ${SPEEDUP_HALF_WIDTH}`);
+    expect(plan(QUICK_TIMING)).not.toContain('speedup_half_width');
+  });
+
+  it('a ranked result with a wide interval is timed again once; still wide, it is flagged as imprecise', () => {
+    expect(shouldRetime(true, quiet, 1, {}, [{ ratios: wide }])).toBe(true);
+    expect(shouldRetime(true, quiet, 1, {}, [{ ratios: tight }])).toBe(false);
+    expect(shouldRetime(true, quiet, 2, {}, [{ ratios: wide }])).toBe(false);
+    expect(shouldRetime(false, quiet, 1, {}, [{ ratios: wide }])).toBe(false);
+    expect(shouldRetime(true, quiet, 1, { retime: false }, [{ ratios: wide }])).toBe(false);
+    const judge = (ratios: number[], over: { ranked?: boolean; precision?: boolean } = {}) =>
+      judgeTimed({
+        device: device(),
+        ranked: over.ranked ?? true,
+        cases: [timed({ optimized: Array(40).fill(1), baseline: Array(40).fill(1), ratios })],
+        load: quiet,
+        timedRuns: 2,
+        baselineName: 'x',
+        ...(over.precision === undefined ? {} : { precision: over.precision }),
+      });
+    const imprecise = judge(wide);
+    expect(imprecise.verdict).toBe('accepted');
+    expect(imprecise.result.flagged_for_review).toBe(true);
+    expect(imprecise.result.review_reasons.join('\n')).toMatch(
+      /wider than \+-3% after 2 timings: the figure is imprecise/,
+    );
+    expect(judge(tight).result.flagged_for_review).toBe(false);
+    // Unranked results publish their interval as it is; rules that never re-time (quick) are not held to it.
+    expect(judge(wide, { ranked: false }).result.flagged_for_review).toBe(false);
+    expect(judge(wide, { precision: false }).result.flagged_for_review).toBe(false);
   });
 });

@@ -55,7 +55,7 @@ void solution(const float* restrict x, float* restrict y, int64_t n) {
 #pragma omp parallel for simd schedule(static)
   for (int64_t i = 0; i < n; i++) y[i] = x[i] > 0.0f ? x[i] : 0.0f;
 }`;
-    const state = await run('19_ReLU', src, {}, { ...DEFAULT_TIMING, targetRse: 0.03 });
+    const state = await run('19_ReLU', src, {}, { ...DEFAULT_TIMING, targetRse: 0.03, targetSpeedupHalfWidth: 0.03 });
     expect(state.verdict, state.message).toBe('accepted');
     const c = state.benchmarking_result!.cases[0]!;
     expect(c.optimized.max_ms).toBeGreaterThan(20);

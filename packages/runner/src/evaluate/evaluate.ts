@@ -208,9 +208,10 @@ export async function evaluate(payload: EvaluationJobPayload, opts: EvaluateOpti
       });
     let run = await harnessRun();
     let timedRuns = 1;
-    // A ranked result timed while other work kept the machine busy is timed again once; if the machine is
-    // still busy, the result is kept but flagged for review as noisy (build-state), never ranked silently.
-    if (shouldRetime(ranked, run.report?.load, timedRuns, timing) && !opts.signal?.aborted) {
+    // A ranked result timed while other work kept the machine busy, or whose speedup interval came out wider than
+    // the judge's RETIME_HALF_WIDTH, is timed again once; if still so, the result is kept but flagged for review
+    // (noisy, or imprecise), never ranked silently.
+    if (shouldRetime(ranked, run.report?.load, timedRuns, timing, run.report?.bench) && !opts.signal?.aborted) {
       run = await harnessRun();
       timedRuns = 2;
     }
@@ -229,6 +230,7 @@ export async function evaluate(payload: EvaluationJobPayload, opts: EvaluateOpti
         ranked,
         run,
         timedRuns,
+        precision: timing.retime !== false,
         compile: compiled.report,
         environment,
         base,

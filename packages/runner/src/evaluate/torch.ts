@@ -176,6 +176,8 @@ function timingOf(t: TimingRules) {
     min_ms: t.minMs,
     max_ms: t.maxMs,
     rel_se: t.targetRse,
+    // 0: no rule on the speedup's interval (quick).
+    speedup_half_width: t.targetSpeedupHalfWidth ?? 0,
     call_timeout_s: t.callTimeoutMs / 1000,
   };
 }
@@ -479,10 +481,11 @@ export async function evaluateTorch(
     };
     let run = await harnessRun();
     let timedRuns = 1;
-    // The judge's rule, as for C: a ranked result timed under heavy outside load is timed again once.
+    // The judge's rule, as for C: a ranked result timed under heavy outside load, or with a wide speedup interval,
+    // is timed again once.
     if (
       run.report?.verdict === 'accepted' &&
-      shouldRetime(ranked, run.report.load, timedRuns, t) &&
+      shouldRetime(ranked, run.report.load, timedRuns, t, run.report.bench) &&
       !opts.signal?.aborted
     ) {
       run = await harnessRun();
@@ -515,6 +518,7 @@ export async function evaluateTorch(
       benchConstants,
       device: opts.device,
       timedRuns,
+      precision: t.retime !== false,
       reviewReasons: pythonReviewReasons(payload.source),
     });
   } finally {
@@ -535,6 +539,8 @@ function stateFromTorchReport(
     benchConstants: Record<string, number>;
     device: Device;
     timedRuns: number;
+    /** Whether the rules re-time imprecise ranked results (not `quick`). */
+    precision: boolean;
     /** The static scan's findings: they flag an accepted result for review. */
     reviewReasons: readonly string[];
   },
@@ -578,6 +584,7 @@ function stateFromTorchReport(
     })),
     load: report.load,
     timedRuns: a.timedRuns,
+    precision: a.precision,
     reviewReasons: a.reviewReasons,
     baselineName: 'the reference in eager PyTorch',
     compiledName: 'TorchScript freeze',

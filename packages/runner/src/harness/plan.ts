@@ -1,5 +1,5 @@
 // Writes the plan the C harness reads: arguments, cases with element counts, seeds and timing rules.
-import { planRules } from '../evaluate/judge.js';
+import { planRules, SPEEDUP_HALF_WIDTH } from '../evaluate/judge.js';
 import { evalExpr } from '../problems/expr.js';
 import type { CaseDef, ProblemDefinition } from '../problems/schema.js';
 import { elementCount } from '../problems/validate.js';
@@ -11,8 +11,11 @@ export interface TimingRules {
   minMs: number;
   /** Budget for all timed cases together. */
   maxMs: number;
-  /** Stop when the standard error is below this fraction of the mean. */
+  /** Stop when the standard error of each series' median is below this fraction of the median. */
   targetRse: number;
+  /** And when the 95% interval of each case's paired speedup has at most this half-width over the speedup
+      (judge.ts SPEEDUP_HALF_WIDTH); unset: no such rule (`quick`). */
+  targetSpeedupHalfWidth?: number;
   /** Benchmark mode: the chance that a sample without an interleaved baseline is checked (decided after the call). */
   checkProbability: number;
   callTimeoutMs: number;
@@ -31,6 +34,7 @@ export const DEFAULT_TIMING: TimingRules = {
   minMs: 100,
   maxMs: 10_000,
   targetRse: 0.01,
+  targetSpeedupHalfWidth: SPEEDUP_HALF_WIDTH,
   checkProbability: 0.25,
   callTimeoutMs: 10_000,
 };
@@ -79,6 +83,7 @@ export function planText(input: PlanInput): string {
     ...input.seeds.map((s) => `seed ${s}`),
     `bench_seed ${input.benchSeed}`,
     `flush ${t.flush ?? 'auto'}`,
+    ...(t.targetSpeedupHalfWidth ? [`speedup_half_width ${t.targetSpeedupHalfWidth}`] : []),
     rulesLine(),
     ...(input.llcBytes ? [`llc ${input.llcBytes}`] : []),
     ...input.testCases.map((c) => caseLine('test', c, p)),
