@@ -55,9 +55,17 @@ export const LeaderboardEntry = z.object({
   device: Text,
   language: Language.optional(),
   time_ms: z.number(),
+  /** 95% interval of `time_ms`, when the runner measured one. */
+  time_interval: Interval.optional(),
   speedup: z.number().nullable(),
   /** 95% interval of the speedup, when the runner measured one: an interval holding 1.00x is no difference. */
   speedup_interval: Interval.optional(),
+  /** How many accepted ranked runs this user has on this problem and device: the entry is the fastest of them. */
+  runs: z.number().int().positive().default(1),
+  /** Tied with the entry ranked just above: the 95% interval of the ratio of their times holds 1 (their time
+      intervals overlap), so the order between the two is within the noise of the measurement. False when either
+      has no interval, and for the first entry. */
+  within_noise_of_previous: z.boolean().default(false),
   /** Over the device's peak or over 10x: ranked below every unflagged entry until reviewed; why, in words. */
   flagged_for_review: z.boolean().default(false),
   review_reasons: z.array(z.string()).default([]),

@@ -14,6 +14,8 @@ interface EntryRow {
   email: string;
   review_reasons: string[] | null;
   speedup_interval: [number, number] | null;
+  time_interval: [number, number] | null;
+  runs: number;
   problem_name: string;
   device: string;
   language: string;
@@ -26,6 +28,16 @@ interface EntryRow {
 
 const isInterval = (v: unknown): v is [number, number] =>
   Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'number' && Number.isFinite(x));
+
+/**
+ * Two results are tied when the 95% interval of the ratio of their times holds 1: with each time's own interval
+ * [lo, hi], the ratio a / b lies in [a.lo / b.hi, a.hi / b.lo], which holds 1 exactly when the intervals overlap.
+ * Conservative (two independent intervals), so a "tie" says the order is not established, not that they are equal.
+ */
+export function withinNoise(a: readonly number[] | undefined, b: readonly number[] | undefined): boolean {
+  if (!a || !b || a.length !== 2 || b.length !== 2) return false;
+  return (a[0] as number) <= (b[1] as number) && (b[0] as number) <= (a[1] as number);
+}
 
 /** Ranked entries of several problems at once (one query), at most `limit` per problem. */
 async function entriesFor(
@@ -45,7 +57,10 @@ async function entriesFor(
        SELECT DISTINCT ON (s.problem_name, s.user_id, s.device) s.id, s.user_id, s.problem_name, s.device, s.language, s.time_ms,
          s.speedup, (s.flagged_for_review AND s.review_status IS DISTINCT FROM 'approved') AS flagged_for_review, s.created_at,
          s.evaluation_state->'benchmarking_result'->'review_reasons' AS review_reasons,
-         s.evaluation_state->'benchmarking_result'->'speedup_interval' AS speedup_interval
+         s.evaluation_state->'benchmarking_result'->'speedup_interval' AS speedup_interval,
+         s.evaluation_state->'benchmarking_result'->'optimized_time_interval' AS time_interval,
+         -- Counted before DISTINCT ON keeps the best: every accepted run of this user, problem and device.
+         (count(*) OVER (PARTITION BY s.problem_name, s.user_id, s.device))::int AS runs
        FROM submissions s
        WHERE s.problem_name = ANY($1::text[]) AND s.verdict = 'accepted' AND s.time_ms IS NOT NULL
          AND s.review_status IS DISTINCT FROM 'rejected' ${deviceFilter}
@@ -63,6 +78,8 @@ async function entriesFor(
   const out = new Map<string, { entries: LeaderboardEntry[]; count: number }>();
   for (const r of rows) {
     const board = out.get(r.problem_name) ?? { entries: [], count: r.total };
+    const timeInterval = isInterval(r.time_interval) ? r.time_interval : undefined;
+    const previous = board.entries[board.entries.length - 1];
     board.entries.push({
       rank: r.rank,
       submission_id: r.id,
@@ -71,8 +88,11 @@ async function entriesFor(
       device: r.device,
       language: r.language as LeaderboardEntry['language'],
       time_ms: Number(r.time_ms),
+      ...(timeInterval ? { time_interval: timeInterval } : {}),
       speedup: r.speedup === null ? null : Number(r.speedup),
       ...(isInterval(r.speedup_interval) ? { speedup_interval: r.speedup_interval } : {}),
+      runs: Number(r.runs),
+      within_noise_of_previous: withinNoise(previous?.time_interval, timeInterval),
       flagged_for_review: r.flagged_for_review,
       review_reasons: Array.isArray(r.review_reasons) ? r.review_reasons : [],
       created_at: iso(r.created_at),

@@ -311,12 +311,21 @@ describe('instructions', () => {
 });
 
 describe('submissions and leaderboards', () => {
-  async function submitAndEvaluate(user: TestUser, time: number | null): Promise<Submission> {
+  async function submitAndEvaluate(
+    user: TestUser,
+    time: number | null,
+    opts: { problem?: string; interval?: [number, number] } = {},
+  ): Promise<Submission> {
     const created = await json<Submission>(
       server.request('/api/v1/submission', {
         method: 'POST',
         token: user.token,
-        json: { problem_name: '19_ReLU', device: CPU_B.id, language: 'c', source: `// t=${time}\nvoid solution() {}` },
+        json: {
+          problem_name: opts.problem ?? '19_ReLU',
+          device: CPU_B.id,
+          language: 'c',
+          source: `// t=${time}\nvoid solution() {}`,
+        },
       }),
     );
     expect(created.status).toBe(201);
@@ -328,9 +337,10 @@ describe('submissions and leaderboards', () => {
     expect(JSON.stringify(created.body)).not.toContain(job?.payload.secret_seed);
     // While the runner holds the job (claimed, nothing posted yet) the submission is being evaluated.
     expect((await statusOf(user, created.body.id)).status).toBe('evaluating');
-    const posted = await postResult(server, runnerId, job as NonNullable<typeof job>, {
-      evaluation_state: fakeState('ranked', time),
-    });
+    const state = fakeState('ranked', time);
+    if (opts.interval && state.benchmarking_result)
+      Object.assign(state.benchmarking_result, { optimized_time_interval: opts.interval });
+    const posted = await postResult(server, runnerId, job as NonNullable<typeof job>, { evaluation_state: state });
     expect(posted.status).toBe(200);
     expect((await statusOf(user, created.body.id)).status).toBe('completed');
     return created.body;
@@ -414,6 +424,25 @@ describe('submissions and leaderboards', () => {
     expect(own.status).toBe(200);
     expect(own.body.data.every((s: Submission) => s.user.id === alice.user.id)).toBe(true);
     expect(own.body.count).toBe(2);
+  });
+
+  test('a row says how many runs stand behind it, and whether it is within noise of the row above', async () => {
+    const [dan, erin, fay] = await Promise.all(['Dan', 'Erin', 'Fay'].map((n) => server.createUser({ full_name: n })));
+    const problem = '20_LeakyReLU';
+    await submitAndEvaluate(dan as TestUser, 2.2, { problem, interval: [2.1, 2.3] });
+    await submitAndEvaluate(dan as TestUser, 2, { problem, interval: [1.9, 2.1] });
+    await submitAndEvaluate(dan as TestUser, null, { problem });
+    // Erin's interval overlaps Dan's best: the order of the two is not established. Fay's does not overlap Erin's.
+    await submitAndEvaluate(erin as TestUser, 2.05, { problem, interval: [2.0, 2.2] });
+    await submitAndEvaluate(fay as TestUser, 3, { problem, interval: [2.9, 3.1] });
+    const lb = (await req(`/leaderboard/${problem}?device=${CPU_B.id}`)).body as Leaderboard;
+    expect(
+      lb.entries.map((e) => [e.user.full_name, e.rank, e.runs, e.within_noise_of_previous, e.time_interval]),
+    ).toEqual([
+      ['Dan', 1, 2, false, [1.9, 2.1]],
+      ['Erin', 2, 1, true, [2.0, 2.2]],
+      ['Fay', 3, 1, false, [2.9, 3.1]],
+    ]);
   });
 
   test('submission validation: unknown problem 404, unknown device 422, wrong language 422', async () => {
