@@ -15,6 +15,7 @@ import { ConfirmButton } from '../src/components/ConfirmButton';
 import { DefaultErrorView } from '../src/components/DefaultErrorView';
 import { DiffView, sideBySide } from '../src/components/DiffView';
 import { EvaluationReport } from '../src/components/EvaluationReport';
+import { LeaderboardTable } from '../src/components/LeaderboardTable';
 import { SessionProgress, sessionProgress } from '../src/components/SessionProgress';
 import { Speedup } from '../src/components/Speedup';
 import { diffLines, unifiedDiff } from '../src/lib/diff';
@@ -238,7 +239,33 @@ const entry = (device: string, time_ms: number, flagged = false): LeaderboardEnt
   speedup: 1,
   flagged_for_review: flagged,
   review_reasons: flagged ? ['speedup 12.0x is over 10x'] : [],
+  runs: 1,
+  within_noise_of_previous: false,
   created_at: '2026-11-23T00:00:00.000Z',
+});
+
+describe('the leaderboard table', () => {
+  it('shows each time with its spread, how many runs stand behind a row, and rows within noise of the row above', () => {
+    render(
+      <LeaderboardTable
+        entries={[
+          { ...entry('cpu', 2), time_interval: [1.98, 2.02], runs: 3 },
+          {
+            ...entry('cpu', 2.01),
+            rank: 2,
+            submission_id: 's2',
+            time_interval: [1.99, 2.05],
+            within_noise_of_previous: true,
+          },
+        ]}
+      />,
+    );
+    expect(screen.getByText('±1.0%')).toBeTruthy();
+    expect(screen.getAllByTestId('within-noise')).toHaveLength(1);
+    expect(screen.getByText(/within noise of the row above: their 95% time intervals overlap/)).toBeTruthy();
+    const runs = screen.getAllByRole('row').map((r) => r.querySelectorAll('td')[6]?.textContent);
+    expect(runs.slice(1)).toEqual(['3', '1']);
+  });
 });
 
 describe('the leaderboards overview', () => {

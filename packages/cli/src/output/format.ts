@@ -9,6 +9,15 @@ export function formatMs(ms: number | null | undefined): string {
   return `${(ms / 1000).toPrecision(3)} s`;
 }
 
+/** A time with its 95% interval where the runner measured one: `2.01 ms [1.98-2.05]`. */
+export function formatMsInterval(ms: number | null | undefined, interval?: readonly [number, number]): string {
+  const t = formatMs(ms);
+  if (!interval || t === '-') return t;
+  const unit = t.slice(t.indexOf(' ') + 1);
+  const scale = unit === 'µs' ? 1000 : unit === 's' ? 1 / 1000 : 1;
+  return `${t} [${(interval[0] * scale).toPrecision(3)}-${(interval[1] * scale).toPrecision(3)}]`;
+}
+
 export function formatSpeedup(
   speedup: number | null | undefined,
   interval?: readonly [number, number] | undefined,

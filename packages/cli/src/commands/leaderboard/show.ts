@@ -5,7 +5,7 @@ import { type Runtime, examples, handle, positiveInt } from '../../core/command.
 import type { CommandContext } from '../../core/context.js';
 import { ExitCode } from '../../core/exit-codes.js';
 import type { Output } from '../../output/output.js';
-import { formatDate, formatMs, formatSpeedup } from '../../output/format.js';
+import { formatDate, formatMsInterval, formatSpeedup } from '../../output/format.js';
 
 interface LeaderboardOptions {
   limit?: number;
@@ -70,13 +70,20 @@ function printBoard(output: Output, board: Leaderboard, single: boolean): void {
     return;
   }
   output.table(board.entries, [
-    { header: 'RANK', value: (e) => `${e.rank}${e.flagged_for_review ? '!' : ''}`, align: 'right' },
+    {
+      header: 'RANK',
+      value: (e) => `${e.within_noise_of_previous ? '=' : ''}${e.rank}${e.flagged_for_review ? '!' : ''}`,
+      align: 'right',
+    },
     { header: 'USER', value: (e) => e.user.display_name },
     { header: 'DEVICE', value: (e) => e.device },
-    { header: 'TIME', value: (e) => formatMs(e.time_ms), align: 'right' },
-    { header: 'SPEEDUP', value: (e) => formatSpeedup(e.speedup), align: 'right' },
+    { header: 'TIME', value: (e) => formatMsInterval(e.time_ms, e.time_interval), align: 'right' },
+    { header: 'SPEEDUP', value: (e) => formatSpeedup(e.speedup, e.speedup_interval), align: 'right' },
+    { header: 'RUNS', value: (e) => String(e.runs ?? 1), align: 'right' },
     { header: 'SUBMITTED', value: (e) => formatDate(e.created_at) },
   ]);
+  if (board.entries.some((e) => e.within_noise_of_previous))
+    output.line(style.dim('= within noise of the row above (their 95% time intervals overlap)'));
   if (board.entries.some((e) => e.flagged_for_review))
     output.line(style.dim('! flagged for review (a speedup over 10x or over 90% of peak)'));
   if (single && board.count > board.entries.length)
