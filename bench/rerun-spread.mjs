@@ -2,13 +2,21 @@
 // the candidate: identical code, which must read 1.00x), once on the machine as it is and once beside a busy
 // neighbour on one core (a busy loop outside the sandbox). Prints each run's time, speedup and 95% interval, then
 // the spreads ((max - min) / median) per condition. Figures, never assertions.
-// Run: node_modules/.bin/tsx bench/rerun-spread.mjs [problem=19_ReLU] [runs=5] [--short]
+// A pytorch problem (e.g. 101_HardSigmoid, from problems/pytorch) reruns its reference renamed `ModelNew`.
+// Run: node_modules/.bin/tsx bench/rerun-spread.mjs [problem=19_ReLU] [runs=5] [--short] [--benchmark]
+//   --benchmark: benchmark mode (no re-timing) instead of ranked
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { QUICK_TIMING } from '../packages/runner/src/harness/plan.ts';
-import { discoverDevices, evaluate, loadCatalogue } from '../packages/runner/src/index.ts';
+import {
+  discoverDevices,
+  evaluate,
+  loadCatalogue,
+  loadTorchProblems,
+  torchFilesIn,
+} from '../packages/runner/src/index.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -17,12 +25,22 @@ const name = args[0] ?? '19_ReLU';
 const runs = Number(args[1] ?? (short ? 2 : 5));
 const workDir = join(tmpdir(), 'kforge-rerun-spread');
 mkdirSync(workDir, { recursive: true });
+const mode = process.argv.includes('--benchmark') ? 'benchmark' : 'ranked';
 const problems = loadCatalogue(join(root, 'problems'));
 const device = discoverDevices({ workDir })[0];
+if (!problems.has(name)) {
+  // Not a C problem: the pytorch problems, inspected as the server does at start-up.
+  const files = torchFilesIn(join(root, 'problems', 'pytorch'), 'builtin');
+  const loaded = await loadTorchProblems(files, { taken: new Set(problems.keys()), cacheDir: join(workDir, 'torch') });
+  for (const p of loaded.problems) problems.set(p.name, p);
+}
 const problem = problems.get(name);
-if (!problem) throw new Error(`no C problem ${name}`);
+if (!problem) throw new Error(`no problem ${name}`);
+const torch = problem.kind === 'pytorch';
 // The reference, renamed to the candidate's entry point: identical code and flags.
-const source = readFileSync(join(root, 'problems', name, 'reference.c'), 'utf8').replace(/\breference\(/, 'solution(');
+const source = torch
+  ? (problem.torch?.source ?? '').replace(/\bModel\b/g, 'ModelNew')
+  : readFileSync(join(root, 'problems', name, 'reference.c'), 'utf8').replace(/\breference\(/, 'solution(');
 
 const spread = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -37,11 +55,11 @@ async function condition(label) {
       {
         kind: 'submission',
         target_id: `spread-${label}-${i}`,
-        mode: 'ranked',
-        secret_seed: 'rerun-spread',
+        mode,
+        ...(mode === 'ranked' ? { secret_seed: 'rerun-spread' } : {}),
         problem_name: name,
         device: device.id,
-        language: 'c',
+        language: torch ? 'pytorch' : 'c',
         source,
       },
       { problems, device, workDir, ...(short ? { timing: { ...QUICK_TIMING, maxMs: 1000 } } : {}) },
@@ -54,8 +72,10 @@ async function condition(label) {
     times.push(r.optimized_time);
     speedups.push(r.speedup);
     const ci = r.speedup_interval ? `[${r.speedup_interval.map((x) => x.toFixed(3)).join(', ')}]` : '[no interval]';
+    const samples = r.cases.map((c) => c.optimized.samples).join('+');
+    const flags = r.review_reasons.length ? ` flagged: ${r.review_reasons.join('; ')}` : '';
     console.log(
-      `${label} #${i + 1}: ${r.optimized_time.toFixed(3)} ms, ${r.speedup.toFixed(3)}x ${ci}, outside ${r.load?.outside_cores ?? '?'} cores${r.load?.noisy ? ' (noisy)' : ''}, load ${loadavg()[0].toFixed(1)}`,
+      `${label} #${i + 1}: ${r.optimized_time.toFixed(3)} ms, ${r.speedup.toFixed(3)}x ${ci}, ${samples} samples, timed ${r.load?.timed_runs ?? 1}x, outside ${r.load?.outside_cores ?? '?'} cores${r.load?.noisy ? ' (noisy)' : ''}, load ${loadavg()[0].toFixed(1)}${flags}`,
     );
   }
   if (times.length > 1)
@@ -64,7 +84,7 @@ async function condition(label) {
     );
 }
 
-console.log(`${name}, ${runs} ranked reruns per condition, identical code, device ${device.id} (${device.name})`);
+console.log(`${name}, ${runs} ${mode} reruns per condition, identical code, device ${device.id} (${device.name})`);
 await condition('as is');
 const burner = spawn('sh', ['-c', 'while :; do :; done'], { stdio: 'ignore' });
 try {
