@@ -352,4 +352,12 @@ describe('the device picker', () => {
     ).toBeTruthy();
     expect(screen.queryByTestId('device-peaks')).toBeNull();
   });
+
+  it('a filter on a device not in the list (not loaded yet, or no runner now) still shows what it filters on', () => {
+    render(<DeviceSelect devices={[]} value="cpu-old" onChange={() => {}} allowAny="All devices" />);
+    expect((screen.getByLabelText('Device') as HTMLSelectElement).value).toBe('cpu-old');
+    cleanup();
+    render(<DeviceSelect devices={[device]} value="" onChange={() => {}} allowAny="All devices" />);
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['All devices', 'AMD EPYC (cpu-x86_64)']);
+  });
 });

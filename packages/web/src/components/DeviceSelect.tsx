@@ -95,6 +95,9 @@ export function DeviceSelect({
         required={!allowAny}
       >
         {allowAny ? <option value="">{allowAny}</option> : null}
+        {/* A filter from the address names its device before the list has loaded, or one no runner serves now
+            (older results): the select still says what is filtered on, never "All devices" while filtering. */}
+        {allowAny && value && !devices.some((d) => d.id === value) ? <option value={value}>{value}</option> : null}
         {!allowAny && devices.length === 0 ? <option value="">No device offered</option> : null}
         {devices.map((device) => (
           <option
