@@ -3,6 +3,7 @@
 // chart ticks, spreads and 'slower', and dead ends with a way on.
 import type {
   AgentSession,
+  BenchmarkingResult,
   CorrectnessCase,
   EvaluationState,
   GenerationAttempt,
@@ -10,7 +11,6 @@ import type {
 } from '@kernelforge/sdk';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { niceTicks, tickFormatter } from '../src/components/AttemptChart';
 import { ConfirmButton } from '../src/components/ConfirmButton';
 import { DefaultErrorView } from '../src/components/DefaultErrorView';
 import { DiffView, sideBySide } from '../src/components/DiffView';
@@ -19,6 +19,7 @@ import { LeaderboardTable } from '../src/components/LeaderboardTable';
 import { SessionProgress, sessionProgress } from '../src/components/SessionProgress';
 import { Speedup } from '../src/components/Speedup';
 import { diffLines, unifiedDiff } from '../src/lib/diff';
+import { logTicks } from '../src/lib/logScale';
 import { withinNoise } from '../src/lib/noise';
 import { bestPerDevice } from '../src/pages/LeaderboardsPage';
 import { fakeApi, renderApp, settings } from './helpers';
@@ -198,19 +199,18 @@ describe('a running session', () => {
 });
 
 describe('numbers at a glance', () => {
-  it('ticks at 1, 2, 2.5 or 5 times a power of ten, all in one unit', () => {
-    expect(niceTicks(0.87)).toEqual([0, 0.25, 0.5, 0.75, 1]);
-    expect(niceTicks(13)).toEqual([0, 5, 10, 15]);
-    const fmt = tickFormatter(1);
-    expect([0, 0.25, 0.5, 1].map(fmt)).toEqual(['0 ms', '0.25 ms', '0.5 ms', '1 ms']);
-    expect(tickFormatter(0.5)(0.25)).toBe('250 µs');
+  it('ticks a log axis at powers of 2, or of 10 over a wide span, always holding 1x', () => {
+    expect(logTicks(0.6, 3.1)).toEqual([0.5, 1, 2, 4]);
+    expect(logTicks(0.01, 50)).toEqual([0.01, 0.1, 1, 10, 100]);
   });
 
-  it('marks a speedup below 1x as slower, and tells noise from a difference', () => {
+  it('marks a speedup below 1x as slower, and tells noise from a difference by overlapping 95% intervals', () => {
     render(<Speedup value={0.8} />);
     expect(screen.getByText('slower')).toBeTruthy();
-    expect(withinNoise(1.0, 0.02, 1.03, 0.02)).toBe(true);
-    expect(withinNoise(1.0, 0.01, 1.2, 0.01)).toBe(false);
+    const timed = (t: number, lo: number, hi: number) =>
+      ({ optimized_time: t, optimized_time_interval: [lo, hi] }) as unknown as BenchmarkingResult;
+    expect(withinNoise(timed(1.0, 0.98, 1.02), timed(1.03, 1.01, 1.05))).toBe(true);
+    expect(withinNoise(timed(1.0, 0.99, 1.01), timed(1.2, 1.19, 1.21))).toBe(false);
   });
 
   it('a speedup whose 95% interval holds 1.00x reads "same as baseline", never "slower"; one that excludes it does', () => {

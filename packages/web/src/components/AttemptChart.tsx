@@ -1,35 +1,36 @@
-// An SVG chart of time per attempt (accepted attempts only): nice ticks in one unit, the baseline as a dashed line,
-// each point's spread as a bar, the best one circled; a point opens its attempt. Drawn at the width it is given, so
-// its text stays at its real size on a phone.
+// An SVG chart of speedup over the baseline per accepted attempt, on a log axis: each point with its 95% interval as
+// an error bar, the baseline (1.00×) as a dashed line, the best circled; a point opens its attempt. Text sits in the
+// margins (tick values, attempt numbers, a legend above), never beside a point, and the chart is drawn at the width
+// it is given, so its text stays at its real size on a phone.
 import type { GenerationAttempt } from '@kernelforge/sdk';
 import { useLocation } from 'wouter';
 import { useWidth } from '../hooks/useWidth';
-import { formatMs } from '../lib/format';
-import { spreadMs } from '../lib/noise';
+import { formatSpeedup } from '../lib/format';
+import { formatRatioTick, logScale, logTicks } from '../lib/logScale';
 
-const H = 240;
-const PAD = { left: 64, right: 24, top: 28, bottom: 40 };
+const H = 260;
+const PAD = { left: 52, right: 16, top: 40, bottom: 40 };
+/** Points stay this far inside the plot's sides, clear of the tick labels and the edge. */
+const INSET = 14;
+/** About how wide one character of the chart's 12 px text is. */
+const CHAR_PX = 7.5;
 
-export function attemptTime(attempt: GenerationAttempt): number | undefined {
-  const t = attempt.evaluation_state?.benchmarking_result?.optimized_time;
-  return attempt.status === 'completed' && typeof t === 'number' && Number.isFinite(t) ? t : undefined;
+/** The speedup of a timed attempt over the baseline, or undefined when it has none. */
+export function attemptSpeedup(attempt: GenerationAttempt): number | undefined {
+  const s = attempt.evaluation_state?.benchmarking_result?.speedup;
+  return attempt.status === 'completed' && typeof s === 'number' && Number.isFinite(s) && s > 0 ? s : undefined;
 }
 
-/** Tick values at 1, 2 or 5 times a power of ten, from 0 to at least `max`. */
-export function niceTicks(max: number, count = 4): number[] {
-  if (!(max > 0)) return [0, 1];
-  const rough = max / count;
-  const power = 10 ** Math.floor(Math.log10(rough));
-  const step = ([1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= rough) ?? 10 * power) as number;
-  const ticks: number[] = [];
-  for (let v = 0; v < max + step * 0.999; v += step) ticks.push(Number(v.toPrecision(12)));
-  return ticks;
+interface Point {
+  id: string;
+  n: number;
+  speedup: number;
+  interval: readonly [number, number] | undefined;
 }
 
-/** One unit for every tick: the unit of the largest one. */
-export function tickFormatter(max: number): (ms: number) => string {
-  const [scale, unit] = max >= 1000 ? [1e-3, 's'] : max >= 1 ? [1, 'ms'] : max >= 0.001 ? [1e3, 'µs'] : [1e6, 'ns'];
-  return (ms) => `${Number((ms * scale).toPrecision(4))} ${unit}`;
+function describe(p: Point): string {
+  const ci = p.interval ? ` (95% interval ${formatSpeedup(p.interval[0])}–${formatSpeedup(p.interval[1])})` : '';
+  return `Attempt #${p.n}: ${formatSpeedup(p.speedup)} the baseline${ci}`;
 }
 
 export function AttemptChart({
@@ -43,10 +44,11 @@ export function AttemptChart({
 }) {
   const [ref, W] = useWidth<HTMLElement>(640);
   const [, navigate] = useLocation();
-  const points = attempts.flatMap((a) => {
-    const t = attemptTime(a);
-    const result = a.evaluation_state?.benchmarking_result;
-    return t === undefined ? [] : [{ id: a.id, n: a.attempt_number, t, spread: spreadMs(result) ?? 0 }];
+  const points: Point[] = attempts.flatMap((a) => {
+    const speedup = attemptSpeedup(a);
+    const ci = a.evaluation_state?.benchmarking_result?.speedup_interval;
+    const interval = ci && ci[0] > 0 && ci[1] >= ci[0] ? ci : undefined;
+    return speedup === undefined ? [] : [{ id: a.id, n: a.attempt_number, speedup, interval }];
   });
   if (points.length === 0) {
     return (
@@ -55,24 +57,27 @@ export function AttemptChart({
       </p>
     );
   }
-  const baselines = attempts.flatMap((a) => {
-    const b = a.evaluation_state?.benchmarking_result?.baseline_time;
-    return attemptTime(a) !== undefined && typeof b === 'number' && Number.isFinite(b) ? [b] : [];
-  });
-  const baseline = baselines.length ? baselines.reduce((x, y) => x + y, 0) / baselines.length : undefined;
+  const lo = Math.min(...points.map((p) => p.interval?.[0] ?? p.speedup));
+  const hi = Math.max(...points.map((p) => p.interval?.[1] ?? p.speedup));
+  const plotH = H - PAD.top - PAD.bottom;
+  // Ticks at least 20 px apart, so their 12 px text never overlaps.
+  const ticks = logTicks(lo, hi, Math.max(2, Math.floor(plotH / 20) + 1));
+  const minT = ticks[0] ?? 0.5;
+  const maxT = ticks[ticks.length - 1] ?? 2;
+  const y = logScale(minT, maxT, PAD.top, H - PAD.bottom);
   const maxN = Math.max(...attempts.map((a) => a.attempt_number), 1);
-  const top = Math.max(...points.map((p) => p.t + p.spread), baseline ?? 0);
-  const ticks = niceTicks(top);
-  const maxT = ticks[ticks.length - 1] ?? top;
-  const fmt = tickFormatter(maxT);
   const plotW = Math.max(W - PAD.left - PAD.right, 40);
-  const x = (n: number) => PAD.left + (maxN === 1 ? 0.5 : (n - 1) / (maxN - 1)) * plotW;
-  const y = (t: number) => PAD.top + (1 - t / maxT) * (H - PAD.top - PAD.bottom);
-  const path = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(p.n).toFixed(1)},${y(p.t).toFixed(1)}`).join(' ');
+  const x = (n: number) => PAD.left + INSET + (maxN === 1 ? 0.5 : (n - 1) / (maxN - 1)) * (plotW - 2 * INSET);
+  const path = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(p.n).toFixed(1)},${y(p.speedup).toFixed(1)}`).join(' ');
   const best = points.find((p) => p.id === bestId);
-  // Label every attempt when they fit (about 28 px each), else every k-th.
-  const every = Math.max(1, Math.ceil(maxN / Math.max(1, Math.floor(plotW / 28))));
+  // Attempt numbers on the x axis: every one when they fit, else every k-th.
+  const labelPx = (String(maxN).length + 1) * CHAR_PX + 8;
+  const every = Math.max(1, Math.ceil(maxN / Math.max(1, Math.floor((plotW - 2 * INSET) / labelPx) + 1)));
   const open = (id: string) => sessionId && navigate(`/kernels/${sessionId}/attempts/${id}`);
+  const muted = 'fill-slate-500 dark:fill-slate-400';
+  const baselineLabel = `baseline ${formatSpeedup(1)}`;
+  const LEGEND_X = 8;
+  const legendBestX = LEGEND_X + 28 + baselineLabel.length * CHAR_PX + 20;
   return (
     <figure ref={ref}>
       <svg
@@ -80,11 +85,11 @@ export function AttemptChart({
         height={H}
         viewBox={`0 0 ${W} ${H}`}
         role="img"
-        aria-label={`Time per attempt, ${points.length} timed attempts`}
+        aria-label={`Speedup over the baseline per attempt, log axis, ${points.length} timed attempts`}
         className="block max-w-full text-xs"
       >
         {ticks.map((t) => (
-          <g key={t}>
+          <g key={t} data-testid="chart-tick">
             <line
               x1={PAD.left}
               x2={W - PAD.right}
@@ -92,8 +97,8 @@ export function AttemptChart({
               y2={y(t)}
               className="stroke-slate-200 dark:stroke-slate-800"
             />
-            <text x={PAD.left - 8} y={y(t) + 4} textAnchor="end" className="fill-slate-500 dark:fill-slate-400">
-              {fmt(t)}
+            <text x={PAD.left - 8} y={y(t) + 4} textAnchor="end" className={muted}>
+              {formatRatioTick(t)}
             </text>
           </g>
         ))}
@@ -105,53 +110,57 @@ export function AttemptChart({
               x={x(a.attempt_number)}
               y={H - PAD.bottom + 18}
               textAnchor="middle"
-              className="fill-slate-500 dark:fill-slate-400"
+              className={a.id === bestId ? 'fill-emerald-700 font-semibold dark:fill-emerald-400' : muted}
             >
               #{a.attempt_number}
             </text>
           ))}
-        <text x={PAD.left + plotW / 2} y={H - 4} textAnchor="middle" className="fill-slate-500 dark:fill-slate-400">
+        <text x={PAD.left + plotW / 2} y={H - 4} textAnchor="middle" className={muted}>
           attempt
         </text>
-        {baseline !== undefined ? (
-          <g data-testid="chart-baseline">
-            <line
-              x1={PAD.left}
-              x2={W - PAD.right}
-              y1={y(baseline)}
-              y2={y(baseline)}
-              strokeDasharray="6 4"
-              className="stroke-amber-500"
-              strokeWidth={1.5}
-            />
-            <text x={W - PAD.right} y={y(baseline) - 6} textAnchor="end" className="fill-amber-700 dark:fill-amber-300">
-              baseline {formatMs(baseline)}
-            </text>
-          </g>
-        ) : null}
-        <path d={path} fill="none" className="stroke-indigo-500" strokeWidth={2} />
+        <g data-testid="chart-baseline">
+          <line
+            x1={PAD.left}
+            x2={W - PAD.right}
+            y1={y(1)}
+            y2={y(1)}
+            strokeDasharray="6 4"
+            className="stroke-amber-500"
+            strokeWidth={1.5}
+          />
+          <line
+            x1={LEGEND_X}
+            x2={LEGEND_X + 22}
+            y1={14}
+            y2={14}
+            strokeDasharray="6 4"
+            className="stroke-amber-500"
+            strokeWidth={1.5}
+          />
+          <text x={LEGEND_X + 28} y={18} className="fill-amber-700 dark:fill-amber-300">
+            {baselineLabel}
+          </text>
+        </g>
+        <path d={path} fill="none" className="stroke-indigo-300 dark:stroke-indigo-700" strokeWidth={1.5} />
         {points.map((p) => (
           <g key={p.id}>
-            {p.spread > 0 ? (
-              <line
-                x1={x(p.n)}
-                x2={x(p.n)}
-                y1={y(Math.min(maxT, p.t + p.spread))}
-                y2={y(Math.max(0, p.t - p.spread))}
-                className="stroke-indigo-300 dark:stroke-indigo-700"
-                strokeWidth={6}
-                strokeLinecap="round"
-              />
+            {p.interval ? (
+              <g data-testid="chart-error-bar" className="stroke-indigo-500" strokeWidth={1.5}>
+                <line x1={x(p.n)} x2={x(p.n)} y1={y(p.interval[1])} y2={y(p.interval[0])} />
+                <line x1={x(p.n) - 4} x2={x(p.n) + 4} y1={y(p.interval[1])} y2={y(p.interval[1])} />
+                <line x1={x(p.n) - 4} x2={x(p.n) + 4} y1={y(p.interval[0])} y2={y(p.interval[0])} />
+              </g>
             ) : null}
             <circle
               cx={x(p.n)}
-              cy={y(p.t)}
-              r={6}
+              cy={y(p.speedup)}
+              r={5}
               role="button"
               tabIndex={sessionId ? 0 : -1}
-              aria-label={`Attempt #${p.n}: ${formatMs(p.t)}`}
+              aria-label={describe(p)}
               data-testid="chart-point"
-              className={`fill-indigo-500 ${sessionId ? 'cursor-pointer hover:fill-indigo-700' : ''}`}
+              className={`fill-indigo-500 stroke-white dark:stroke-slate-900 ${sessionId ? 'cursor-pointer hover:fill-indigo-700' : ''}`}
+              strokeWidth={1.5}
               onClick={() => open(p.id)}
               onKeyDown={(e) => {
                 if (e.key === 'Enter' || e.key === ' ') {
@@ -160,27 +169,30 @@ export function AttemptChart({
                 }
               }}
             >
-              <title>{`#${p.n}: ${formatMs(p.t)}${p.spread ? ` ± ${formatMs(p.spread)}` : ''}`}</title>
+              <title>{describe(p)}</title>
             </circle>
           </g>
         ))}
         {best ? (
           <g data-testid="chart-best" pointerEvents="none">
-            <circle cx={x(best.n)} cy={y(best.t)} r={10} fill="none" className="stroke-emerald-500" strokeWidth={2.5} />
-            <text
-              x={Math.min(Math.max(x(best.n), PAD.left + 50), W - PAD.right - 50)}
-              y={Math.max(y(best.t) - 16, 12)}
-              textAnchor="middle"
-              className="fill-emerald-700 font-semibold dark:fill-emerald-400"
-            >
-              best {formatMs(best.t)}
+            <circle
+              cx={x(best.n)}
+              cy={y(best.speedup)}
+              r={10}
+              fill="none"
+              className="stroke-emerald-500"
+              strokeWidth={2.5}
+            />
+            <circle cx={legendBestX + 6} cy={14} r={6} fill="none" className="stroke-emerald-500" strokeWidth={2} />
+            <text x={legendBestX + 18} y={18} className="fill-emerald-700 font-semibold dark:fill-emerald-400">
+              best #{best.n} {formatSpeedup(best.speedup)}
             </text>
           </g>
         ) : null}
       </svg>
       <figcaption className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-        Optimised time of each accepted attempt with its spread (±1σ); the best is circled
-        {baseline !== undefined ? ', the dashed line is the baseline' : ''}. Select a point to open the attempt.
+        Speedup over the baseline of each accepted attempt, on a log axis; the bars are 95% intervals, the dashed line
+        is the baseline (1.00×) and the best is circled. Select a point to open the attempt.
       </figcaption>
     </figure>
   );

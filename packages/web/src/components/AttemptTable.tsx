@@ -1,7 +1,6 @@
-// Attempts as a list: number, status, verdict, time with its spread, speedup; rows on phones; the agent's text live.
+// Attempts as a list: number, status, verdict, time and speedup with their 95% intervals; rows on phones; the agent's text live.
 import type { GenerationAttempt } from '@kernelforge/sdk';
-import { formatMs } from '../lib/format';
-import { formatSpread, spreadMs, standardErrorMs, withinNoise } from '../lib/noise';
+import { withinNoise } from '../lib/noise';
 import { stacked } from '../lib/stackedTable';
 import { AppLink } from './AppLink';
 import { Speedup, TimeWithSpread } from './Speedup';
@@ -20,7 +19,6 @@ export function AttemptTable({
 }) {
   if (attempts.length === 0) return <p className="py-4 text-sm text-slate-500 dark:text-slate-400">No attempts yet.</p>;
   const best = attempts.find((a) => a.id === bestId)?.evaluation_state?.benchmarking_result;
-  const bestError = standardErrorMs(best);
   return (
     <table className={stacked.table} data-testid="attempts">
       <thead className={stacked.thead}>
@@ -35,13 +33,8 @@ export function AttemptTable({
       <tbody className={stacked.tbody}>
         {attempts.map((a) => {
           const result = a.evaluation_state?.benchmarking_result;
-          const spread = spreadMs(result);
           const text = streamed[a.id];
-          const nearBest =
-            best &&
-            result &&
-            a.id !== bestId &&
-            withinNoise(result.optimized_time, standardErrorMs(result), best.optimized_time, bestError);
+          const nearBest = a.id !== bestId && withinNoise(result, best);
           return (
             <tr key={a.id} data-testid="attempt-row" className={stacked.row}>
               <td className={`${stacked.cell} ${stacked.wide}`}>
@@ -54,7 +47,7 @@ export function AttemptTable({
                 {nearBest ? (
                   <span
                     className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700 dark:bg-slate-800 dark:text-slate-200"
-                    title="The difference from the best is within twice the measurements' standard error"
+                    title="Within noise of the best: their 95% time intervals overlap"
                   >
                     ≈ best, within noise
                   </span>
@@ -78,11 +71,7 @@ export function AttemptTable({
                 <VerdictBadge verdict={a.evaluation_state?.verdict} />
               </td>
               <td data-label="Time" className={`${stacked.cell} ${stacked.num}`}>
-                <TimeWithSpread
-                  ms={result?.optimized_time}
-                  formatted={formatMs(result?.optimized_time)}
-                  spread={formatSpread(result?.optimized_time, spread)}
-                />
+                <TimeWithSpread ms={result?.optimized_time} interval={result?.optimized_time_interval} />
               </td>
               <td data-label="Speedup" className={`${stacked.cell} ${stacked.num}`}>
                 <Speedup value={result?.speedup} interval={result?.speedup_interval} />

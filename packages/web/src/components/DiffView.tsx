@@ -2,10 +2,10 @@
 // side (the old source on the left, the new on the right, changed lines paired), highlighted.
 import { Fragment, useMemo, useState } from 'react';
 import { type DiffLine, diffLines, type NumberedLine, unifiedDiff } from '../lib/diff';
-import { tokenize } from '../lib/highlight';
+import { type Token, tokenizeLines } from '../lib/highlight';
 
-function Code({ text, language }: { text: string; language: string | undefined }) {
-  const tokens = useMemo(() => tokenize(text, language), [text, language]);
+function Code({ tokens }: { tokens: readonly Token[] | undefined }) {
+  if (!tokens?.length) return <> </>;
   return (
     <>
       {tokens.map((t, i) =>
@@ -19,9 +19,15 @@ function Code({ text, language }: { text: string; language: string | undefined }
           </span>
         ),
       )}
-      {text ? null : ' '}
     </>
   );
+}
+
+/** Each source's tokens line by line, so a line is coloured as it reads within the whole file (a block comment's
+ * middle lines stay comment). */
+interface Highlighted {
+  before: Token[][];
+  after: Token[][];
 }
 
 const ROW = {
@@ -30,7 +36,9 @@ const ROW = {
   same: '',
 } as const;
 
-function Line({ line, language }: { line: NumberedLine; language: string | undefined }) {
+function Line({ line, highlighted }: { line: NumberedLine; highlighted: Highlighted }) {
+  const tokens =
+    line.kind === 'removed' ? highlighted.before[(line.oldNo ?? 0) - 1] : highlighted.after[(line.newNo ?? 0) - 1];
   return (
     <tr className={ROW[line.kind]} data-kind={line.kind}>
       <td className="w-10 pr-2 text-right text-slate-400 select-none dark:text-slate-500">{line.oldNo ?? ''}</td>
@@ -45,7 +53,7 @@ function Line({ line, language }: { line: NumberedLine; language: string | undef
         {line.kind !== 'same' ? (
           <span className="sr-only">{line.kind === 'added' ? 'added: ' : 'removed: '}</span>
         ) : null}
-        <Code text={line.text} language={language} />
+        <Code tokens={tokens} />
       </td>
     </tr>
   );
@@ -97,7 +105,7 @@ export function sideBySide(lines: readonly DiffLine[]): SplitRow[] {
   return rows;
 }
 
-function SplitCells({ side, language }: { side: Side | undefined; language: string | undefined }) {
+function SplitCells({ side, lines }: { side: Side | undefined; lines: Token[][] }) {
   if (!side)
     return (
       <>
@@ -116,7 +124,7 @@ function SplitCells({ side, language }: { side: Side | undefined; language: stri
         {side.kind !== 'same' ? (
           <span className="sr-only">{side.kind === 'added' ? 'added: ' : 'removed: '}</span>
         ) : null}
-        <Code text={side.text} language={language} />
+        <Code tokens={lines[side.no - 1]} />
       </td>
     </>
   );
@@ -137,6 +145,10 @@ export function DiffView({
 }) {
   const lines = useMemo(() => diffLines(before, after), [before, after]);
   const segments = useMemo(() => unifiedDiff(lines, 3), [lines]);
+  const highlighted = useMemo(
+    () => ({ before: tokenizeLines(before, language), after: tokenizeLines(after, language) }),
+    [before, after, language],
+  );
   const rows = useMemo(() => (layout === 'split' ? sideBySide(lines) : []), [layout, lines]);
   const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
   const added = lines.filter((l) => l.kind === 'added').length;
@@ -168,8 +180,8 @@ export function DiffView({
             <tbody>
               {rows.map((row) => (
                 <tr key={`${row.left?.no ?? ''}-${row.right?.no ?? ''}`}>
-                  <SplitCells side={row.left} language={language} />
-                  <SplitCells side={row.right} language={language} />
+                  <SplitCells side={row.left} lines={highlighted.before} />
+                  <SplitCells side={row.right} lines={highlighted.after} />
                 </tr>
               ))}
             </tbody>
@@ -193,7 +205,7 @@ export function DiffView({
                 // biome-ignore lint/suspicious/noArrayIndexKey: segments of one diff never reorder.
                 <Fragment key={i}>
                   {segment.lines.map((line) => (
-                    <Line key={`${line.oldNo ?? ''}-${line.newNo ?? ''}`} line={line} language={language} />
+                    <Line key={`${line.oldNo ?? ''}-${line.newNo ?? ''}`} line={line} highlighted={highlighted} />
                   ))}
                 </Fragment>
               ) : (

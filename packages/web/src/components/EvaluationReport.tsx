@@ -4,11 +4,10 @@ import type { CorrectnessReport, EvaluationState } from '@kernelforge/sdk';
 import { useState } from 'react';
 import { useDevices } from '../hooks/useDevices';
 import { formatMs, formatNumber, formatPercent } from '../lib/format';
-import { formatSpread, spreadMs } from '../lib/noise';
 import { Button } from './Button';
 import { Card } from './Card';
 import { Roofline } from './Roofline';
-import { Speedup } from './Speedup';
+import { Speedup, TimeWithSpread } from './Speedup';
 import { VerdictBadge } from './StatusBadge';
 import { TorchEvaluationFacts } from './TorchEvaluationFacts';
 
@@ -115,12 +114,7 @@ export function EvaluationReport({ state }: { state: EvaluationState }) {
         {bench ? (
           <dl className="mt-4 grid grid-cols-2 gap-4 text-sm sm:grid-cols-3 lg:grid-cols-6" data-testid="figures">
             {[
-              [
-                'Time',
-                bench.optimized_time_interval
-                  ? `${formatMs(bench.optimized_time)} (${formatMs(bench.optimized_time_interval[0])}–${formatMs(bench.optimized_time_interval[1])})`
-                  : `${formatMs(bench.optimized_time)} ${formatSpread(bench.optimized_time, spreadMs(bench))}`,
-              ],
+              ['Time', <TimeWithSpread key="t" ms={bench.optimized_time} interval={bench.optimized_time_interval} />],
               ['Baseline', formatMs(bench.baseline_time)],
               ['Speedup', <Speedup key="s" value={bench.speedup} interval={bench.speedup_interval} />],
               ['GB/s', formatNumber(bench.gbps)],
@@ -190,10 +184,7 @@ export function EvaluationReport({ state }: { state: EvaluationState }) {
                     </td>
                     <td className={`${td} text-right`}>{formatMs(c.optimized.mean_ms)}</td>
                     <td className={`${td} text-right`}>
-                      {formatMs(c.optimized.median_ms)}{' '}
-                      <span className="text-xs text-slate-500">
-                        {formatSpread(c.optimized.median_ms, c.optimized.stddev_ms)}
-                      </span>
+                      <TimeWithSpread ms={c.optimized.median_ms} interval={c.optimized_interval} />
                     </td>
                     <td className={`${td} text-right`}>{formatMs(c.optimized.min_ms)}</td>
                     <td className={`${td} text-right`}>{formatMs(c.optimized.max_ms)}</td>

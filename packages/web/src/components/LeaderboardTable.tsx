@@ -3,15 +3,9 @@
 // noise of it. On a phone the rank, user, time and speedup stay in view; device and date move under the user.
 import type { LeaderboardEntry } from '@kernelforge/sdk';
 import { formatDate, formatMs } from '../lib/format';
+import { spreadOf } from '../lib/noise';
 import { AppLink } from './AppLink';
 import { Speedup } from './Speedup';
-
-/** `±1.2%`: the half-width of a time's 95% interval over the time. */
-function spread(ms: number, interval: readonly [number, number] | undefined): string | null {
-  if (!interval || !(ms > 0)) return null;
-  const pct = ((interval[1] - interval[0]) / 2 / ms) * 100;
-  return `±${pct < 10 ? pct.toFixed(1) : pct.toFixed(0)}%`;
-}
 
 export function LeaderboardTable({
   entries,
@@ -44,7 +38,7 @@ export function LeaderboardTable({
         </thead>
         <tbody>
           {entries.map((e) => {
-            const pm = spread(e.time_ms, e.time_interval);
+            const pm = spreadOf(e.time_ms, e.time_interval);
             return (
               <tr
                 key={e.submission_id}
@@ -86,11 +80,8 @@ export function LeaderboardTable({
                 <td className="py-2 pr-3 text-right whitespace-nowrap tabular-nums">
                   {formatMs(e.time_ms)}
                   {pm ? (
-                    <span
-                      className="block text-xs text-slate-500 dark:text-slate-400"
-                      title={`95% interval ${formatMs(e.time_interval?.[0])}–${formatMs(e.time_interval?.[1])}`}
-                    >
-                      {pm}
+                    <span className="block text-xs text-slate-500 dark:text-slate-400" title={pm.title}>
+                      {pm.text}
                     </span>
                   ) : null}
                 </td>

@@ -1,5 +1,6 @@
 // A speedup that reads at a glance: below 1x it says "slower", in red; no measurable difference reads "same as baseline".
-import { formatSpeedup } from '../lib/format';
+import { formatMs, formatSpeedup } from '../lib/format';
+import { spreadOf } from '../lib/noise';
 
 export function Speedup({
   value,
@@ -49,20 +50,28 @@ export function Speedup({
   );
 }
 
-/** A time with its spread beside it, e.g. `1.234 ms ±0.8%`. */
+/** A time with its spread beside it, e.g. `1.234 ms ±0.8%`; the spread comes from the time's 95% interval (its title
+ * gives the interval) and is left out when the runner measured none. */
 export function TimeWithSpread({
   ms,
-  spread,
-  formatted,
+  interval,
 }: {
   ms: number | null | undefined;
-  spread?: string;
-  formatted: string;
+  interval?: readonly [number, number] | undefined;
 }) {
+  const spread = spreadOf(ms, interval);
   return (
     <span className="whitespace-nowrap">
-      {formatted}
-      {spread && ms ? <span className="ml-1 text-xs text-slate-500 dark:text-slate-400">{spread}</span> : null}
+      {formatMs(ms)}
+      {spread ? (
+        <span
+          className="ml-1 text-xs text-slate-500 dark:text-slate-400"
+          title={spread.title}
+          data-testid="time-spread"
+        >
+          {spread.text}
+        </span>
+      ) : null}
     </span>
   );
 }

@@ -17,8 +17,11 @@ const TYPES = new Set(
   ),
 );
 
+// Comments first, as whole tokens: a block comment runs across lines to its `*/` (an unclosed one to the end of the
+// source, never just the end of its line), so nothing inside one, an apostrophe or a keyword, starts a string or
+// reads as a keyword. A string is matched from its opening quote, so `"/*"` or `"//"` inside it stays a string.
 const PATTERN =
-  /(\/\/[^\n]*|\/\*[\s\S]*?(?:\*\/|$))|("(?:\\.|[^"\\\n])*"?|'(?:\\.|[^'\\\n])*'?)|(^[ \t]*#[^\n]*)|(\b(?:0[xX][0-9a-fA-F]+|\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)[fFuUlL]*\b)|([A-Za-z_]\w*)/gm;
+  /(\/\/[^\n]*|\/\*[\s\S]*?(?:\*\/|$(?![\s\S])))|("(?:\\.|[^"\\\n])*"?|'(?:\\.|[^'\\\n])*'?)|(^[ \t]*#[^\n]*)|(\b(?:0[xX][0-9a-fA-F]+|\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)[fFuUlL]*\b)|([A-Za-z_]\w*)/gm;
 
 /** Tokens of `source` read as `language` (C rules unless it is `pytorch`); their texts join back to the source. */
 export function tokenize(source: string, language?: string): Token[] {
@@ -44,6 +47,19 @@ export function tokenize(source: string, language?: string): Token[] {
   }
   if (last < source.length) tokens.push({ kind: 'plain', text: source.slice(last) });
   return tokens;
+}
+
+/** Tokens of `source` line by line (split on `\n`, as a diff splits it): the whole source is tokenised first, so a
+ * line inside a block comment or a triple-quoted string keeps that colour instead of being read on its own. */
+export function tokenizeLines(source: string, language?: string): Token[][] {
+  const lines: Token[][] = [[]];
+  for (const token of tokenize(source, language)) {
+    token.text.split('\n').forEach((text, i) => {
+      if (i > 0) lines.push([]);
+      if (text) (lines[lines.length - 1] as Token[]).push({ kind: token.kind, text });
+    });
+  }
+  return lines;
 }
 
 const PY_KEYWORDS = new Set(

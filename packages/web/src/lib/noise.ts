@@ -1,33 +1,40 @@
-// Measurement noise: the spread of a timed result, and whether two times differ by more than their noise.
+// Measurement noise: the spread of a timed result from its 95% interval, and whether two times are told apart.
 import type { BenchmarkingResult } from '@kernelforge/sdk';
+import { formatMs } from './format';
 
-/** The standard deviation (ms) of a result's time, a sum of per-case medians: the per-case spreads in quadrature. */
-export function spreadMs(result: BenchmarkingResult | null | undefined): number | undefined {
-  if (!result || result.cases.length === 0) return undefined;
-  const variance = result.cases.reduce((sum, c) => sum + c.optimized.stddev_ms ** 2, 0);
-  return Number.isFinite(variance) ? Math.sqrt(variance) : undefined;
+/** A 95% interval [low, high]. */
+type Interval = readonly [number, number];
+
+/** How a spread is labelled wherever it is shown. */
+export const SPREAD_LABEL = '95% interval';
+
+/** A time's spread: `±1.2%` (the half-width of its 95% interval over the time) and the interval in words. */
+export interface Spread {
+  text: string;
+  title: string;
 }
 
-/** Two times are within noise when they differ by less than twice their combined spread. */
-export function withinNoise(a: number, spreadA: number | undefined, b: number, spreadB: number | undefined): boolean {
-  if (spreadA === undefined && spreadB === undefined) return false;
-  const combined = Math.sqrt((spreadA ?? 0) ** 2 + (spreadB ?? 0) ** 2);
-  return Math.abs(a - b) <= 2 * combined;
+/** The spread of `ms` from its 95% interval; undefined without an interval: no interval, no spread. */
+export function spreadOf(ms: number | null | undefined, interval: Interval | undefined): Spread | undefined {
+  if (!interval || typeof ms !== 'number' || !(ms > 0) || !Number.isFinite(ms)) return undefined;
+  const [lo, hi] = interval;
+  if (!Number.isFinite(lo) || !Number.isFinite(hi) || hi < lo) return undefined;
+  const pct = ((hi - lo) / 2 / ms) * 100;
+  const digits = pct < 0.1 ? 2 : pct < 10 ? 1 : 0;
+  return { text: `±${pct.toFixed(digits)}%`, title: `${SPREAD_LABEL} ${formatMs(lo)}–${formatMs(hi)}` };
 }
 
-/** `±1.2%` of the time, or '' without a spread. */
-export function formatSpread(timeMs: number | null | undefined, spread: number | undefined): string {
-  if (spread === undefined || !timeMs || !Number.isFinite(timeMs)) return '';
-  const pct = (spread / timeMs) * 100;
-  return `±${pct < 0.1 ? pct.toFixed(2) : pct.toFixed(1)}%`;
+/** Two results take the same time within noise when the 95% interval of the ratio of their times holds 1, that is
+ * when their time intervals overlap. Without an interval on either side nothing can be said: false. */
+export function withinNoise(
+  a: BenchmarkingResult | null | undefined,
+  b: BenchmarkingResult | null | undefined,
+): boolean {
+  return intervalsOverlap(a?.optimized_time_interval, b?.optimized_time_interval);
 }
 
-/** The standard error (ms) of a result's time: how far the measured time itself may be off. */
-export function standardErrorMs(result: BenchmarkingResult | null | undefined): number | undefined {
-  if (!result || result.cases.length === 0) return undefined;
-  const variance = result.cases.reduce(
-    (sum, c) => sum + c.optimized.stddev_ms ** 2 / Math.max(1, c.optimized.samples),
-    0,
-  );
-  return Number.isFinite(variance) ? Math.sqrt(variance) : undefined;
+/** Whether two intervals share a point; false when either is missing. */
+export function intervalsOverlap(a: Interval | undefined, b: Interval | undefined): boolean {
+  if (!a || !b) return false;
+  return a[0] <= b[1] && b[0] <= a[1];
 }

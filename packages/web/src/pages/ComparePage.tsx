@@ -18,7 +18,7 @@ import { useSession } from '../hooks/useSession';
 import { useSessionEvents } from '../hooks/useSessionEvents';
 import { formatMs, formatSpeedup } from '../lib/format';
 import type { PageProps } from '../lib/matchPath';
-import { formatSpread, spreadMs, standardErrorMs, withinNoise } from '../lib/noise';
+import { withinNoise } from '../lib/noise';
 
 export const comparePath = (sessionId: string, a: number, b: number) => `/kernels/${sessionId}/compare/${a}/${b}`;
 
@@ -41,11 +41,7 @@ function Figures({ sessionId, attempt, side }: { sessionId: string; attempt: Gen
         </dd>
         <dt className="text-slate-500 dark:text-slate-400">Time</dt>
         <dd className="tabular-nums">
-          <TimeWithSpread
-            ms={result?.optimized_time}
-            formatted={formatMs(result?.optimized_time)}
-            spread={formatSpread(result?.optimized_time, spreadMs(result))}
-          />
+          <TimeWithSpread ms={result?.optimized_time} interval={result?.optimized_time_interval} />
         </dd>
         <dt className="text-slate-500 dark:text-slate-400">Speedup</dt>
         <dd className="tabular-nums">
@@ -63,9 +59,15 @@ function Change({ a, b }: { a: GenerationAttempt; b: GenerationAttempt }) {
   if (!ra || !rb || !ra.optimized_time || !rb.optimized_time)
     return <p className="text-sm text-slate-500 dark:text-slate-400">Both need a timed result to compare figures.</p>;
   const ratio = ra.optimized_time / rb.optimized_time;
-  const same = withinNoise(ra.optimized_time, standardErrorMs(ra), rb.optimized_time, standardErrorMs(rb));
+  const same = withinNoise(ra, rb);
   return (
-    <p className="text-sm" data-testid="compare-change">
+    <p
+      className="text-sm"
+      data-testid="compare-change"
+      title={
+        same ? 'within noise: their 95% time intervals overlap, so the 95% interval of their ratio holds 1' : undefined
+      }
+    >
       {same ? (
         <>
           #{b.attempt_number} and #{a.attempt_number} take the same time, within noise ({formatSpeedup(ratio)}).

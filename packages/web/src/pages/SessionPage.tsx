@@ -15,9 +15,7 @@ import { SubmitAttemptButton } from '../components/SubmitAttemptButton';
 import { useSession } from '../hooks/useSession';
 import { useSessionEvents, useStreamedText } from '../hooks/useSessionEvents';
 import { useSessionMutations } from '../hooks/useSessionMutations';
-import { Speedup } from '../components/Speedup';
-import { formatMs } from '../lib/format';
-import { formatSpread, spreadMs } from '../lib/noise';
+import { Speedup, TimeWithSpread } from '../components/Speedup';
 import { problemTitle } from '@kernelforge/sdk';
 import type { PageProps } from '../lib/matchPath';
 
@@ -67,7 +65,7 @@ function SessionView({ session }: { session: AgentSession }) {
       ) : null}
       {deleted ? null : <SessionProgress session={session} streamed={streamed} />}
       <div className="grid gap-6 lg:grid-cols-3">
-        <Card title="Time per attempt" className="min-w-0 lg:col-span-2">
+        <Card title="Speedup over the baseline per attempt (log axis, 95% intervals)" className="min-w-0 lg:col-span-2">
           <AttemptChart attempts={session.generation_attempts} bestId={bestId} sessionId={session.id} />
         </Card>
         <Card
@@ -84,10 +82,7 @@ function SessionView({ session }: { session: AgentSession }) {
               </dd>
               <dt className="text-slate-500 dark:text-slate-400">Time</dt>
               <dd className="tabular-nums">
-                {formatMs(result?.optimized_time)}{' '}
-                <span className="text-xs text-slate-500 dark:text-slate-400">
-                  {formatSpread(result?.optimized_time, spreadMs(result))}
-                </span>
+                <TimeWithSpread ms={result?.optimized_time} interval={result?.optimized_time_interval} />
               </dd>
               <dt className="text-slate-500 dark:text-slate-400">Speedup</dt>
               <dd className="tabular-nums">
