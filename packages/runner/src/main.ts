@@ -27,7 +27,8 @@ const USAGE = `usage: kforge-runner --server URL [--server URL ...] --token T [o
                     Default: KFORGE_SERVER_URL (comma-separated for several)
   --token T         the servers' KFORGE_RUNNER_TOKEN. Default: KFORGE_RUNNER_TOKEN
   --work-dir D      build cache and job folders (created 0700). Default: ~/.kforge-runner
-  --devices LIST    serve only these devices (comma-separated ids, e.g. cpu-x86_64,cuda-H100). Default: all found
+  --devices LIST    serve only these devices (comma-separated ids, e.g. cpu-x86_64,cuda-H100; a generic id such as
+                    cpu-x86_64 names this machine's cpu-x86_64-<isa>-<model>). Default: all found
   --problems DIR    the problem catalogue. Default: the repository's problems/
   --name N          the name this runner registers with. Default: the host name
   -h, --help        this text
@@ -79,7 +80,8 @@ async function main(): Promise<number> {
   let devices = discoverDevices({ workDir });
   if (values.devices) {
     const wanted = values.devices.split(',').map((s) => s.trim());
-    devices = devices.filter((d) => wanted.includes(d.id));
+    // A generic id names every device extending it: `cpu-x86_64` serves this machine's `cpu-x86_64-avx512-...`.
+    devices = devices.filter((d) => wanted.some((w) => d.id === w || d.id.startsWith(`${w}-`)));
     if (devices.length === 0) {
       process.stderr.write(`kforge-runner: none of ${wanted.join(', ')} is on this machine\n`);
       return 2;

@@ -15,7 +15,7 @@ import {
   readMachineFacts,
   theoreticalFlopsPerCycle,
 } from '../src/devices/cpu-features.js';
-import { cpuInfo, mergePeaks, parsePeaksOutput, peaksFromOutput } from '../src/devices/cpu.js';
+import { cpuDeviceId, cpuInfo, mergePeaks, parsePeaksOutput, peaksFromOutput } from '../src/devices/cpu.js';
 import { flopsPeak, implausibleReason } from '../src/evaluate/plausibility.js';
 
 const X86 = (vendor: string, family: number, model: number, flags: string, extra = '') =>
@@ -141,6 +141,32 @@ describe('ISA from /proc/cpuinfo', () => {
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe('device ids', () => {
+  it('name the architecture, the vector ISA class and the model, so different machines never share a leaderboard', () => {
+    const avx512 = { vector_isa: 'avx512', family_model: '6/143' };
+    expect(cpuDeviceId('x64', avx512, 'Intel(R) Xeon(R) Platinum 8481C CPU @ 2.70GHz')).toBe(
+      'cpu-x86_64-avx512-intel-xeon-platinum-8481c',
+    );
+    expect(cpuDeviceId('x64', { vector_isa: 'avx2', family_model: '23/49' }, 'AMD EPYC 7B12 64-Core Processor')).toBe(
+      'cpu-x86_64-avx2-amd-epyc-7b12',
+    );
+    // A VM that hides the model number: the CPUID family and model tell the generations apart.
+    expect(cpuDeviceId('x64', { vector_isa: 'avx512', family_model: '26/2' }, 'AMD EPYC')).toBe(
+      'cpu-x86_64-avx512-amd-epyc-f26m2',
+    );
+    expect(cpuDeviceId('x64', { vector_isa: 'avx512', family_model: '25/17' }, 'AMD EPYC')).not.toBe(
+      cpuDeviceId('x64', { vector_isa: 'avx512', family_model: '26/2' }, 'AMD EPYC'),
+    );
+    // arm64's cpuinfo has no model name (the model reads as the architecture): implementer and part instead.
+    expect(cpuDeviceId('arm64', { vector_isa: 'neon', family_model: '0x41/0xd0c' }, 'arm64')).toBe(
+      'cpu-arm64-neon-f0x41m0xd0c',
+    );
+    // Every id is a generic one extended: `cpu-x86_64` still names the device where it is the only one.
+    expect(cpuDeviceId('x64', avx512, 'Intel(R) Xeon(R) Platinum 8481C CPU @ 2.70GHz')).toMatch(/^cpu-x86_64-/);
+    expect(cpuDeviceId('x64', avx512, 'Intel(R) Xeon(R) Platinum 8481C CPU @ 2.70GHz')).toMatch(/^[a-z0-9_-]+$/);
   });
 });
 

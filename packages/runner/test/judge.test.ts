@@ -113,6 +113,15 @@ describe('paired speedup and its interval', () => {
     expect(j.result.speedup).toBe(1);
     expect(j.result.speedup_interval).toEqual([1, 1]);
     expect(j.message).toBe('accepted: 1.00x (95% interval 1.00-1.00x), within noise of x');
+    // Too few pairs for an interval: a figure that rounds to 1.00x is never "1.00x slower".
+    const few = judgeTimed({
+      device: device(),
+      ranked: false,
+      cases: [timed({ optimized: [1.001, 1.002], baseline: [1, 1], ratios: [0.999, 0.998] })],
+      timedRuns: 1,
+      baselineName: 'x',
+    });
+    expect(few.message).toBe('accepted: 1.00x, no measurable difference from x');
     expect(j.result.cases[0]?.speedup_interval).toEqual([1, 1]);
     expect(j.result.optimized_time_interval?.[0]).toBeLessThanOrEqual(j.result.optimized_time);
   });

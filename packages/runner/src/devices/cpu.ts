@@ -185,9 +185,44 @@ export function cpuInfo(f: CpuFeatures = cpuFeatures()): CpuInfo {
   };
 }
 
+/** The architecture as the device id spells it: `x86_64`, `arm64`. */
+export function archName(a: string = arch()): string {
+  return a === 'x64' ? 'x86_64' : a;
+}
+
+/**
+ * A cpu device is named by what makes its numbers comparable, as a GPU is by its model: the architecture, the vector
+ * ISA class kernels compile to at -march=native (avx512, avx2, avx, sse, neon) and the CPU model, e.g.
+ * `cpu-x86_64-avx512-intel-xeon-platinum-8481c`. Where the model name carries no model number (a VM that shows
+ * `AMD EPYC`), the CPUID family and model say which generation it is (`cpu-x86_64-avx512-amd-epyc-f26m2`). So an
+ * AVX2 machine and an AVX-512 one, or two CPU generations, never share a leaderboard. `cpu-x86_64` alone (the id
+ * before 2026-11-26) still names the one device of that architecture a server knows (DeviceRegistry.resolve).
+ */
+export function cpuDeviceId(a: string, f: Pick<CpuFeatures, 'vector_isa' | 'family_model'>, model: string): string {
+  // No model name at all (arm64's cpuinfo has none): cpuModel() gave the architecture, which says nothing more.
+  const slug = (model === a || model === archName(a) ? '' : model)
+    .toLowerCase()
+    .replace(/\((r|tm|c)\)/g, ' ')
+    .replace(/@.*$/, ' ')
+    .replace(/\b(cpu|processor|\d+-core)\b/g, ' ')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 48)
+    .replace(/-+$/, '');
+  const generation =
+    /\d/.test(slug) || !f.family_model
+      ? ''
+      : `-f${f.family_model
+          .split('/')
+          .join('m')
+          .replace(/[^a-z0-9]/gi, '')}`;
+  return ['cpu', archName(a), f.vector_isa, slug].filter(Boolean).join('-') + generation;
+}
+
 export function cpuDevice(workDir?: string): Device {
+  const features = cpuFeatures();
   return {
-    id: `cpu-${arch() === 'x64' ? 'x86_64' : arch()}`,
+    id: cpuDeviceId(arch(), features, cpuModel()),
     kind: 'cpu',
     name: cpuModel(),
     cores: availableParallelism(),
@@ -195,6 +230,6 @@ export function cpuDevice(workDir?: string): Device {
     available: true,
     runners: 1,
     languages: ['c', 'cpp'],
-    cpu: cpuInfo(),
+    cpu: cpuInfo(features),
   };
 }

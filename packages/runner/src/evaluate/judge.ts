@@ -412,11 +412,15 @@ export function judgeTimed(a: JudgeInput): Judgement {
   };
   // An interval that holds 1.00x cannot tell the candidate from the baseline: say so rather than "slower".
   const withinNoise = speedupInterval !== null && speedupInterval[0] <= 1 && speedupInterval[1] >= 1;
+  // Without an interval (too few samples), a figure that rounds to 1.00x is no measurable difference either.
+  const roundsToOne = speedupInterval === null && speedup.toFixed(2) === '1.00';
   const faster = withinNoise
     ? `${speedup.toFixed(2)}x (95% interval ${speedupInterval[0].toFixed(2)}-${speedupInterval[1].toFixed(2)}x), within noise of`
-    : speedup >= 1
-      ? `${speedup.toFixed(2)}x faster than`
-      : `${(1 / speedup).toFixed(2)}x slower than`;
+    : roundsToOne
+      ? `${speedup.toFixed(2)}x, no measurable difference from`
+      : speedup >= 1
+        ? `${speedup.toFixed(2)}x faster than`
+        : `${(1 / speedup).toFixed(2)}x slower than`;
   let verdict: Judgement['verdict'] = 'accepted';
   let message = `accepted: ${faster} ${a.baselineName}${
     compiled && optimized > 0

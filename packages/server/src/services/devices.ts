@@ -60,4 +60,19 @@ export class DeviceRegistry {
   async find(id: string): Promise<Device | undefined> {
     return (await this.list()).find((d) => d.id === id);
   }
+
+  /**
+   * The device an id names: the one with that id, else the one device whose id extends it (`cpu-x86_64` names
+   * `cpu-x86_64-avx512-amd-epyc-f26m2` where that is the only x86-64 cpu device: the generic id cpu devices had
+   * before they were named by ISA class and model keeps working). `ambiguous` lists the devices a generic id could
+   * mean when there are several.
+   */
+  async resolve(id: string): Promise<{ device?: Device; ambiguous?: Device[]; devices: Device[] }> {
+    const devices = await this.list();
+    const exact = devices.find((d) => d.id === id);
+    if (exact) return { device: exact, devices };
+    const extending = devices.filter((d) => d.id.startsWith(`${id}-`));
+    if (extending.length === 1) return { device: extending[0] as Device, devices };
+    return extending.length > 1 ? { ambiguous: extending, devices } : { devices };
+  }
 }

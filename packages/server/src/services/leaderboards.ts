@@ -39,6 +39,13 @@ export function withinNoise(a: readonly number[] | undefined, b: readonly number
   return (a[0] as number) <= (b[1] as number) && (b[0] as number) <= (a[1] as number);
 }
 
+/** The device ids a `?device=` filter matches: the id as given (results kept under it, a device no runner serves
+    now included) and the device it names today (a generic `cpu-x86_64` names the one x86-64 cpu device). */
+export async function deviceIds(ctx: AppContext, id: string): Promise<string[]> {
+  const named = (await ctx.devices.resolve(id)).device?.id;
+  return named && named !== id ? [id, named] : [id];
+}
+
 /** Ranked entries of several problems at once (one query), at most `limit` per problem. */
 async function entriesFor(
   ctx: AppContext,
@@ -49,8 +56,8 @@ async function entriesFor(
   const params: unknown[] = [problemNames, opts.limit];
   let deviceFilter = '';
   if (opts.device) {
-    params.push(opts.device);
-    deviceFilter = `AND s.device = $${params.length}`;
+    params.push(await deviceIds(ctx, opts.device));
+    deviceFilter = `AND s.device = ANY($${params.length}::text[])`;
   }
   const rows = await ctx.db.query<EntryRow & { rank: number }>(
     `WITH best AS (

@@ -95,14 +95,14 @@ async function insertSession(
 
 export async function createSession(ctx: AppContext, user: Caller, body: CreateSessionRequest): Promise<AgentSession> {
   const problem = await ctx.catalogue.require(body.problem_name);
-  await requireDevice(ctx, body.device, problem);
+  const device = await requireDevice(ctx, body.device, problem);
   const agent = resolveAgent(ctx, body.agent);
   await enforceDailyQuota(ctx, 'sessions', user.id);
   await assertCanQueue(ctx, user.id);
   const id = await ctx.db.transaction((tx) =>
     startCatalogueSession(ctx, tx, user.id, problem, {
       name: body.name?.trim() || problem.title,
-      device: body.device,
+      device: device.id,
       agent,
       instruction: body.instruction,
       maxAttempts: body.max_attempts ?? DEFAULT_MAX_ATTEMPTS,
@@ -137,7 +137,7 @@ export async function startCatalogueSession(
 export async function createCustomSession(ctx: AppContext, user: Caller, body: CustomBody): Promise<AgentSession> {
   const problemName = customProblemName(body.name);
   const problem = customToProblem(problemName, body.problem);
-  await requireDevice(ctx, body.device, problem);
+  const device = await requireDevice(ctx, body.device, problem);
   const agent = resolveAgent(ctx, body.agent);
   await enforceDailyQuota(ctx, 'sessions', user.id);
   await assertCanQueue(ctx, user.id);
@@ -148,7 +148,7 @@ export async function createCustomSession(ctx: AppContext, user: Caller, body: C
       custom: body.problem,
       name: body.name,
       label: body.name,
-      device: body.device,
+      device: device.id,
       agent,
     });
     const text = body.instruction?.trim() || DEFAULT_INSTRUCTION;

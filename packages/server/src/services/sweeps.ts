@@ -25,7 +25,8 @@ import { stopSessionWork } from '../sessions/stop.js';
 import { sweepJobKey } from '../sessions/sweep-runs.js';
 import { publish } from '../sessions/loop.js';
 import { assertCanQueue, type Caller, startCatalogueSession } from './sessions.js';
-import { enforceDailyQuota, requireDevice, resolveAgent } from './validation.js';
+import { deviceIds } from './leaderboards.js';
+import { enforceDailyQuota, requireDevice, resolveAgent, resolveDevice } from './validation.js';
 
 interface SweepRow {
   id: string;
@@ -145,12 +146,7 @@ async function resolveProblems(
     if (!all) {
       throw invalid(['body', 'problems', 'set'], `Unknown problem set '${set}'. Sets: ${await knownSetNames(ctx)}`);
     }
-    const devices = await ctx.devices.list();
-    const device = devices.find((d) => d.id === body.device);
-    if (!device) {
-      const known = devices.map((d) => d.id).join(', ') || '(none: start a runner)';
-      throw invalid(['body', 'device'], `Unknown device '${body.device}'. Known devices: ${known}`);
-    }
+    const device = await resolveDevice(ctx, body.device);
     const runnable = all.filter((p) => p.backends.includes(device.kind));
     if (runnable.length === 0) {
       throw invalid(['body', 'problems', 'set'], `Set '${set}' has no problem that runs on ${device.kind} devices`);
@@ -174,8 +170,10 @@ async function resolveProblems(
   return { set: null, problems };
 }
 
-export async function createSweep(ctx: AppContext, user: Caller, body: CreateSweepRequest): Promise<Sweep> {
-  const { set, problems } = await resolveProblems(ctx, body);
+export async function createSweep(ctx: AppContext, user: Caller, request: CreateSweepRequest): Promise<Sweep> {
+  const { set, problems } = await resolveProblems(ctx, request);
+  // The device's own id from here on (a generic `cpu-x86_64` names the one x86-64 cpu device).
+  const body = { ...request, device: (await resolveDevice(ctx, request.device)).id };
   const agent = resolveAgent(ctx, body.agent);
   // Every session of the sweep counts against the daily session quota: refused up front, never half started.
   await enforceDailyQuota(ctx, 'sessions', user.id, problems.length);
@@ -386,8 +384,8 @@ export async function agentsLeaderboard(
   const params: unknown[] = [set];
   let where = 'WHERE deleted_at IS NULL AND stopped_at IS NULL AND set_name = $1';
   if (q.device) {
-    params.push(q.device);
-    where += ` AND device = $${params.length}`;
+    params.push(await deviceIds(ctx, q.device));
+    where += ` AND device = ANY($${params.length}::text[])`;
   }
   const rows = await ctx.db.query<SweepRow>(`SELECT ${SWEEP_COLUMNS} FROM sweeps ${where}`, params);
   const problems = await problemRows(

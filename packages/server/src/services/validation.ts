@@ -12,16 +12,25 @@ export async function requireDevice(
   id: string,
   problem: Pick<Problem, 'backends' | 'name'>,
 ): Promise<Device> {
-  const devices = await ctx.devices.list();
-  const device = devices.find((d) => d.id === id);
-  if (!device) {
-    const known = devices.map((d) => d.id).join(', ') || '(none: start a runner)';
-    throw invalid(['body', 'device'], `Unknown device '${id}'. Known devices: ${known}`);
-  }
+  const device = await resolveDevice(ctx, id);
   if (!problem.backends.includes(device.kind)) {
     throw invalid(['body', 'device'], `Problem '${problem.name}' does not run on ${device.kind} devices`);
   }
   return device;
+}
+
+/** The device an id names (its own id, or a generic one such as `cpu-x86_64` that names one device), else a 422
+    listing the known devices, or the ones a generic id could mean. */
+export async function resolveDevice(ctx: AppContext, id: string): Promise<Device> {
+  const { device, ambiguous, devices } = await ctx.devices.resolve(id);
+  if (device) return device;
+  if (ambiguous)
+    throw invalid(
+      ['body', 'device'],
+      `Device '${id}' could mean ${ambiguous.map((d) => d.id).join(', ')}: name one of them`,
+    );
+  const known = devices.map((d) => d.id).join(', ') || '(none: start a runner)';
+  throw invalid(['body', 'device'], `Unknown device '${id}'. Known devices: ${known}`);
 }
 
 /** The agent choice, defaulting to the configured LLM provider or else the tuner. */

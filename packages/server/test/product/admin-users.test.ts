@@ -70,8 +70,11 @@ describe('runner and queue status', () => {
     const { status, body } = await get('/api/v1/admin/status', server.admin.token);
     expect(status).toBe(200);
     const runners = body.runners as { local: boolean; devices: string[] }[];
-    expect(runners.some((r) => r.local && r.devices.includes('cpu-x86_64'))).toBe(true);
-    expect(body.devices).toContainEqual(expect.objectContaining({ id: 'cpu-x86_64', available: true }));
+    // The local runner's cpu device, named by architecture, ISA class and model (cpu-x86_64-avx2-..., cpu-arm64-...).
+    const cpuId = (body.devices as { id: string; kind: string }[]).find((d) => d.kind === 'cpu')?.id ?? '';
+    expect(cpuId).toMatch(/^cpu-[a-z0-9_]+-[a-z0-9]+(-[a-z0-9-]+)?$/);
+    expect(runners.some((r) => r.local && r.devices.includes(cpuId))).toBe(true);
+    expect(body.devices).toContainEqual(expect.objectContaining({ id: cpuId, available: true }));
     expect(Array.isArray(body.queue)).toBe(true);
     expect(Array.isArray(body.in_flight)).toBe(true);
   });

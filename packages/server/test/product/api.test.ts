@@ -517,3 +517,26 @@ test('the OpenAPI document lists the product routes', async () => {
     expect(doc.body.paths[path]?.[method], `${method} ${path}`).toBeDefined();
   }
 });
+
+describe('device names', () => {
+  test('a generic id (cpu-x86_64 before devices were named by ISA class and model) names the one device extending it', async () => {
+    const named = (id: string) => ({ ...CPU, id, name: id });
+    await registerRunner(server, [named('cpu-zz9-avx2-acme-1')], 'zz9-a');
+    const one = await create({ problem_name: '19_ReLU', device: 'cpu-zz9', max_attempts: 1 });
+    expect(one.status).toBe(201);
+    expect(one.body.device).toBe('cpu-zz9-avx2-acme-1');
+    // A second machine of that architecture with another ISA: the generic id no longer says which.
+    await registerRunner(server, [named('cpu-zz9-avx512-acme-2')], 'zz9-b');
+    const two = await create({ problem_name: '19_ReLU', device: 'cpu-zz9', max_attempts: 1 });
+    expect(two.status).toBe(422);
+    expect(two.body.detail[0]).toMatchObject({
+      loc: ['body', 'device'],
+      msg: "Device 'cpu-zz9' could mean cpu-zz9-avx2-acme-1, cpu-zz9-avx512-acme-2: name one of them",
+    });
+    // Its own id always works; a prefix that is not a whole word of the id names nothing.
+    expect((await create({ problem_name: '19_ReLU', device: 'cpu-zz9-avx512-acme-2', max_attempts: 1 })).status).toBe(
+      201,
+    );
+    expect((await create({ problem_name: '19_ReLU', device: 'cpu-zz', max_attempts: 1 })).status).toBe(422);
+  });
+});
