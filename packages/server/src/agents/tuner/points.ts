@@ -8,6 +8,7 @@ export interface Tried {
   params: Params;
   /** ok: accepted and timed; bad: any failed verdict; pending: not (yet) evaluated. */
   outcome: 'ok' | 'bad' | 'pending';
+  /** Its time: as measured, or at the session reference speed when the figures are paired (atOneReferenceSpeed). */
   time: number | null;
   speedup: number | null;
   verdict: string | null;
@@ -72,6 +73,33 @@ export function isValid(variant: Variant, params: Params): boolean {
 
 /** The tuner's earlier points in this session for this variant, read from the attempts' agent_meta and results. */
 export function triedPoints(variant: Variant, history: AgentAttemptView[]): Tried[] {
+  return atOneReferenceSpeed(history, rawTriedPoints(variant, history));
+}
+
+/**
+ * On a shared machine one kernel's time drifts by tens of percent between minutes (the host's memory bandwidth: an
+ * identical ReLU read 1.9-3.3 ms in runs minutes apart, bench/README.md), while the paired speedup of each
+ * evaluation holds within 1-2%, since the reference is timed beside the candidate. So when every measured point of
+ * the session carries a paired speedup (the runner's `speedup_interval`), the search compares points at one
+ * reference speed: the median of their reference times over the session divided by each point's speedup. The
+ * quietest minute then no longer decides which point is best, and a move is credited with what it changed. Points
+ * without paired figures (an older runner) keep their measured times.
+ */
+function atOneReferenceSpeed(history: AgentAttemptView[], tried: Tried[]): Tried[] {
+  const byNumber = new Map(history.map((a) => [a.attempt_number, a.evaluation_state?.benchmarking_result ?? null]));
+  const ok = tried.filter((t) => t.outcome === 'ok');
+  const paired = ok.every((t) => {
+    const b = byNumber.get(t.attempt);
+    return b?.speedup_interval !== undefined && b.speedup > 0 && b.baseline_time > 0;
+  });
+  if (ok.length === 0 || !paired) return tried;
+  const refs = ok.map((t) => byNumber.get(t.attempt)?.baseline_time as number).sort((a, b) => a - b);
+  const mid = refs.length >> 1;
+  const ref = refs.length % 2 ? (refs[mid] as number) : ((refs[mid - 1] as number) + (refs[mid] as number)) / 2;
+  return tried.map((t) => (t.outcome === 'ok' && t.speedup ? { ...t, time: ref / t.speedup } : t));
+}
+
+function rawTriedPoints(variant: Variant, history: AgentAttemptView[]): Tried[] {
   const out: Tried[] = [];
   for (const a of history) {
     const meta = a.agent_meta;
