@@ -37,6 +37,8 @@ export const SERIAL_TIMING = [
   'packages/server/test/platform/registration-timing.test.ts',
   // Runs every reference file in the sandboxed PyTorch inspection.
   'packages/server/test/platform/problems-check.test.ts',
+  // The bench scripts, once each in a short mode (they evaluate and time kernels).
+  'tests/bench/bench-scripts.test.ts',
 ];
 
 export const SERIAL_PRODUCT = [
