@@ -99,7 +99,10 @@ function SubmissionCompareView({ a, b }: { a: SubmissionDetail; b: SubmissionDet
         }
         actions={
           <>
-            <AppLink href={`${submissionComparePath(b.id, a.id)}${window.location.search}`} className={buttonClass()}>
+            <AppLink
+              href={`${submissionComparePath(b.id, a.id)}${window.location.search}`}
+              className={buttonClass('secondary', 'sm')}
+            >
               Swap A and B
             </AppLink>
             <CopyButton text={window.location.href} label="Copy link" />
