@@ -2,8 +2,9 @@
 // submission's lifecycle (a compile error is not green), a result equal to the baseline reads "same as baseline",
 // error views that keep the spec's strings and offer a way back, comparing any two attempts (the pair in the path,
 // the layout, the diff tab and the leaderboard's device filter in the query), j/k and ?, the admin's sibling pages
-// (users, review queue, runners and queue, outbox), and display names (a handle of words, never an id;
-// a dismissible prompt for a name). Screenshots at 1280 and 390 px.
+// (users, review queue, runners and queue, outbox), comparing two submissions (the diff for their owner, figures only
+// for anyone else), and display names (a handle of words, never an id; a dismissible prompt for a name). Screenshots
+// at 1280 and 390 px.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -289,6 +290,84 @@ describe('comparing and linking', () => {
     await shootWidths(page, 'compare-unified');
     await context.close();
   });
+
+  it('compares two submissions: the diff for their owner, side by side by the address, figures only for another user', async () => {
+    const relu = (body: string) =>
+      ['#include <stdint.h>', 'void solution(const float* x, float* y, int64_t n) {', body, '}', ''].join('\n');
+    const submit = (source: string) =>
+      json<{ id: string }>('/api/v1/submission', {
+        method: 'POST',
+        json: { problem_name: '19_ReLU', device, language: 'c', source },
+      });
+    // One after the other, so the first is the older: A.
+    const first = await submit(relu('  for (int64_t i = 0; i < n; i++) y[i] = x[i] > 0.0f ? x[i] : 0.0f;'));
+    const second = await submit(
+      relu('  for (int64_t i = 0; i < n; i++) { float v = x[i]; y[i] = v < 0.0f ? 0.0f : v; }'),
+    );
+    // Two ranked evaluations, behind whatever the runner has queued.
+    for (const { id } of [first, second])
+      await until(
+        () => json<{ status: string }>(`/api/v1/leaderboard/submission/${id}`),
+        (s) => s.status === 'completed' || s.status === 'failed',
+        `submission ${id} finishing`,
+      );
+    const pairPath = `/leaderboard/submission/${first.id}/compare/${second.id}`;
+    const { context, page } = await open();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+
+    // In from "Your submissions": tick the two, compare.
+    await page.goto('/kernels/submit');
+    const row = (id: string) =>
+      page.getByTestId('my-submission').filter({ has: page.locator(`a[href="/leaderboard/submission/${id}"]`) });
+    await row(second.id).getByRole('checkbox').check();
+    await row(first.id).getByRole('checkbox').check();
+    await shootWidths(page, 'my-submissions-ticked');
+    await page.getByRole('link', { name: 'Compare the two' }).click();
+    await page.waitForURL((url) => url.pathname === pairPath);
+    await page.getByRole('heading', { name: 'Compare submissions', level: 1 }).waitFor();
+    for (const side of ['A', 'B']) {
+      const figures = await page.getByTestId(`figures-${side}`).textContent();
+      expect(figures).toMatch(/Problem\s*19 ReLU/);
+      expect(figures).toMatch(/Verdict/);
+    }
+    expect(await page.getByTestId('compare-change').textContent()).toMatch(/faster|slower|within noise/);
+    await page.getByTestId('diff').waitFor();
+    await shootWidths(page, 'submission-compare-unified');
+
+    // Side by side through the address; the copied link keeps it.
+    await page.goto(`${pairPath}?view=split`);
+    await page.getByTestId('diff-split').waitFor();
+    expect(await page.getByRole('tab', { name: 'Side by side' }).getAttribute('aria-selected')).toBe('true');
+    await shootWidths(page, 'submission-compare-split');
+    await page.getByRole('button', { name: 'Copy link' }).click();
+    const copied = new URL(await page.evaluate(() => navigator.clipboard.readText()));
+    expect(copied.pathname + copied.search).toBe(`${pairPath}?view=split`);
+
+    // In from a submission's page: "Compare with…" offers the other one.
+    await page.goto(`/leaderboard/submission/${second.id}`);
+    await page.getByLabel('Compare with…').selectOption(first.id);
+    await shootWidths(page, 'submission-compare-with');
+    await page.getByRole('link', { name: 'Compare', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === pairPath);
+    await page.getByTestId('diff').waitFor();
+    await context.close();
+
+    // Another user reads the figures, never the sources.
+    const stranger = await h.server.createUser();
+    const theirs = await h.browser.newContext({ baseURL: h.server.url, viewport: { width: 1280, height: 900 } });
+    await theirs.addInitScript((t) => localStorage.setItem('access_token', t), stranger.token);
+    const look = await theirs.newPage();
+    await look.goto(pairPath);
+    const hidden = look.getByTestId('source-hidden');
+    await hidden.waitFor();
+    expect(await hidden.textContent()).toMatch(
+      /^Compared by figures only: both sources are .+'s, visible to their owner only\.$/,
+    );
+    expect(await look.getByTestId('diff').count()).toBe(0);
+    expect(await look.getByTestId('figures-B').textContent()).toMatch(/Time/);
+    await shootWidths(look, 'submission-compare-figures-only');
+    await theirs.close();
+  }, 300_000);
 
   it("keeps the leaderboard's device filter in the address", async () => {
     const { context, page } = await open();

@@ -41,6 +41,11 @@ export const routes: readonly RouteDef[] = [
     page: page(() => import('./pages/LeaderboardsPage')),
   },
   {
+    patterns: ['/leaderboard/submission/:a/compare/:b'],
+    layout: 'signed-in',
+    page: page(() => import('./pages/SubmissionComparePage')),
+  },
+  {
     patterns: ['/leaderboard/submission/:submissionId'],
     layout: 'signed-in',
     page: page(() => import('./pages/SubmissionPage')),

@@ -1,18 +1,40 @@
-// "Your submissions": the latest ones with their status or verdict, time and speedup; each opens its page.
+// "Your submissions": the latest ones with their status or verdict, time and speedup; each opens its page. Tick two
+// to compare them.
 import type { Submission } from '@kernelforge/sdk';
+import { useState } from 'react';
 import { formatDate, formatMs } from '../lib/format';
+import { comparePairPath } from '../lib/submissionCompare';
 import { AppLink } from './AppLink';
+import { buttonClass } from './Button';
 import { Speedup } from './Speedup';
 import { StatusBadge, VerdictBadge } from './StatusBadge';
 
 export function MySubmissionsTable({ submissions, total }: { submissions: readonly Submission[]; total: number }) {
+  // The last two ticked, in the order ticked; a third tick drops the oldest (as on the sweeps page).
+  const [picked, setPicked] = useState<string[]>([]);
+  const toggle = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p.slice(-1), id]));
   if (submissions.length === 0)
     return <p className="py-3 text-sm text-slate-500 dark:text-slate-400">No submissions yet.</p>;
+  const pair = picked.map((id) => submissions.find((s) => s.id === id)).filter((s) => s !== undefined);
   return (
     <div className="overflow-x-auto">
+      {submissions.length > 1 ? (
+        <div className="mb-2 flex flex-wrap items-center justify-end gap-2" data-testid="compare-submissions">
+          {pair[0] && pair[1] ? (
+            <AppLink href={comparePairPath(pair[0], pair[1])} className={buttonClass('primary', 'sm')}>
+              Compare the two
+            </AppLink>
+          ) : (
+            <span className="text-xs text-slate-500 dark:text-slate-400">Tick two to compare them</span>
+          )}
+        </div>
+      ) : null}
       <table className="w-full text-left text-sm" data-testid="my-submissions">
         <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
           <tr>
+            <th className="py-2 pr-3 font-medium">
+              <span className="sr-only">Compare</span>
+            </th>
             <th className="py-2 pr-4 font-medium">Problem</th>
             <th className="py-2 pr-4 font-medium">Device</th>
             <th className="py-2 pr-4 font-medium">Result</th>
@@ -24,6 +46,14 @@ export function MySubmissionsTable({ submissions, total }: { submissions: readon
         <tbody>
           {submissions.map((s) => (
             <tr key={s.id} data-testid="my-submission" className="border-t border-slate-100 dark:border-slate-800">
+              <td className="py-2 pr-3">
+                <input
+                  type="checkbox"
+                  aria-label={`Compare the submission to ${s.problem_name.replace(/_/g, ' ')} of ${formatDate(s.created_at)}`}
+                  checked={picked.includes(s.id)}
+                  onChange={() => toggle(s.id)}
+                />
+              </td>
               <td className="py-2 pr-4">
                 <AppLink href={`/leaderboard/submission/${s.id}`}>{s.problem_name.replace(/_/g, ' ')}</AppLink>
               </td>

@@ -15,6 +15,7 @@ export const keys = {
   leaderboard: (problem: string, device: string) => ['leaderboard', problem, device] as const,
   submission: (id: string) => ['submission', id] as const,
   mySubmissions: 'my-submissions',
+  mySubmissionsOn: (problem: string) => ['my-submissions', problem] as const,
   tokens: 'tokens',
   outbox: 'outbox',
 };

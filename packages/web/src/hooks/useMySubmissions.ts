@@ -1,4 +1,5 @@
-// The caller's latest submissions (GET /api/v1/submission), refreshed every 2 s while one is still being evaluated.
+// The caller's latest submissions (GET /api/v1/submission), refreshed every 2 s while one is still being evaluated;
+// and their latest on one problem, to pick one to compare with.
 import useSWR from 'swr';
 import { api } from '../lib/client';
 import { keys } from './keys';
@@ -11,4 +12,12 @@ export function useMySubmissions() {
     refreshInterval: (page) =>
       page?.data.some((s) => s.status === 'queued' || s.status === 'evaluating') ? POLL_MS : 0,
   });
+}
+
+/** The caller's latest submissions to one problem (none asked for without a problem). */
+export function useMySubmissionsOn(problem: string | undefined) {
+  return useSWR(
+    problem ? keys.mySubmissionsOn(problem) : null,
+    async () => await api().submissions.list({ problem_name: problem ?? '', limit: 50 }),
+  );
 }

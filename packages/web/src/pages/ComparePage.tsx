@@ -5,92 +5,39 @@ import type { AgentSession, GenerationAttempt } from '@kernelforge/sdk';
 import { useLocation } from 'wouter';
 import { AppLink } from '../components/AppLink';
 import { Card } from '../components/Card';
+import { CompareFigures } from '../components/CompareFigures';
 import { CopyButton } from '../components/CopyButton';
+import { DiffLayoutTabs, useDiffLayout } from '../components/DiffLayoutTabs';
 import { DiffView } from '../components/DiffView';
 import { NotFoundFallback } from '../components/NotFoundFallback';
 import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
-import { Speedup, TimeWithSpread } from '../components/Speedup';
-import { LifecycleBadge, VerdictBadge } from '../components/StatusBadge';
+import { TimeChange } from '../components/TimeChange';
 import { SelectField } from '../components/fields';
-import { useQueryParam } from '../hooks/useQueryParam';
 import { useSession } from '../hooks/useSession';
 import { useSessionEvents } from '../hooks/useSessionEvents';
-import { formatMs, formatSpeedup } from '../lib/format';
+import { formatMs } from '../lib/format';
 import type { PageProps } from '../lib/matchPath';
-import { withinNoise } from '../lib/noise';
 
 export const comparePath = (sessionId: string, a: number, b: number) => `/kernels/${sessionId}/compare/${a}/${b}`;
 
 function Figures({ sessionId, attempt, side }: { sessionId: string; attempt: GenerationAttempt; side: 'A' | 'B' }) {
-  const result = attempt.evaluation_state?.benchmarking_result;
   return (
-    <div className="min-w-0" data-testid={`figures-${side}`}>
-      <p className="mb-2 text-sm font-semibold text-slate-900 dark:text-white">
-        {side}:{' '}
+    <CompareFigures
+      side={side}
+      heading={
         <AppLink href={`/kernels/${sessionId}/attempts/${attempt.id}`}>Attempt #{attempt.attempt_number}</AppLink>
-      </p>
-      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-        <dt className="text-slate-500 dark:text-slate-400">Status</dt>
-        <dd>
-          <LifecycleBadge status={attempt.status} />
-        </dd>
-        <dt className="text-slate-500 dark:text-slate-400">Verdict</dt>
-        <dd>
-          <VerdictBadge verdict={attempt.evaluation_state?.verdict} />
-        </dd>
-        <dt className="text-slate-500 dark:text-slate-400">Time</dt>
-        <dd className="tabular-nums">
-          <TimeWithSpread ms={result?.optimized_time} interval={result?.optimized_time_interval} />
-        </dd>
-        <dt className="text-slate-500 dark:text-slate-400">Speedup</dt>
-        <dd className="tabular-nums">
-          <Speedup value={result?.speedup} interval={result?.speedup_interval} />
-        </dd>
-      </dl>
-    </div>
-  );
-}
-
-/** B against A in words: how much faster or slower, or within noise. */
-function Change({ a, b }: { a: GenerationAttempt; b: GenerationAttempt }) {
-  const ra = a.evaluation_state?.benchmarking_result;
-  const rb = b.evaluation_state?.benchmarking_result;
-  if (!ra || !rb || !ra.optimized_time || !rb.optimized_time)
-    return <p className="text-sm text-slate-500 dark:text-slate-400">Both need a timed result to compare figures.</p>;
-  const ratio = ra.optimized_time / rb.optimized_time;
-  const same = withinNoise(ra, rb);
-  return (
-    <p
-      className="text-sm"
-      data-testid="compare-change"
-      title={
-        same ? 'within noise: their 95% time intervals overlap, so the 95% interval of their ratio holds 1' : undefined
       }
-    >
-      {same ? (
-        <>
-          #{b.attempt_number} and #{a.attempt_number} take the same time, within noise ({formatSpeedup(ratio)}).
-        </>
-      ) : ratio >= 1 ? (
-        <>
-          #{b.attempt_number} is <strong>{formatSpeedup(ratio)} faster</strong> than #{a.attempt_number}.
-        </>
-      ) : (
-        <>
-          #{b.attempt_number} is{' '}
-          <strong className="text-rose-700 dark:text-rose-300">{formatSpeedup(1 / ratio)} slower</strong> than #
-          {a.attempt_number}.
-        </>
-      )}
-    </p>
+      status={attempt.status}
+      verdict={attempt.evaluation_state?.verdict}
+      result={attempt.evaluation_state?.benchmarking_result}
+    />
   );
 }
 
 function CompareView({ session, a, b }: { session: AgentSession; a: GenerationAttempt; b: GenerationAttempt }) {
   const [, navigate] = useLocation();
-  const [view, setView] = useQueryParam('view');
-  const layout = view === 'split' ? 'split' : 'unified';
+  const [layout, setLayout] = useDiffLayout();
   const ordered = [...session.generation_attempts].sort((x, y) => x.attempt_number - y.attempt_number);
   const go = (na: number, nb: number) => navigate(`${comparePath(session.id, na, nb)}${window.location.search}`);
   const option = (x: GenerationAttempt) => (
@@ -143,41 +90,13 @@ function CompareView({ session, a, b }: { session: AgentSession; a: GenerationAt
           <Figures sessionId={session.id} attempt={b} side="B" />
         </div>
         <div className="mt-4">
-          <Change a={a} b={b} />
+          <TimeChange
+            before={{ label: `#${a.attempt_number}`, result: a.evaluation_state?.benchmarking_result }}
+            after={{ label: `#${b.attempt_number}`, result: b.evaluation_state?.benchmarking_result }}
+          />
         </div>
       </Card>
-      <Card
-        title="Source"
-        actions={
-          <div
-            role="tablist"
-            aria-label="Diff layout"
-            className="flex gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-800"
-          >
-            {(
-              [
-                ['unified', 'Unified'],
-                ['split', 'Side by side'],
-              ] as const
-            ).map(([id, label]) => (
-              <button
-                key={id}
-                type="button"
-                role="tab"
-                aria-selected={layout === id}
-                onClick={() => setView(id === 'split' ? 'split' : '')}
-                className={`rounded-md px-3 py-1 text-sm font-medium ${
-                  layout === id
-                    ? 'bg-white text-slate-900 shadow dark:bg-slate-950 dark:text-white'
-                    : 'text-slate-600 dark:text-slate-300'
-                }`}
-              >
-                {label}
-              </button>
-            ))}
-          </div>
-        }
-      >
+      <Card title="Source" actions={<DiffLayoutTabs layout={layout} onChange={setLayout} />}>
         {a.source && b.source ? (
           <DiffView
             before={a.source}

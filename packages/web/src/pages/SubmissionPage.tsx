@@ -1,4 +1,6 @@
-// `/leaderboard/submission/{submissionId}`: one submission, followed until it has a verdict.
+// `/leaderboard/submission/{submissionId}`: one submission, followed until it has a verdict; compare it with another
+// of the viewer's submissions to the same problem.
+import { CompareWith } from '../components/CompareWith';
 import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
 import { SubmissionResult } from '../components/SubmissionResult';
@@ -11,7 +13,12 @@ export default function SubmissionPage({ params }: PageProps) {
     <>
       <PageHeader title={data ? `Submission to ${data.problem_name.replace(/_/g, ' ')}` : 'Submission'} />
       <QueryState data={data} error={error} label="Loading submission…">
-        {(submission) => <SubmissionResult submission={submission} />}
+        {(submission) => (
+          <>
+            <CompareWith submission={submission} />
+            <SubmissionResult submission={submission} />
+          </>
+        )}
       </QueryState>
     </>
   );
