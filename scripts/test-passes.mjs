@@ -102,6 +102,7 @@ export const POSTGRES = [
   'packages/server/test/product/restart-attack.test.ts',
   'packages/server/test/product/restart.test.ts',
   'packages/server/test/product/session-loop.test.ts',
+  'packages/server/test/product/session-progress.test.ts',
   'packages/server/test/product/session-read.test.ts',
   'packages/server/test/product/standalone-runner.test.ts',
   // Migrations of several replicas at once, a newer schema refused, runner failover: Postgres only (they skip on PGlite).

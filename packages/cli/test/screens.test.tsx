@@ -88,6 +88,45 @@ describe('sessions watch screen', () => {
     expect(view.lastFrame()).toContain('session idle');
   });
 
+  test('says how many evaluations are ahead while an attempt waits, then the estimate once it runs', async () => {
+    const events = new Channel<WatchEvent>();
+    const waiting = attempt(3, { status: 'evaluating' });
+    const view = render(
+      <SessionWatch initial={initialWatchState(session({ generation_attempts: [waiting] }))} events={events} />,
+    );
+    cleanup = view.unmount;
+    const report = {
+      attempt_id: waiting.id,
+      phase: 'evaluating' as const,
+      queue: { job: 'evaluate' as const, ahead: 2, running: 1 },
+      phase_elapsed_seconds: null,
+      estimate_seconds: null,
+      typical_seconds: 40,
+      typical_from: 'session' as const,
+    };
+    events.push({ type: 'progress', progress: report });
+    await eventually(() => expect(view.lastFrame()).toContain('#3 waiting: 2 evaluations ahead, 1 running'));
+    events.push({
+      type: 'progress',
+      progress: { ...report, queue: null, phase_elapsed_seconds: 15, estimate_seconds: 25 },
+    });
+    await eventually(() =>
+      expect(view.lastFrame()).toContain('#3 evaluating: usually about 40 s; about 25 s left (estimate)'),
+    );
+    events.push({
+      type: 'progress',
+      progress: { ...report, queue: null, phase_elapsed_seconds: 67, estimate_seconds: 0 },
+    });
+    await eventually(() => expect(view.lastFrame()).toContain('usually about 40 s; taking longer than usual'));
+    // The attempt moves on before the next poll: the stale report is not shown.
+    events.push({
+      type: 'attempt.updated',
+      session_id: SESSION_ID,
+      attempt: { ...waiting, status: 'completed', evaluation_state: evaluation('accepted', 6.25, 2.2) },
+    });
+    await eventually(() => expect(view.lastFrame()).not.toContain('usually about'));
+  });
+
   test('q leaves the view without touching the session', async () => {
     const events = new Channel<WatchEvent>();
     const onExit = vi.fn<(result: WatchResult) => void>();

@@ -9,18 +9,20 @@ import type {
   GenerationAttempt,
   LeaderboardEntry,
 } from '@kernelforge/sdk';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { SWRConfig } from 'swr';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfirmButton } from '../src/components/ConfirmButton';
 import { DefaultErrorView } from '../src/components/DefaultErrorView';
 import { DiffView, sideBySide } from '../src/components/DiffView';
 import { EvaluationReport } from '../src/components/EvaluationReport';
 import { LeaderboardTable } from '../src/components/LeaderboardTable';
-import { SessionProgress, sessionProgress } from '../src/components/SessionProgress';
+import { SessionProgress, horizonText, sessionProgress } from '../src/components/SessionProgress';
 import { Speedup } from '../src/components/Speedup';
 import { diffLines, unifiedDiff } from '../src/lib/diff';
 import { logTicks } from '../src/lib/logScale';
 import { withinNoise } from '../src/lib/noise';
+import { type TimedProgress, useSessionProgress } from '../src/hooks/useSessionProgress';
 import { bestPerDevice } from '../src/pages/LeaderboardsPage';
 import { fakeApi, renderApp, settings } from './helpers';
 
@@ -182,6 +184,12 @@ const session = (status: AgentSession['status'], attempts: GenerationAttempt[]):
   ],
 });
 
+/** Shows what the progress hook has, for the test that it polls only while the session runs. */
+function ProgressProbe({ running }: { running: boolean }) {
+  const { data } = useSessionProgress('s1', running);
+  return <p data-testid="probe">{data?.queue ? `${data.queue.ahead} ahead` : 'none'}</p>;
+}
+
 describe('a running session', () => {
   it("says 'Attempt 2 of 5', the phase, the streamed text and the time elapsed", () => {
     const s = session('active', [attempt(1, 'completed'), attempt(2, 'evaluating'), attempt(3, 'queued')]);
@@ -190,6 +198,99 @@ describe('a running session', () => {
     expect(screen.getByTestId('progress-phase').textContent).toBe('compiling, checking, timing');
     expect(screen.getByTestId('progress-elapsed').textContent).toMatch(/^1 min 0[5-9] s elapsed$/);
     expect(screen.getByText('trying 8x8 tiles')).toBeTruthy();
+  });
+
+  const report = (over: Partial<TimedProgress>): TimedProgress => ({
+    attempt_id: 'a2',
+    phase: 'evaluating',
+    queue: null,
+    phase_elapsed_seconds: null,
+    estimate_seconds: null,
+    typical_seconds: null,
+    typical_from: null,
+    fetched_at: Date.now(),
+    ...over,
+  });
+  const running = () => session('active', [attempt(1, 'completed'), attempt(2, 'evaluating'), attempt(3, 'queued')]);
+
+  it("while its evaluation waits, says how many are ahead and how many run ('2 evaluations ahead, 1 running')", () => {
+    const waiting = report({ queue: { job: 'evaluate', ahead: 2, running: 1 }, typical_seconds: 40 });
+    render(<SessionProgress session={running()} streamed={{}} report={waiting} />);
+    expect(screen.getByTestId('progress-horizon').textContent).toBe('Waiting: 2 evaluations ahead, 1 running');
+    // The rest of the box is as before.
+    expect(screen.getByTestId('progress-count').textContent).toBe('Attempt 2 of 5');
+    expect(screen.getByTestId('progress-phase').textContent).toBe('compiling, checking, timing');
+    cleanup();
+    const next = report({ phase: 'queued', attempt_id: 'a2', queue: { job: 'generate', ahead: 0, running: 1 } });
+    expect(horizonText(next, { id: 'a2', status: 'queued' }, Date.now())?.text).toBe('next in line, 1 running');
+    const one = report({ queue: { job: 'evaluate', ahead: 1, running: 0 } });
+    expect(horizonText(one, { id: 'a2', status: 'evaluating' }, Date.now())?.text).toBe(
+      '1 evaluation ahead, 0 running',
+    );
+  });
+
+  it('while it runs, gives the usual duration and the time left as an estimate, counting down between polls', () => {
+    const at = Date.now();
+    const estimate = report({ estimate_seconds: 25, typical_seconds: 40, phase_elapsed_seconds: 15, fetched_at: at });
+    render(<SessionProgress session={running()} streamed={{}} report={estimate} />);
+    expect(screen.getByTestId('progress-horizon').textContent).toMatch(
+      /^Estimate: usually about 40 s; about 2[45] s left$/,
+    );
+    const current = { id: 'a2', status: 'evaluating' } as const;
+    expect(horizonText(estimate, current, at + 10_000)?.text).toBe('usually about 40 s; about 15 s left');
+    expect(horizonText({ ...estimate, typical_seconds: 95, estimate_seconds: 80 }, current, at)?.text).toBe(
+      'usually about 1 min 35 s; about 1 min 20 s left',
+    );
+  });
+
+  it("past the usual duration says 'taking longer than usual', never a negative time", () => {
+    const at = Date.now();
+    const late = report({ estimate_seconds: 0, typical_seconds: 40, phase_elapsed_seconds: 67, fetched_at: at });
+    const current = { id: 'a2', status: 'evaluating' } as const;
+    expect(horizonText(late, current, at)?.text).toBe('usually about 40 s; taking longer than usual');
+    expect(horizonText({ ...late, estimate_seconds: 3 }, current, at + 60_000)?.text).toBe(
+      'usually about 40 s; taking longer than usual',
+    );
+  });
+
+  it('says nothing of a report about another attempt or phase, or without an earlier attempt to go by', () => {
+    const current = { id: 'a2', status: 'evaluating' } as const;
+    expect(horizonText(report({ attempt_id: 'a1', estimate_seconds: 5, typical_seconds: 9 }), current, 0)).toBeNull();
+    expect(
+      horizonText(report({ phase: 'generating', estimate_seconds: 5, typical_seconds: 9 }), current, 0),
+    ).toBeNull();
+    expect(horizonText(report({}), current, 0)).toBeNull();
+    expect(horizonText(undefined, current, 0)).toBeNull();
+    render(<SessionProgress session={running()} streamed={{}} report={report({})} />);
+    expect(screen.queryByTestId('progress-horizon')).toBeNull();
+  });
+
+  it('polls the progress route only while the session runs', async () => {
+    const body = {
+      attempt_id: 'a2',
+      phase: 'evaluating',
+      queue: { job: 'evaluate', ahead: 3, running: 1 },
+      phase_elapsed_seconds: null,
+      estimate_seconds: null,
+      typical_seconds: null,
+      typical_from: null,
+    };
+    const { calls } = fakeApi({ 'GET /api/v1/agent-session/s1/progress': { body } });
+    const cache = new Map();
+    const { rerender } = render(
+      <SWRConfig value={{ provider: () => cache }}>
+        <ProgressProbe running={false} />
+      </SWRConfig>,
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    expect(calls).toEqual([]);
+    rerender(
+      <SWRConfig value={{ provider: () => cache }}>
+        <ProgressProbe running />
+      </SWRConfig>,
+    );
+    await waitFor(() => expect(screen.getByTestId('probe').textContent).toBe('3 ahead'));
+    expect(calls).toEqual(['GET /api/v1/agent-session/s1/progress']);
   });
 
   it('shows nothing once the session is idle or stopped', () => {

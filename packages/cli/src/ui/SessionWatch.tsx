@@ -7,6 +7,7 @@ import {
   applyWatchEvent,
   attemptTime,
   currentStream,
+  horizonLine,
   isSessionDone,
   type WatchEvent,
   type WatchState,
@@ -78,6 +79,7 @@ export function SessionView({ state, streamLines = 8 }: { state: WatchState; str
   const best = bestOf(state);
   const stream = currentStream(state);
   const tail = stream ? stream.text.split('\n').slice(-streamLines) : [];
+  const horizon = horizonLine(state);
   return (
     <Box flexDirection="column">
       <Text>
@@ -114,6 +116,11 @@ export function SessionView({ state, streamLines = 8 }: { state: WatchState; str
           );
         })}
       </Box>
+      {horizon ? (
+        <Box marginTop={1}>
+          <Text color="cyan">{horizon}</Text>
+        </Box>
+      ) : null}
       {stream ? (
         <Box marginTop={1} flexDirection="column">
           <Text dimColor>agent · attempt #{stream.attempt?.attempt_number ?? '?'}</Text>

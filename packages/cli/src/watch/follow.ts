@@ -41,7 +41,13 @@ export async function* followSession(
       if (signal.aborted) return;
       try {
         // No signal per call (the sdk would add a listener to it each time); an abort is seen on the next tick.
-        push({ type: 'snapshot', session: await client.sessions.get(sessionId) });
+        const session = await client.sessions.get(sessionId);
+        push({ type: 'snapshot', session });
+        if (session.status === 'active') {
+          // The queue position and estimate: extra, so a server without the route (or a hiccup) costs nothing.
+          const progress = await client.sessions.progress(sessionId).catch(() => undefined);
+          if (progress && !signal.aborted) push({ type: 'progress', progress });
+        }
       } catch (error) {
         if (signal.aborted) return;
         // A 404 or 401 means the view cannot go on; anything else is retried on the next tick.

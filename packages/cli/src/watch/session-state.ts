@@ -4,11 +4,15 @@ import {
   applySessionEvent,
   type GenerationAttempt,
   type SessionEvent,
+  type SessionProgress,
   type SessionStatus,
 } from '@kernelforge/sdk';
 
 /** Events from the server's stream, plus a fresh copy of the session fetched as a safety net. */
-export type WatchEvent = SessionEvent | { type: 'snapshot'; session: AgentSession };
+export type WatchEvent =
+  | SessionEvent
+  | { type: 'snapshot'; session: AgentSession }
+  | { type: 'progress'; progress: SessionProgress };
 
 export interface WatchState {
   /** The session as the events left it (folded by the sdk's applySessionEvent, as the web app does). */
@@ -23,6 +27,8 @@ export interface WatchState {
   streams: Record<string, string>;
   /** The attempt whose text arrived last. */
   streamingAttemptId: string | undefined;
+  /** The last GET .../progress: the current attempt's queue position and estimate (polled with the snapshot). */
+  progress: SessionProgress | undefined;
 }
 
 /** Keep the tail of an agent's text: a screen shows only its last lines. */
@@ -39,6 +45,7 @@ export function initialWatchState(session: AgentSession): WatchState {
     attempts: sortAttempts(session.generation_attempts),
     streams: {},
     streamingAttemptId: undefined,
+    progress: undefined,
   };
 }
 
@@ -59,8 +66,11 @@ export function applyWatchEvent(state: WatchState, event: WatchEvent): WatchStat
         ...next,
         streams: keepStreams(state.streams, next.attempts),
         streamingAttemptId: state.streamingAttemptId,
+        progress: state.progress,
       };
     }
+    case 'progress':
+      return { ...state, progress: event.progress };
     case 'attempt.created':
     case 'attempt.updated':
     case 'attempt.status': {
@@ -92,6 +102,32 @@ export function currentStream(state: WatchState): { attempt: GenerationAttempt |
   const text = state.streams[id];
   if (text === undefined) return undefined;
   return { attempt: state.attempts.find((a) => a.id === id), text };
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function seconds(s: number): string {
+  const whole = Math.max(0, Math.round(s));
+  return whole >= 60 ? `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, '0')} s` : `${whole} s`;
+}
+
+/**
+ * The horizon of the attempt in flight, as the web's progress box says it: '#3 waiting: 2 evaluations ahead,
+ * 1 running', or '#3 evaluating: usually about 40 s; about 25 s left (estimate)'. Undefined when the last report is
+ * about an attempt or phase the events have since moved past, or has nothing to say.
+ */
+export function horizonLine(state: WatchState): string | undefined {
+  const p = state.progress;
+  const attempt = p ? state.attempts.find((a) => a.id === p.attempt_id) : undefined;
+  if (!p || !attempt || attempt.status !== p.phase || isSessionDone(state.status)) return undefined;
+  if (p.queue) {
+    const noun = p.queue.job === 'evaluate' ? 'evaluation' : 'generation';
+    const ahead = p.queue.ahead === 0 ? 'next in line' : `${plural(p.queue.ahead, noun)} ahead`;
+    return `#${attempt.attempt_number} waiting: ${ahead}, ${p.queue.running} running`;
+  }
+  if (p.typical_seconds === null || p.estimate_seconds === null) return undefined;
+  const left = p.estimate_seconds >= 1 ? `about ${seconds(p.estimate_seconds)} left` : 'taking longer than usual';
+  return `#${attempt.attempt_number} ${attempt.status}: usually about ${seconds(Math.max(1, p.typical_seconds))}; ${left} (estimate)`;
 }
 
 export function attemptTime(attempt: GenerationAttempt): number | undefined {

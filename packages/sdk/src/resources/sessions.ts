@@ -15,6 +15,7 @@ import {
   type ListSessionsParams,
   type NewAttemptsRequest,
   NewAttemptsResponse,
+  SessionProgress,
   type UpdateInstructionRequest,
   type UpdateSessionRequest,
   UserInstruction,
@@ -122,6 +123,16 @@ export class SessionsResource {
       method: 'POST',
       path: path`/agent-session/${id}/stop`,
       schema: AgentSession,
+    });
+  }
+
+  /** GET /api/v1/agent-session/{id}/progress: the current attempt's queue position and time estimate. */
+  progress(id: string, options?: RequestOptions) {
+    return this.http.request({
+      ...options,
+      method: 'GET',
+      path: path`/agent-session/${id}/progress`,
+      schema: SessionProgress,
     });
   }
 

@@ -77,6 +77,40 @@ export const AgentSessionSummary = AgentSession.omit({ generation_attempts: true
 });
 export type AgentSessionSummary = z.infer<typeof AgentSessionSummary>;
 
+/** A queue as one waiting job sees it: how many jobs of its kind and device come first, and how many run now. */
+export const QueuePosition = z.object({
+  /** The queue: agent generations, or evaluations on the session's device. */
+  job: z.enum(['generate', 'evaluate']),
+  /**
+   * Queued jobs the claim order would take first: higher priority, or the same priority and queued earlier. An
+   * estimate: the claim order also favours users with fewer jobs running, which this count leaves out.
+   */
+  ahead: z.number().int().nonnegative(),
+  running: z.number().int().nonnegative(),
+});
+export type QueuePosition = z.infer<typeof QueuePosition>;
+
+/**
+ * Where a running session's current attempt is, with a horizon (GET /api/v1/agent-session/{id}/progress). All null
+ * when no attempt is in flight. The seconds are estimates from earlier attempts, never negative.
+ */
+export const SessionProgress = z.object({
+  attempt_id: Id.nullable(),
+  /** The attempt's status: queued (waiting for an agent), generating, evaluating (compiling, checking, timing). */
+  phase: z.enum(['queued', 'generating', 'evaluating']).nullable(),
+  /** Set while the attempt's job waits in its queue; null once a worker or runner holds it. */
+  queue: QueuePosition.nullable(),
+  /** How long the job now holding the phase has run; null while it waits. */
+  phase_elapsed_seconds: z.number().nonnegative().nullable(),
+  /** Seconds this phase likely still needs (typical minus elapsed, floored at 0); null while waiting or unknown. */
+  estimate_seconds: z.number().nonnegative().nullable(),
+  /** The median duration of this phase in earlier attempts; null when there are none. */
+  typical_seconds: z.number().nonnegative().nullable(),
+  /** Where the typical duration comes from: this session's attempts, or the owner's recent ones on the problem and device. */
+  typical_from: z.enum(['session', 'problem']).nullable(),
+});
+export type SessionProgress = z.infer<typeof SessionProgress>;
+
 export const MAX_ATTEMPTS_PER_INSTRUCTION = 20;
 export const DEFAULT_MAX_ATTEMPTS = 5;
 

@@ -63,7 +63,7 @@ export async function claimJob(sql: Sql, opts: ClaimOptions): Promise<Job | null
   }
   const rows = await sql.query<Job>(
     `UPDATE jobs SET status = 'leased', attempts = attempts + 1, lease_token = $2, runner_id = $3,
-       lease_expires_at = now() + make_interval(secs => $4), updated_at = now()
+       lease_expires_at = now() + make_interval(secs => $4), leased_at = now(), updated_at = now()
      WHERE id = (
        WITH running AS (
          SELECT owner_id, count(*) AS n FROM jobs

@@ -10,6 +10,7 @@ import {
   Message,
   NewAttemptsRequest,
   NewAttemptsResponse,
+  SessionProgress,
   UpdateSessionRequest,
   listOf,
   Text,
@@ -31,6 +32,7 @@ import {
   stopSession,
   updateSession,
 } from '../services/sessions.js';
+import { sessionProgressOf } from '../services/session-progress.js';
 
 const SessionList = listOf(AgentSessionSummary);
 const IdParam = z.object({ id: Text.max(100) });
@@ -181,6 +183,18 @@ export function mountSessionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       response: GenerationAttempt,
     },
     async (c, { params }) => bestAttemptOf(ctx, currentUser(c), params.id),
+  );
+
+  route(
+    {
+      ...one,
+      method: 'get',
+      path: '/agent-session/{id}/progress',
+      summary: "The current attempt's queue position and time estimate (polled while the session runs)",
+      response: SessionProgress,
+    },
+    // Apart from GET /agent-session/{id} so the hot session read stays as cheap as it is.
+    async (c, { params }) => sessionProgressOf(ctx, currentUser(c), params.id),
   );
 
   route(

@@ -42,6 +42,7 @@ const owned: Route[] = [
   { method: 'GET', path: () => `/agent-session/${sessionId}`, notFound: 'Session not found' },
   { method: 'PATCH', path: () => `/agent-session/${sessionId}`, json: { label: 'x' }, notFound: 'Session not found' },
   { method: 'GET', path: () => `/agent-session/${sessionId}/best-attempt`, notFound: 'Session not found' },
+  { method: 'GET', path: () => `/agent-session/${sessionId}/progress`, notFound: 'Session not found' },
   {
     method: 'POST',
     path: () => `/agent-session/${sessionId}/attempt`,

@@ -1,7 +1,9 @@
-// Where a running session is: which attempt of how many, the phase of the current one, the agent's streamed text
-// and the time since the attempt started. Shown only while the session is running.
-import type { AgentSession } from '@kernelforge/sdk';
+// Where a running session is: which attempt of how many, the phase of the current one, its place in the queue or how
+// long the phase usually takes, the agent's streamed text and the time since the attempt started. Shown only while the
+// session is running.
+import type { AgentSession, GenerationAttempt } from '@kernelforge/sdk';
 import { useEffect, useState } from 'react';
+import type { TimedProgress } from '../hooks/useSessionProgress';
 
 const PHASES = [
   { status: 'queued', label: 'queued' },
@@ -26,6 +28,38 @@ export function sessionProgress(session: AgentSession) {
   return { current, index, total, instruction };
 }
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * The horizon line for the attempt in flight: while its job waits, the queue ('2 evaluations ahead, 1 running');
+ * while it runs, the estimate ('usually about 40 s; about 25 s left', counted down from the last poll, never below
+ * zero: past it, 'taking longer than usual'). Null when the report is about another attempt or phase (the event
+ * stream got there first), or has nothing to say.
+ */
+export function horizonText(
+  report: TimedProgress | undefined,
+  current: Pick<GenerationAttempt, 'id' | 'status'>,
+  now: number,
+): { kind: 'queue' | 'estimate'; text: string } | null {
+  if (!report || report.attempt_id !== current.id || report.phase !== current.status) return null;
+  if (report.queue) {
+    const { job, ahead, running } = report.queue;
+    const noun = job === 'evaluate' ? 'evaluation' : 'generation';
+    return {
+      kind: 'queue',
+      text: `${ahead === 0 ? 'next in line' : `${plural(ahead, noun)} ahead`}, ${running} running`,
+    };
+  }
+  const typical = report.typical_seconds;
+  if (typical === null || report.estimate_seconds === null) return null;
+  const usually = `usually about ${formatElapsed(Math.max(1, typical) * 1000)}`;
+  const left = report.estimate_seconds - Math.max(0, now - report.fetched_at) / 1000;
+  return {
+    kind: 'estimate',
+    text: left >= 1 ? `${usually}; about ${formatElapsed(left * 1000)} left` : `${usually}; taking longer than usual`,
+  };
+}
+
 function useNow(active: boolean): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -36,13 +70,23 @@ function useNow(active: boolean): number {
   return now;
 }
 
-export function SessionProgress({ session, streamed }: { session: AgentSession; streamed: Record<string, string> }) {
+export function SessionProgress({
+  session,
+  streamed,
+  report,
+}: {
+  session: AgentSession;
+  streamed: Record<string, string>;
+  /** GET .../progress, polled by the page while the session runs; absent, the box shows no horizon. */
+  report?: TimedProgress | undefined;
+}) {
   const progress = sessionProgress(session);
   const now = useNow(progress !== null);
   if (!progress) return null;
   const { current, index, total, instruction } = progress;
   const phase = PHASES.findIndex((p) => p.status === current.status);
   const text = streamed[current.id];
+  const horizon = horizonText(report, current, now);
   return (
     <section
       aria-label="Progress"
@@ -64,6 +108,22 @@ export function SessionProgress({ session, streamed }: { session: AgentSession; 
           {formatElapsed(now - Date.parse(current.created_at))} elapsed
         </p>
       </div>
+      {horizon ? (
+        <p
+          className="mt-1 text-sm text-sky-800 tabular-nums dark:text-sky-200"
+          data-testid="progress-horizon"
+          title={
+            horizon.kind === 'queue'
+              ? 'Jobs of higher or equal priority queued earlier; the queue also lets users with fewer jobs running go first'
+              : report?.typical_from === 'session'
+                ? "From this session's earlier attempts"
+                : 'From your recent attempts on this problem and device'
+          }
+        >
+          {horizon.kind === 'queue' ? 'Waiting: ' : 'Estimate: '}
+          {horizon.text}
+        </p>
+      ) : null}
       {instruction ? (
         <p className="mt-1 truncate text-sm text-sky-800 dark:text-sky-200">Instruction: {instruction.text}</p>
       ) : null}

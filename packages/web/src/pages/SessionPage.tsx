@@ -9,12 +9,13 @@ import { NewInstructionForm } from '../components/NewInstructionForm';
 import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
 import { SessionActions } from '../components/SessionActions';
-import { SessionProgress } from '../components/SessionProgress';
+import { SessionProgress, sessionProgress } from '../components/SessionProgress';
 import { StatusBadge } from '../components/StatusBadge';
 import { SubmitAttemptButton } from '../components/SubmitAttemptButton';
 import { useSession } from '../hooks/useSession';
 import { useSessionEvents, useStreamedText } from '../hooks/useSessionEvents';
 import { useSessionMutations } from '../hooks/useSessionMutations';
+import { useSessionProgress } from '../hooks/useSessionProgress';
 import { Speedup, TimeWithSpread } from '../components/Speedup';
 import { problemTitle } from '@kernelforge/sdk';
 import type { PageProps } from '../lib/matchPath';
@@ -36,6 +37,7 @@ function SessionView({ session }: { session: AgentSession }) {
   const bestId = best?.status === 'completed' ? best.id : undefined;
   const result = best?.evaluation_state?.benchmarking_result;
   const deleted = session.deleted_at !== null;
+  const { data: report } = useSessionProgress(session.id, !deleted && sessionProgress(session) !== null);
   return (
     <>
       <PageHeader
@@ -63,7 +65,7 @@ function SessionView({ session }: { session: AgentSession }) {
           This session is deleted. Restore it to keep working on it.
         </p>
       ) : null}
-      {deleted ? null : <SessionProgress session={session} streamed={streamed} />}
+      {deleted ? null : <SessionProgress session={session} streamed={streamed} report={report} />}
       <div className="grid gap-6 lg:grid-cols-3">
         <Card title="Speedup over the baseline per attempt (log axis, 95% intervals)" className="min-w-0 lg:col-span-2">
           <AttemptChart attempts={session.generation_attempts} bestId={bestId} sessionId={session.id} />

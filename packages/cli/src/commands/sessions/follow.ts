@@ -7,6 +7,7 @@ import { followSession } from '../../watch/follow.js';
 import {
   applyWatchEvent,
   attemptTime,
+  horizonLine,
   initialWatchState,
   isSessionDone,
   type WatchState,
@@ -78,6 +79,9 @@ function printChanges(ctx: CommandContext, before: WatchState, after: WatchState
       old?.status !== attempt.status && (attempt.status !== 'completed' || attempt.evaluation_state != null);
     if (!old || moved || evaluated) ctx.output.line(attemptLine(ctx, attempt));
   }
+  // The queue position when it moves (not the estimate, which would print a line every poll).
+  const queue = after.progress?.queue ? horizonLine(after) : undefined;
+  if (queue && queue !== (before.progress?.queue ? horizonLine(before) : undefined)) ctx.output.line(queue);
   if (before.status !== after.status) ctx.output.line(`session ${after.status}`);
 }
 

@@ -1,0 +1,129 @@
+// A running session's horizon (GET /agent-session/{id}/progress): its place in the evaluation queue, and estimates.
+import type { SessionProgress } from '@kernelforge/sdk';
+import { SessionProgress as SessionProgressSchema } from '@kernelforge/sdk';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { TestServer, TestUser } from '../helpers/server.js';
+import {
+  CPU,
+  type Claimed,
+  claim,
+  createReluSession,
+  fakeState,
+  json,
+  postResult,
+  registerRunner,
+  startProductServer,
+  waitForQueuedAttempt,
+} from './helpers.js';
+
+let server: TestServer;
+let user: TestUser;
+let other: TestUser;
+let runnerId: string;
+
+beforeAll(async () => {
+  server = await startProductServer();
+  runnerId = await registerRunner(server, [CPU]);
+  user = await server.createUser();
+  other = await server.createUser();
+});
+afterAll(() => server?.stop());
+
+async function progress(sessionId: string, token = user.token): Promise<SessionProgress> {
+  const { status, body } = await json<SessionProgress>(
+    server.request(`/api/v1/agent-session/${sessionId}/progress`, { token }),
+  );
+  expect(status).toBe(200);
+  return SessionProgressSchema.parse(body);
+}
+
+const attemptOf = async (job: Claimed) => {
+  const rows = await server.ctx.db.query<{ session_id: string; attempt_number: number }>(
+    'SELECT session_id, attempt_number FROM generation_attempts WHERE id = $1',
+    [job.payload.target_id],
+  );
+  return `${rows[0]?.session_id}#${rows[0]?.attempt_number}`;
+};
+
+test('a waiting attempt sees the evaluations ahead of it and those running, as runners claim them', async () => {
+  // Three sessions, each with its first attempt's evaluation queued in turn (first come, first served).
+  const sessions = [];
+  for (const name of ['first', 'second', 'third']) {
+    const s = await createReluSession(server, user, name, 2);
+    await waitForQueuedAttempt(server, s.id, 1);
+    sessions.push(s);
+  }
+  const [s1, s2, s3] = sessions as [(typeof sessions)[0], (typeof sessions)[0], (typeof sessions)[0]];
+
+  const third = await progress(s3.id);
+  expect(third).toMatchObject({ phase: 'evaluating', queue: { job: 'evaluate', ahead: 2, running: 0 } });
+  expect(third.attempt_id).toBe(s3.generation_attempts[0]?.id);
+  // Nothing has been evaluated yet: no typical duration, no estimate.
+  expect(third).toMatchObject({ estimate_seconds: null, typical_seconds: null, typical_from: null });
+  expect((await progress(s1.id)).queue).toEqual({ job: 'evaluate', ahead: 0, running: 0 });
+
+  // A runner takes the first: one fewer ahead, one running; the claimed attempt is no longer waiting.
+  const job1 = (await claim(server, runnerId, [CPU.id])) as Claimed;
+  expect(await attemptOf(job1)).toBe(`${s1.id}#1`);
+  expect((await progress(s3.id)).queue).toEqual({ job: 'evaluate', ahead: 1, running: 1 });
+  const running = await progress(s1.id);
+  expect(running).toMatchObject({ phase: 'evaluating', queue: null, estimate_seconds: null });
+  expect(running.phase_elapsed_seconds).toBeGreaterThanOrEqual(0);
+
+  // Its result comes back; the session's next attempt (a later one: lower priority) queues behind the other two.
+  await new Promise((r) => setTimeout(r, 300));
+  await postResult(server, runnerId, job1, { evaluation_state: fakeState('benchmark', 2) });
+  await waitForQueuedAttempt(server, s1.id, 2);
+  const later = await progress(s1.id);
+  expect(later.queue).toEqual({ job: 'evaluate', ahead: 2, running: 0 });
+  // The first evaluation's duration is now this session's typical one (a median, in seconds, never negative).
+  expect(later.typical_from).toBe('session');
+  expect(later.typical_seconds).toBeGreaterThan(0);
+  expect(later.estimate_seconds).toBeNull();
+  expect((await progress(s3.id)).queue).toEqual({ job: 'evaluate', ahead: 1, running: 0 });
+
+  const job2 = (await claim(server, runnerId, [CPU.id])) as Claimed;
+  expect(await attemptOf(job2)).toBe(`${s2.id}#1`);
+  expect((await progress(s3.id)).queue).toEqual({ job: 'evaluate', ahead: 0, running: 1 });
+  expect((await progress(s1.id)).queue).toEqual({ job: 'evaluate', ahead: 1, running: 1 });
+
+  // A new session on the same problem and device borrows the owner's earlier durations.
+  const fourth = await createReluSession(server, user, 'fourth', 1);
+  await waitForQueuedAttempt(server, fourth.id, 1);
+  const borrowed = await progress(fourth.id);
+  expect(borrowed.typical_from).toBe('problem');
+  expect(borrowed.typical_seconds).toBe(later.typical_seconds);
+
+  // Once running, the estimate is the typical duration less the time run so far, floored at zero.
+  const job3 = (await claim(server, runnerId, [CPU.id])) as Claimed;
+  expect(await attemptOf(job3)).toBe(`${s3.id}#1`);
+  await postResult(server, runnerId, job2, { evaluation_state: fakeState('benchmark', 2) });
+  const job4 = (await claim(server, runnerId, [CPU.id])) as Claimed;
+  expect(await attemptOf(job4)).toBe(`${fourth.id}#1`);
+  const estimated = await progress(fourth.id);
+  expect(estimated.queue).toBeNull();
+  expect(estimated.estimate_seconds).not.toBeNull();
+  expect(estimated.estimate_seconds).toBeGreaterThanOrEqual(0);
+  expect(estimated.estimate_seconds).toBeLessThanOrEqual(estimated.typical_seconds as number);
+});
+
+test("another user gets the session route's 404; a superuser sees it; a stopped session has no progress", async () => {
+  const s = await createReluSession(server, user, 'private', 1);
+  const denied = await json(server.request(`/api/v1/agent-session/${s.id}/progress`, { token: other.token }));
+  expect(denied).toEqual({ status: 404, body: { detail: 'Session not found' } });
+  const bad = await json(server.request('/api/v1/agent-session/not-a-uuid/progress', { token: user.token }));
+  expect(bad).toEqual({ status: 404, body: { detail: 'Session not found' } });
+  expect((await json(server.request(`/api/v1/agent-session/${s.id}/progress`))).status).toBe(401);
+  expect((await progress(s.id, server.admin.token)).attempt_id).toBe(s.generation_attempts[0]?.id);
+
+  await json(server.request(`/api/v1/agent-session/${s.id}/stop`, { method: 'POST', token: user.token }));
+  expect(await progress(s.id)).toEqual({
+    attempt_id: null,
+    phase: null,
+    queue: null,
+    phase_elapsed_seconds: null,
+    estimate_seconds: null,
+    typical_seconds: null,
+    typical_from: null,
+  });
+});

@@ -1,0 +1,19 @@
+// A running session's horizon (GET /api/v1/agent-session/{id}/progress): queue position and time estimate, polled
+// every few seconds while the session runs and not at all otherwise (the session itself comes over the event stream).
+import type { SessionProgress } from '@kernelforge/sdk';
+import useSWR from 'swr';
+import { api } from '../lib/client';
+import { keys } from './keys';
+
+export const PROGRESS_POLL_MS = 3000;
+
+/** The report, with when it arrived, so an estimate can count down between polls. */
+export type TimedProgress = SessionProgress & { fetched_at: number };
+
+export function useSessionProgress(id: string | undefined, running: boolean) {
+  return useSWR(
+    id && running ? keys.sessionProgress(id) : null,
+    async (): Promise<TimedProgress> => ({ ...(await api().sessions.progress(id ?? '')), fetched_at: Date.now() }),
+    { refreshInterval: PROGRESS_POLL_MS, revalidateOnFocus: false },
+  );
+}
