@@ -2,6 +2,7 @@
 // the harness the worker's sandbox start, the correctness phase and the timing phase per part.
 // Run: node_modules/.bin/tsx bench/runner-profile.mjs [problem] [runs] [mode]
 //   defaults: 19_ReLU, 3 runs, benchmark. Prints the median of each phase over the runs (ms).
+//   --short: the test-only quick timing rules (CI's smoke run: tests/bench/)
 // KFORGE_RUNNER_SRC=/path/to/packages/runner/src profiles another copy of the runner with that copy's problems/
 // (e.g. `git archive HEAD packages/runner problems | tar -x -C /tmp/old`); one without the harness profile
 // prints the Node-side phases and per-sample averages only.
@@ -12,7 +13,10 @@ import { join } from 'node:path';
 const root = new URL('..', import.meta.url).pathname;
 const src = process.env.KFORGE_RUNNER_SRC ?? join(root, 'packages/runner/src');
 const { discoverDevices, evaluate, loadCatalogue } = await import(join(src, 'index.ts'));
-const [problem = '19_ReLU', runsArg = '3', mode = 'benchmark'] = process.argv.slice(2);
+const short = process.argv.includes('--short');
+const [problem = '19_ReLU', runsArg = '3', mode = 'benchmark'] = process.argv
+  .slice(2)
+  .filter((a) => !a.startsWith('--'));
 const workDir = join(tmpdir(), 'kforge-runner-bench');
 mkdirSync(workDir, { recursive: true });
 const problems = loadCatalogue(join(src, '../../../problems'));
@@ -39,7 +43,13 @@ const rows = [];
 for (let i = 0; i < Number(runsArg); i++) {
   let profile;
   const t0 = performance.now();
-  const st = await evaluate(job, { problems, device, workDir, onProfile: (p) => (profile = p) });
+  const st = await evaluate(job, {
+    problems,
+    device,
+    workDir,
+    ...(short ? { timing: 'quick' } : {}),
+    onProfile: (p) => (profile = p),
+  });
   const wall = performance.now() - t0;
   const c = st.benchmarking_result?.cases[0];
   rows.push({

@@ -3,7 +3,8 @@
 // evaluated 20 times per size with the default timing rules while one busy loop per core runs outside the
 // sandbox. Prints the verdicts; an honest kernel must be accepted 20 times of 20. Then OpenMP kernels on two
 // catalogue problems, with how many of their calls were flagged for cpu outside the timed window.
-// Run: node_modules/.bin/tsx bench/small-kernels.mjs [runs]   (prints figures; never fails on timing)
+// Run: node_modules/.bin/tsx bench/small-kernels.mjs [runs] [--short]   (prints figures; never fails on timing)
+//   --short: the test-only quick timing rules and one OpenMP run per problem (CI's smoke run: tests/bench/)
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -15,7 +16,9 @@ const workDir = join(tmpdir(), 'kforge-small-bench');
 mkdirSync(workDir, { recursive: true });
 const problems = loadCatalogue(join(root, 'problems'));
 const device = discoverDevices({ workDir })[0];
-const runs = Number(process.argv[2] ?? 20);
+const short = process.argv.includes('--short');
+const runs = Number(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 20);
+const timing = short ? 'quick' : 'default';
 const relu =
   '#include <stdint.h>\nvoid solution(const float* x, float* y, int64_t n) { for (int64_t i = 0; i < n; i++) y[i] = x[i] > 0 ? x[i] : 0; }';
 const job = (n) => ({
@@ -40,14 +43,14 @@ const job = (n) => ({
 });
 
 const cores = availableParallelism();
-console.log(`device ${device.id} (${device.name}, ${cores} cores); ${runs} runs per size, default timing rules`);
+console.log(`device ${device.id} (${device.name}, ${cores} cores); ${runs} runs per size, ${timing} timing rules`);
 const burners = Array.from({ length: cores }, () => spawn('sh', ['-c', 'while :; do :; done'], { stdio: 'ignore' }));
 try {
   for (const n of [1_024, 16_384, 65_536]) {
     const verdicts = {};
     const times = [];
     for (let i = 0; i < runs; i++) {
-      const s = await evaluate(job(n), { problems, device, workDir, timing: 'default' });
+      const s = await evaluate(job(n), { problems, device, workDir, timing });
       verdicts[s.verdict] = (verdicts[s.verdict] ?? 0) + 1;
       if (s.verdict !== 'accepted') console.log(`  n=${n} run ${i + 1}: ${s.verdict}: ${s.message}`);
       if (s.benchmarking_result) times.push(s.benchmarking_result.optimized_time);
@@ -81,7 +84,7 @@ void solution(const float* restrict A, const float* restrict x, float* restrict 
     let flagged = 0;
     let calls = 0;
     let worst = 0;
-    for (let i = 0; i < Math.max(3, runs >> 2); i++) {
+    for (let i = 0; i < (short ? 1 : Math.max(3, runs >> 2)); i++) {
       const s = await evaluate(
         {
           kind: 'attempt',
@@ -96,7 +99,7 @@ void solution(const float* restrict A, const float* restrict x, float* restrict 
           problems,
           device,
           workDir,
-          timing: 'default',
+          timing,
           onProfile: (p) => {
             flagged += p.harness.flagged_calls ?? 0;
             calls += p.harness.calls ?? 0;
