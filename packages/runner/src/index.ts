@@ -27,7 +27,7 @@ export {
 export { torchJobProblem, torchToolchain } from './evaluate/torch.js';
 export { pythonReviewReasons } from './evaluate/python-scan.js';
 export { discoverDevices } from './devices/discover.js';
-export { cpuInfo } from './devices/cpu.js';
+export { cpuInfo, deviceForJob, genericDeviceId } from './devices/cpu.js';
 export { evaluate, EvaluationSetupError, type EvaluateOptions, type EvaluationProfile } from './evaluate/evaluate.js';
 export type { TimingRules } from './harness/plan.js';
 export { sandboxAvailable } from './sandbox/bwrap.js';

@@ -219,6 +219,17 @@ export function cpuDeviceId(a: string, f: Pick<CpuFeatures, 'vector_isa' | 'fami
   return ['cpu', archName(a), f.vector_isa, slug].filter(Boolean).join('-') + generation;
 }
 
+/** The generic id a cpu device id extends (`cpu-x86_64` for `cpu-x86_64-avx512-...`), or undefined: the id every
+    x86-64 cpu device had before 2026-11-26, so jobs queued under it at an upgrade are still served. */
+export function genericDeviceId(id: string): string | undefined {
+  return /^(cpu-[a-z0-9_]+)-[a-z0-9]/.exec(id)?.[1];
+}
+
+/** The device of `devices` a job's device id names: its own id, or the generic one it extends (genericDeviceId). */
+export function deviceForJob<D extends { id: string }>(devices: readonly D[], id: string): D | undefined {
+  return devices.find((d) => d.id === id) ?? devices.find((d) => genericDeviceId(d.id) === id);
+}
+
 export function cpuDevice(workDir?: string): Device {
   const features = cpuFeatures();
   return {

@@ -1,6 +1,7 @@
 // The one evaluation job loop: claim, evaluate under a heartbeat, report; the in-process and standalone runners drive it.
 import type { Device, EvaluationJobPayload, EvaluationState } from '@kernelforge/sdk';
 import { type EvaluateOptions, EvaluationSetupError, evaluate } from '../evaluate/evaluate.js';
+import { deviceForJob } from '../devices/cpu.js';
 import type { Catalogue } from '../problems/schema.js';
 
 /** What an evaluation came to: a state (whatever its verdict), or why none could be made. */
@@ -66,7 +67,8 @@ async function runLeasedJob<J extends LeasedJob>(
   }, opts.heartbeatMs());
   let outcome: JobOutcome;
   try {
-    const device = opts.devices.find((d) => d.id === job.payload.device);
+    // Its own id, or the generic one it extends (a job queued under `cpu-x86_64` before devices were named by model).
+    const device = deviceForJob(opts.devices, job.payload.device);
     if (!device) throw new EvaluationSetupError(`this ${opts.who} does not serve ${job.payload.device}`);
     const state = await evaluate(job.payload, {
       problems: await opts.problems(),

@@ -7,6 +7,7 @@ import { settleDeadGeneration } from '../sessions/generate-worker.js';
 import { continueInstruction } from '../sessions/loop.js';
 import { findSession } from '../sessions/queries.js';
 import { failSweepEvaluation, recordSweepEvaluation } from '../sessions/sweep-runs.js';
+import { genericDeviceId } from '@kernelforge/runner';
 import type { AppContext } from '../context.js';
 import type { Sql } from '../db/sql.js';
 import {
@@ -25,8 +26,18 @@ export type ResultOutcome = 'recorded' | 'retry' | 'dead' | 'lost';
  * was stored).
  */
 export async function claimEvaluation(ctx: AppContext, opts: Omit<ClaimOptions, 'kinds'>): Promise<Job | null> {
+  // A runner serving `cpu-x86_64-avx512-...` also takes jobs queued under the generic `cpu-x86_64` (queued before
+  // devices were named by ISA class and model), which would otherwise wait for ever; unless some runner still
+  // announces `cpu-x86_64` itself (an older runner): those jobs are its.
+  const generic = (opts.devices ?? []).map(genericDeviceId).filter((x): x is string => x !== undefined);
+  let devices = opts.devices;
+  if (generic.length > 0) {
+    const announced = new Set((await ctx.devices.list()).filter((d) => d.available).map((d) => d.id));
+    const orphaned = generic.filter((g) => !announced.has(g));
+    if (orphaned.length > 0) devices = [...new Set([...(opts.devices ?? []), ...orphaned])];
+  }
   return ctx.db.transaction(async (tx) => {
-    const job = await claimJob(tx, { ...opts, kinds: ['evaluate'] });
+    const job = await claimJob(tx, { ...opts, ...(devices ? { devices } : {}), kinds: ['evaluate'] });
     const payload = job?.payload as unknown as EvaluationJobPayload | undefined;
     if (payload?.kind === 'submission') await markSubmissionEvaluating(tx, payload.target_id);
     return job;

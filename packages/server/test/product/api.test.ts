@@ -9,6 +9,7 @@ import type {
   UserInstruction,
 } from '@kernelforge/sdk';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { enqueueJob } from '../../src/jobs/queue.js';
 import type { TestServer, TestUser } from '../helpers/server.js';
 import {
   CPU,
@@ -538,5 +539,27 @@ describe('device names', () => {
       201,
     );
     expect((await create({ problem_name: '19_ReLU', device: 'cpu-zz', max_attempts: 1 })).status).toBe(422);
+  });
+
+  test('a runner takes jobs queued under the generic id its device extends, unless a runner announces that id', async () => {
+    const named = (id: string) => ({ ...CPU, id, name: id });
+    const runner = await registerRunner(server, [named('cpu-zz8-avx2-acme-1')], 'zz8');
+    // A job queued under the old generic id (before devices were named by ISA class and model).
+    const payload = {
+      kind: 'attempt',
+      target_id: '00000000-0000-0000-0000-000000000008',
+      mode: 'benchmark',
+      problem_name: '19_ReLU',
+      device: 'cpu-zz8',
+      language: 'c',
+      source: 'void solution(){}',
+    };
+    const queued = await enqueueJob(server.ctx.db, { kind: 'evaluate', payload, device: 'cpu-zz8' });
+    expect((await claim(server, runner, ['cpu-zz8-avx2-acme-1'], 1000))?.job_id).toBe(queued);
+    // Once an (older) runner announces `cpu-zz8` itself, jobs queued under it are that runner's.
+    const old = await registerRunner(server, [named('cpu-zz8')], 'zz8-old');
+    const next = await enqueueJob(server.ctx.db, { kind: 'evaluate', payload, device: 'cpu-zz8' });
+    expect(await claim(server, runner, ['cpu-zz8-avx2-acme-1'], 200)).toBeNull();
+    expect((await claim(server, old, ['cpu-zz8'], 1000))?.job_id).toBe(next);
   });
 });
