@@ -89,76 +89,114 @@ export default function LeaderboardsPage() {
               return <p className="text-slate-500 dark:text-slate-400">No leaderboard yet.</p>;
             if (rows.length === 0)
               return <p className="text-slate-500 dark:text-slate-400">No problem matches these filters.</p>;
+            // Problems with entries first, in the catalogue's order; the ones nobody has entered yet folded below
+            // (the page still loads every leaderboard on entry, as the spec says).
+            const ranked = rows.filter((board) => board.count > 0);
+            const empty = rows.filter((board) => board.count === 0);
+            const table =
+              ranked.length === 0 ? null : (
+                <table className={stacked.table} data-testid="problems">
+                  <thead className={stacked.thead}>
+                    <tr>
+                      <th className={stacked.th}>Problem</th>
+                      <th className={stacked.th}>Level</th>
+                      <th className={stacked.th}>Runs on</th>
+                      <th className={stacked.th}>Best time per device</th>
+                      <th className={`${stacked.th} text-right`}>Entries</th>
+                    </tr>
+                  </thead>
+                  <tbody className={stacked.tbody}>
+                    {ranked.map((board) => {
+                      const problem = byName.get(board.problem_name);
+                      const best = bestPerDevice(board);
+                      return (
+                        <tr key={board.problem_name} data-testid="problem-row" className={stacked.row}>
+                          <td className={`${stacked.cell} ${stacked.wide}`}>
+                            <AppLink href={`/leaderboard/${encodeURIComponent(board.problem_name)}`}>
+                              {board.title || problemTitle(board.problem_name)}
+                            </AppLink>
+                            <span className="block font-mono text-xs text-slate-500 dark:text-slate-400">
+                              {board.problem_name}
+                            </span>
+                          </td>
+                          <td data-label="Level" className={`${stacked.cell} tabular-nums`}>
+                            {problem?.level ?? '—'}
+                          </td>
+                          <td data-label="Runs on" className={`${stacked.cell} text-xs`}>
+                            {problem?.backends.join(', ') ?? '—'}
+                          </td>
+                          <td data-label="Best time per device" className={`${stacked.cell} max-md:col-span-2`}>
+                            {best.length === 0 ? (
+                              <span className="text-slate-400">no entry yet</span>
+                            ) : (
+                              <ul className="space-y-0.5">
+                                {best.map((e) => (
+                                  <li key={e.device} data-testid="leaderboard-row" className="tabular-nums">
+                                    {formatMs(e.time_ms)}{' '}
+                                    <span className="font-mono text-xs text-slate-500 dark:text-slate-400">
+                                      {e.device}
+                                    </span>{' '}
+                                    <span className="text-xs text-slate-500 dark:text-slate-400">
+                                      by{' '}
+                                      <AppLink href={`/leaderboard/submission/${e.submission_id}`}>
+                                        {e.user.display_name}
+                                      </AppLink>
+                                    </span>
+                                    {e.flagged_for_review ? (
+                                      <span
+                                        className="block text-xs text-amber-700 dark:text-amber-300"
+                                        data-testid="flagged"
+                                      >
+                                        ⚑ Under review
+                                        {e.review_reasons.length ? `: ${e.review_reasons.join('; ')}` : ''}
+                                      </span>
+                                    ) : null}
+                                  </li>
+                                ))}
+                              </ul>
+                            )}
+                          </td>
+                          <td data-label="Entries" className={`${stacked.cell} ${stacked.num}`}>
+                            {board.count}
+                          </td>
+                        </tr>
+                      );
+                    })}
+                  </tbody>
+                </table>
+              );
             return (
-              <table className={stacked.table} data-testid="problems">
-                <thead className={stacked.thead}>
-                  <tr>
-                    <th className={stacked.th}>Problem</th>
-                    <th className={stacked.th}>Level</th>
-                    <th className={stacked.th}>Runs on</th>
-                    <th className={stacked.th}>Best time per device</th>
-                    <th className={`${stacked.th} text-right`}>Entries</th>
-                  </tr>
-                </thead>
-                <tbody className={stacked.tbody}>
-                  {rows.map((board) => {
-                    const problem = byName.get(board.problem_name);
-                    const best = bestPerDevice(board);
-                    return (
-                      <tr key={board.problem_name} data-testid="problem-row" className={stacked.row}>
-                        <td className={`${stacked.cell} ${stacked.wide}`}>
+              <>
+                {table ?? (
+                  <p className="mb-3 text-slate-500 dark:text-slate-400" data-testid="no-entries">
+                    No accepted submission yet. <AppLink href="/kernels/submit">Submit a solution</AppLink> or{' '}
+                    <AppLink href="/kernels/generate-kernel">start an agent session</AppLink> to be the first.
+                  </p>
+                )}
+                {empty.length > 0 ? (
+                  <details
+                    className="mt-4 text-sm"
+                    data-testid="empty-problems"
+                    open={ranked.length === 0 || needle !== '' || level !== ''}
+                  >
+                    <summary className="cursor-pointer text-slate-600 dark:text-slate-300">
+                      {empty.length} problem{empty.length === 1 ? '' : 's'} with no entry yet
+                    </summary>
+                    <ul className="mt-2 grid gap-x-6 gap-y-1 sm:grid-cols-2 lg:grid-cols-3">
+                      {empty.map((board) => (
+                        <li key={board.problem_name} className="min-w-0 truncate">
                           <AppLink href={`/leaderboard/${encodeURIComponent(board.problem_name)}`}>
                             {board.title || problemTitle(board.problem_name)}
-                          </AppLink>
-                          <span className="block font-mono text-xs text-slate-500 dark:text-slate-400">
+                          </AppLink>{' '}
+                          <span className="font-mono text-xs text-slate-500 dark:text-slate-400">
                             {board.problem_name}
                           </span>
-                        </td>
-                        <td data-label="Level" className={`${stacked.cell} tabular-nums`}>
-                          {problem?.level ?? '—'}
-                        </td>
-                        <td data-label="Runs on" className={`${stacked.cell} text-xs`}>
-                          {problem?.backends.join(', ') ?? '—'}
-                        </td>
-                        <td data-label="Best time per device" className={`${stacked.cell} max-md:col-span-2`}>
-                          {best.length === 0 ? (
-                            <span className="text-slate-400">no entry yet</span>
-                          ) : (
-                            <ul className="space-y-0.5">
-                              {best.map((e) => (
-                                <li key={e.device} data-testid="leaderboard-row" className="tabular-nums">
-                                  {formatMs(e.time_ms)}{' '}
-                                  <span className="font-mono text-xs text-slate-500 dark:text-slate-400">
-                                    {e.device}
-                                  </span>{' '}
-                                  <span className="text-xs text-slate-500 dark:text-slate-400">
-                                    by{' '}
-                                    <AppLink href={`/leaderboard/submission/${e.submission_id}`}>
-                                      {e.user.display_name}
-                                    </AppLink>
-                                  </span>
-                                  {e.flagged_for_review ? (
-                                    <span
-                                      className="block text-xs text-amber-700 dark:text-amber-300"
-                                      data-testid="flagged"
-                                    >
-                                      ⚑ Under review
-                                      {e.review_reasons.length ? `: ${e.review_reasons.join('; ')}` : ''}
-                                    </span>
-                                  ) : null}
-                                </li>
-                              ))}
-                            </ul>
-                          )}
-                        </td>
-                        <td data-label="Entries" className={`${stacked.cell} ${stacked.num}`}>
-                          {board.count}
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
+                        </li>
+                      ))}
+                    </ul>
+                  </details>
+                ) : null}
+              </>
             );
           }}
         </QueryState>
