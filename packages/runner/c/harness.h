@@ -107,6 +107,10 @@ int worker_call(worker_t *w, int op, const kf_arg *args, int nargs, double timeo
 void worker_stop(worker_t *w);
 /* Cpu time (ns) of every thread in the worker's sandbox now. */
 long long worker_cpu_ns(worker_t *w);
+/* Waits until no thread of the worker's sandbox is runnable, at most max_ms, judging nothing. */
+void worker_quiet(worker_t *w, double max_ms);
+/* The same, and their time runnable but waiting for a cpu (ns, schedstat's run delay): a neighbour's share. */
+void worker_sched_ns(worker_t *w, long long *cpu_ns, long long *wait_ns);
 /* Whether the call's work all happened between sending RUN and its reply. 0: it did. 1: flagged: a thread of
    the worker's sandbox still running after the call returned, more cpu used after the reply than a thread
    going back to sleep needs, or more cpu used over the call than its round trip leaves room for (a forged

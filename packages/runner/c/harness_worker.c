@@ -338,11 +338,15 @@ typedef struct {
   long long cpu[256];
 } thread_cpu;
 
+/* The last scan's time runnable but waiting for a cpu (ns, schedstat's second field), summed over the threads. */
+static long long scan_wait_ns;
+
 /* Counts threads of the sandbox in state R or D, and adds up their cpu time (ns, from schedstat). */
 static int scan_threads_each(pid_t root, long long *cpu_ns, pid_t *running_tids, int cap, thread_cpu *each) {
   pid_t procs[256];
   int np = descendants(root, procs, 256), running = 0;
   *cpu_ns = 0;
+  scan_wait_ns = 0;
   if (each) each->n = 0;
   for (int k = 0; k < np; k++) {
     char path[64];
@@ -372,8 +376,10 @@ static int scan_threads_each(pid_t root, long long *cpu_ns, pid_t *running_tids,
       close(fd);
       if (r > 0) {
         buf[r] = 0;
-        long long c = atoll(buf);
+        char *after = NULL;
+        long long c = strtoll(buf, &after, 10);
         *cpu_ns += c;
+        if (after) scan_wait_ns += strtoll(after, NULL, 10);
         if (each && each->n < 256) {
           each->tid[each->n] = (pid_t)atoi(e->d_name);
           each->cpu[each->n++] = c;
@@ -562,4 +568,23 @@ long long worker_cpu_ns(worker_t *w) {
   if (w->dead || w->pid <= 0) return 0;
   scan_threads(w->pid, &cpu, tids, 8);
   return cpu;
+}
+
+void worker_quiet(worker_t *w, double max_ms) {
+  pid_t tids[64];
+  long long cpu;
+  double t0 = now_ms();
+  if (w->dead || w->pid <= 0) return;
+  while (scan_threads(w->pid, &cpu, tids, 64) != 0 && now_ms() - t0 < max_ms) {
+    struct timespec ts = {0, 250000};
+    nanosleep(&ts, NULL);
+  }
+}
+
+void worker_sched_ns(worker_t *w, long long *cpu_ns, long long *wait_ns) {
+  pid_t tids[8];
+  *cpu_ns = *wait_ns = 0;
+  if (w->dead || w->pid <= 0) return;
+  scan_threads(w->pid, cpu_ns, tids, 8);
+  *wait_ns = scan_wait_ns;
 }

@@ -77,6 +77,26 @@ def cpu_of(pid):
     return total, tids
 
 
+def sched_of(pid):
+    """(cpu ns, ns runnable but waiting for a cpu) summed over pid's threads (schedstat's first two fields)."""
+    cpu = wait = 0
+    try:
+        for t in os.listdir(f"/proc/{pid}/task"):
+            try:
+                with open(f"/proc/{pid}/task/{t}/schedstat") as f:
+                    fields = f.read().split()
+                cpu += int(fields[0])
+                wait += int(fields[1])
+            except (OSError, IndexError, ValueError):
+                pass
+    except OSError:
+        pass
+    return cpu, wait
+
+
+SCHED = {"candidate": [0, 0], "baseline": [0, 0]}
+
+
 def runnable(pid):
     """How many threads of pid are running or waiting for a core (state R or D)."""
     n = 0
@@ -726,6 +746,7 @@ def benchmark(cand, report, early):
         flagged = 0
         t_start = time.monotonic()
         order = list(workers)
+        sched0 = {r: sched_of(workers[r].pid) for r in SCHED if r in workers}
         while True:
             # Every timed sample gets inputs of its own, drawn fresh from get_inputs() with a seed from the operating
             # system: never a scaled, shifted or permuted copy of earlier inputs, which a candidate could cache.
@@ -760,6 +781,11 @@ def benchmark(cand, report, early):
                 break
             if elapsed >= budget * 2 and n == 0:
                 raise Verdict("rejected", f"no call of case {c['name']} could be timed: every call was flagged")
+        for r, (c0, w0) in sched0.items():
+            c1, w1 = sched_of(workers[r].pid)
+            if c1 >= c0 and w1 >= w0:
+                SCHED[r][0] += c1 - c0
+                SCHED[r][1] += w1 - w0
         # Facts only: clean samples (ms) and how many calls were flagged; the judge (src/evaluate/judge.ts) counts
         # each flagged call as the slowest clean sample and decides everything else.
         ms = {r: [x / 1e6 for x in v] for r, v in times.items()}
@@ -788,6 +814,10 @@ def benchmark(cand, report, early):
         "outside_cores": round(outside, 3), "cores": cores, "wall_ms": round(wall * 1000, 1), "lock": locked,
         "lock_wait_ms": round(lock_wait, 1), "lock_gave_up": gave_up,
     }
+    for role, key in (("candidate", "wait_share"), ("baseline", "baseline_wait_share")):
+        cpu, wait = SCHED[role]
+        if cpu + wait > 0:
+            report["load"][key] = round(wait / (cpu + wait), 4)
     if compiled_note:
         report["compiled_note"] = compiled_note
     for w in others.values():

@@ -19,6 +19,11 @@ describe('a correct candidate', () => {
     expect(r.optimized_time_interval?.[1]).toBeGreaterThanOrEqual(r.optimized_time);
     expect(r.gbps).toBeGreaterThan(1);
     expect(r.fraction_of_peak).toBeGreaterThan(0);
+    // The share of each side's runnable time spent waiting for a cpu over the timed samples (schedstat) is recorded.
+    for (const share of [r.load?.wait_share, r.load?.baseline_wait_share]) {
+      expect(share).toBeGreaterThanOrEqual(0);
+      expect(share).toBeLessThanOrEqual(1);
+    }
     const c = r.cases[0]!;
     expect(c.optimized.samples).toBeGreaterThanOrEqual(10);
     expect(c.optimized.samples * c.optimized.mean_ms).toBeGreaterThanOrEqual(100);

@@ -115,6 +115,10 @@ export interface RawLoad {
   lock: boolean;
   lock_wait_ms: number;
   lock_gave_up?: boolean | undefined;
+  /** The candidate's and the baseline's time runnable but waiting for a cpu over the timed samples, as a share of
+      that and their cpu time (schedstat's run delay); absent from older harnesses. */
+  wait_share?: number | undefined;
+  baseline_wait_share?: number | undefined;
 }
 
 export function heavyLoad(load: RawLoad | undefined): boolean {
@@ -387,6 +391,10 @@ export function judgeTimed(a: JudgeInput): Judgement {
         lock_wait_ms: a.load.lock_wait_ms,
         noisy,
         timed_runs: a.timedRuns,
+        ...(a.load.wait_share !== undefined ? { wait_share: Math.round(a.load.wait_share * 1000) / 1000 } : {}),
+        ...(a.load.baseline_wait_share !== undefined
+          ? { baseline_wait_share: Math.round(a.load.baseline_wait_share * 1000) / 1000 }
+          : {}),
       }
     : undefined;
   const result: BenchmarkingResult = {

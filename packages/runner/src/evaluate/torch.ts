@@ -161,6 +161,8 @@ const TorchReport = z.object({
       lock: z.boolean(),
       lock_wait_ms: z.number(),
       lock_gave_up: z.boolean().optional(),
+      wait_share: z.number().optional(),
+      baseline_wait_share: z.number().optional(),
     })
     .optional(),
   compiled_note: z.string().optional(),

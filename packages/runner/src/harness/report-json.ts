@@ -61,6 +61,10 @@ export const HarnessReportSchema = z.object({
       lock: z.boolean(),
       lock_wait_ms: z.number(),
       lock_gave_up: z.boolean(),
+      /** The candidate's (and the baseline's) time runnable but waiting for a cpu over the timed samples, as a
+          share of that and their cpu time (schedstat). */
+      wait_share: z.number().optional(),
+      baseline_wait_share: z.number().optional(),
     })
     .optional(),
   /** Where the harness's time went (ms, and sample counts). */

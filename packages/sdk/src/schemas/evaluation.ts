@@ -96,6 +96,11 @@ export const TimingLoad = z.object({
   noisy: z.boolean(),
   /** How many times the benchmark phase was timed: a ranked run under heavy outside load is timed again once. */
   timed_runs: z.number().int().optional(),
+  /** The share of the candidate's runnable time over the timed samples that it spent waiting for a cpu
+      (schedstat's run delay over run delay plus cpu time): a neighbour on the machine, recorded as a condition. */
+  wait_share: z.number().min(0).max(1).optional(),
+  /** The same for the baseline, timed beside it. */
+  baseline_wait_share: z.number().min(0).max(1).optional(),
 });
 export type TimingLoad = z.infer<typeof TimingLoad>;
 
