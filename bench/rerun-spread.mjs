@@ -5,6 +5,7 @@
 // A pytorch problem (e.g. 101_HardSigmoid, from problems/pytorch) reruns its reference renamed `ModelNew`.
 // Run: node_modules/.bin/tsx bench/rerun-spread.mjs [problem=19_ReLU] [runs=5] [--short] [--benchmark]
 //   --benchmark: benchmark mode (no re-timing) instead of ranked
+//   --source FILE: rerun this candidate instead of the reference (e.g. the tuner's start point), same conditions
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -19,7 +20,9 @@ import {
 } from '../packages/runner/src/index.ts';
 
 const root = new URL('..', import.meta.url).pathname;
-const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const sourceAt = process.argv.indexOf('--source');
+const sourceFile = sourceAt > 0 ? process.argv[sourceAt + 1] : undefined;
+const args = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--source');
 const short = process.argv.includes('--short');
 const name = args[0] ?? '19_ReLU';
 const runs = Number(args[1] ?? (short ? 2 : 5));
@@ -38,9 +41,11 @@ const problem = problems.get(name);
 if (!problem) throw new Error(`no problem ${name}`);
 const torch = problem.kind === 'pytorch';
 // The reference, renamed to the candidate's entry point: identical code and flags.
-const source = torch
-  ? (problem.torch?.source ?? '').replace(/\bModel\b/g, 'ModelNew')
-  : readFileSync(join(root, 'problems', name, 'reference.c'), 'utf8').replace(/\breference\(/, 'solution(');
+const source = sourceFile
+  ? readFileSync(sourceFile, 'utf8')
+  : torch
+    ? (problem.torch?.source ?? '').replace(/\bModel\b/g, 'ModelNew')
+    : readFileSync(join(root, 'problems', name, 'reference.c'), 'utf8').replace(/\breference\(/, 'solution(');
 
 const spread = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -84,7 +89,9 @@ async function condition(label) {
     );
 }
 
-console.log(`${name}, ${runs} ${mode} reruns per condition, identical code, device ${device.id} (${device.name})`);
+console.log(
+  `${name}, ${runs} ${mode} reruns per condition, ${sourceFile ? `candidate ${sourceFile}` : 'identical code'}, device ${device.id} (${device.name})`,
+);
 await condition('as is');
 const burner = spawn('sh', ['-c', 'while :; do :; done'], { stdio: 'ignore' });
 try {

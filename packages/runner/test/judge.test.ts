@@ -279,31 +279,24 @@ describe('precision of the paired speedup', () => {
     expect(plan(QUICK_TIMING)).not.toContain('speedup_half_width');
   });
 
-  it('a ranked result with a wide interval is timed again once; still wide, it is flagged as imprecise', () => {
+  it('a ranked result with a wide interval is timed again once, then published with its interval, unflagged', () => {
     expect(shouldRetime(true, quiet, 1, {}, [{ ratios: wide }])).toBe(true);
     expect(shouldRetime(true, quiet, 1, {}, [{ ratios: tight }])).toBe(false);
     expect(shouldRetime(true, quiet, 2, {}, [{ ratios: wide }])).toBe(false);
     expect(shouldRetime(false, quiet, 1, {}, [{ ratios: wide }])).toBe(false);
     expect(shouldRetime(true, quiet, 1, { retime: false }, [{ ratios: wide }])).toBe(false);
-    const judge = (ratios: number[], over: { ranked?: boolean; precision?: boolean } = {}) =>
-      judgeTimed({
-        device: device(),
-        ranked: over.ranked ?? true,
-        cases: [timed({ optimized: Array(40).fill(1), baseline: Array(40).fill(1), ratios })],
-        load: quiet,
-        timedRuns: 2,
-        baselineName: 'x',
-        ...(over.precision === undefined ? {} : { precision: over.precision }),
-      });
-    const imprecise = judge(wide);
-    expect(imprecise.verdict).toBe('accepted');
-    expect(imprecise.result.flagged_for_review).toBe(true);
-    expect(imprecise.result.review_reasons.join('\n')).toMatch(
-      /wider than \+-3% after 2 timings: the figure is imprecise/,
-    );
-    expect(judge(tight).result.flagged_for_review).toBe(false);
-    // Unranked results publish their interval as it is; rules that never re-time (quick) are not held to it.
-    expect(judge(wide, { ranked: false }).result.flagged_for_review).toBe(false);
-    expect(judge(wide, { precision: false }).result.flagged_for_review).toBe(false);
+    const j = judgeTimed({
+      device: device(),
+      ranked: true,
+      cases: [timed({ optimized: Array(40).fill(1), baseline: Array(40).fill(1), ratios: wide })],
+      load: quiet,
+      timedRuns: 2,
+      baselineName: 'x',
+    });
+    expect(j.verdict).toBe('accepted');
+    // An honest fast kernel can read +-15% on a quiet machine: its interval says so; no flag ranks it lower.
+    expect(j.result.flagged_for_review).toBe(false);
+    const [lo, hi] = j.result.speedup_interval ?? [1, 1];
+    expect((hi - lo) / 2 / j.result.speedup).toBeGreaterThan(RETIME_HALF_WIDTH);
   });
 });

@@ -35,8 +35,6 @@ export function stateFromReport(a: {
   run: HarnessRun;
   /** How many times the benchmark phase was timed (a ranked run under heavy outside load is timed again). */
   timedRuns?: number;
-  /** Whether the timing rules re-time imprecise ranked results (not `quick`): the judge's precision rule. */
-  precision?: boolean;
   compile: CompileReport;
   environment: EvaluationEnvironment;
   base: { mode: EvaluationMode; evaluated_at: string };
@@ -99,7 +97,6 @@ export function stateFromReport(a: {
     baselineName: 'the reference',
     // A ranked run's benchmark sizes are hidden: the figures used them, the report does not show them.
     hideSizes: ranked,
-    precision: a.precision ?? true,
   });
   const { verdict, message, result } = judged;
   return {

@@ -209,8 +209,8 @@ export async function evaluate(payload: EvaluationJobPayload, opts: EvaluateOpti
     let run = await harnessRun();
     let timedRuns = 1;
     // A ranked result timed while other work kept the machine busy, or whose speedup interval came out wider than
-    // the judge's RETIME_HALF_WIDTH, is timed again once; if still so, the result is kept but flagged for review
-    // (noisy, or imprecise), never ranked silently.
+    // the judge's RETIME_HALF_WIDTH, is timed again once; still busy, it is kept but flagged for review as noisy,
+    // never ranked silently; still wide, it is published with its interval.
     if (shouldRetime(ranked, run.report?.load, timedRuns, timing, run.report?.bench) && !opts.signal?.aborted) {
       run = await harnessRun();
       timedRuns = 2;
@@ -230,7 +230,6 @@ export async function evaluate(payload: EvaluationJobPayload, opts: EvaluateOpti
         ranked,
         run,
         timedRuns,
-        precision: timing.retime !== false,
         compile: compiled.report,
         environment,
         base,

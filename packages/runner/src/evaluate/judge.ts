@@ -49,8 +49,9 @@ export function medianRse(xs: readonly number[]): number {
     wider interval is published as it is. Sent to both harnesses in the plan (TimingRules.targetSpeedupHalfWidth). */
 export const SPEEDUP_HALF_WIDTH = 0.01;
 /** A ranked result whose speedup interval is wider than this (half-width over the speedup) is timed again once,
-    like one timed under load; still wider after that, it is flagged for review as imprecise, never published as
-    if it were precise. 3% is the rerun spread issue 20 holds ranked speedups to. */
+    like one timed under load; it is then published with its interval, which says how far it holds. Not flagged for
+    review: an honest fast matmul (the tuner's start point against the naive reference) reads +-12-16% on a quiet
+    machine, and a flag would rank it below slower kernels. 3% is the rerun spread issue 20 holds speedups to. */
 export const RETIME_HALF_WIDTH = 0.03;
 
 /** The half-width of the median's 95% interval (medianInterval) over the median; infinite when it says nothing. */
@@ -315,9 +316,6 @@ export interface JudgeInput {
   compiledName?: string | undefined;
   /** Hide the cases' sizes in the result (a C problem's ranked cases are secret). */
   hideSizes?: boolean | undefined;
-  /** Hold a ranked result to the precision rule (RETIME_HALF_WIDTH): false under rules that never re-time
-      (`quick`, for tests), whose numbers are imprecise by design. */
-  precision?: boolean | undefined;
 }
 
 export interface Judgement {
@@ -464,12 +462,6 @@ export function judgeTimed(a: JudgeInput): Judgement {
   }
   if (verdict === 'accepted') {
     const reasons = [...(a.reviewReasons ?? []), ...clockReasons, ...reviewReasons(cases, speedup)];
-    // Not published as if it were precise: a ranked speedup whose interval stayed wide after its re-timing.
-    const spread = speedupInterval && speedup > 0 ? (speedupInterval[1] - speedupInterval[0]) / 2 / speedup : 0;
-    if (a.ranked && a.precision !== false && spread > RETIME_HALF_WIDTH)
-      reasons.push(
-        `the speedup's 95% interval (${speedupInterval?.[0].toFixed(3)}-${speedupInterval?.[1].toFixed(3)}x) is +-${(spread * 100).toFixed(1)}%, wider than +-${RETIME_HALF_WIDTH * 100}% after ${a.timedRuns} timing${a.timedRuns === 1 ? '' : 's'}: the figure is imprecise`,
-      );
     if (noisy)
       reasons.push(
         a.load?.lock_gave_up

@@ -520,7 +520,6 @@ export async function evaluateTorch(
       benchConstants,
       device: opts.device,
       timedRuns,
-      precision: t.retime !== false,
       reviewReasons: pythonReviewReasons(payload.source),
     });
   } finally {
@@ -541,8 +540,6 @@ function stateFromTorchReport(
     benchConstants: Record<string, number>;
     device: Device;
     timedRuns: number;
-    /** Whether the rules re-time imprecise ranked results (not `quick`). */
-    precision: boolean;
     /** The static scan's findings: they flag an accepted result for review. */
     reviewReasons: readonly string[];
   },
@@ -586,7 +583,6 @@ function stateFromTorchReport(
     })),
     load: report.load,
     timedRuns: a.timedRuns,
-    precision: a.precision,
     reviewReasons: a.reviewReasons,
     baselineName: 'the reference in eager PyTorch',
     compiledName: 'TorchScript freeze',
