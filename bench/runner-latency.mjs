@@ -1,7 +1,8 @@
 // Runner figures for bench/README.md: queued-to-verdict latency (ReLU, matmul), agreement with an independent
 // timing loop of the same compiled kernel (side by side, interleaved), spread of 5 ranked reruns, and a good
 // ReLU's bandwidth vs the measured peak. bench/runner-profile.mjs says where the seconds of one evaluation go.
-// Run: node_modules/.bin/tsx bench/runner-latency.mjs   (prints figures; never fails on timing)
+// Run: node_modules/.bin/tsx bench/runner-latency.mjs [--short]   (prints figures; never fails on timing)
+//   --short: one run of each step, ReLU only, with the test-only quick timing rules (CI's smoke run: tests/bench/)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -9,6 +10,10 @@ import { join } from 'node:path';
 import { discoverDevices, evaluate, loadCatalogue } from '../packages/runner/src/index.ts';
 
 const root = new URL('..', import.meta.url).pathname;
+const short = process.argv.includes('--short');
+const timing = short ? { timing: 'quick' } : {};
+const reps = (n) => (short ? 1 : n);
+const kernels = (all) => (short ? all.slice(0, 1) : all);
 const workDir = join(tmpdir(), 'kforge-runner-bench');
 mkdirSync(workDir, { recursive: true });
 const problems = loadCatalogue(join(root, 'problems'));
@@ -45,15 +50,15 @@ for (const [p, s] of [
 ])
   await evaluate(job(p, s), { problems, device, workDir, timing: 'quick' });
 
-for (const [p, s, runs] of [
+for (const [p, s, runs] of kernels([
   ['19_ReLU', relu, 5],
   ['1_Square_matrix_multiplication_', matmul, 3],
-]) {
+])) {
   const walls = [];
   let last;
-  for (let i = 0; i < runs; i++) {
+  for (let i = 0; i < reps(runs); i++) {
     const t0 = performance.now();
-    last = await evaluate(job(p, s), { problems, device, workDir });
+    last = await evaluate(job(p, s), { problems, device, workDir, ...timing });
     walls.push((performance.now() - t0) / 1000);
   }
   const c = last.benchmarking_result?.cases[0];
@@ -74,7 +79,9 @@ writeFileSync(join(loopDir, 'kernel.c'), relu);
 writeFileSync(
   join(loopDir, 'loop.c'),
   `#define _GNU_SOURCE
+#if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
+#endif
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -85,6 +92,28 @@ writeFileSync(
 #include <time.h>
 #include <unistd.h>
 void solution(const float* x, float* y, int64_t n);
+/* Non-temporal stores at the widest vector this machine's compiler targets (-march=native): never one ISA baked in. */
+#if defined(__AVX512F__)
+#define VW 16
+#define STREAM(p, t) _mm512_stream_ps((p), _mm512_load_ps(t))
+#define STREAM_NAN(p) _mm512_stream_ps((p), _mm512_set1_ps(NAN))
+#define FENCE() _mm_sfence()
+#elif defined(__AVX__)
+#define VW 8
+#define STREAM(p, t) _mm256_stream_ps((p), _mm256_load_ps(t))
+#define STREAM_NAN(p) _mm256_stream_ps((p), _mm256_set1_ps(NAN))
+#define FENCE() _mm_sfence()
+#elif defined(__SSE2__)
+#define VW 4
+#define STREAM(p, t) _mm_stream_ps((p), _mm_load_ps(t))
+#define STREAM_NAN(p) _mm_stream_ps((p), _mm_set1_ps(NAN))
+#define FENCE() _mm_sfence()
+#else
+#define VW 1
+#define STREAM(p, t) (*(p) = *(t))
+#define STREAM_NAN(p) (*(p) = NAN)
+#define FENCE() __sync_synchronize()
+#endif
 static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec * 1e3 + t.tv_nsec * 1e-6; }
 static int cmp(const void* a, const void* b) { double x = *(const double*)a, y = *(const double*)b; return (x > y) - (x < y); }
 static inline float val(uint32_t i, uint32_t s) { uint32_t h = (i ^ s) * 0x9e3779b1u + s; h ^= h >> 16; h *= 0x85ebca6bu; h ^= h >> 13; h *= 0xc2b2ae35u; h ^= h >> 16;
@@ -96,10 +125,10 @@ static void setup(float* x, float* y, int r) {
     float tile[1024] __attribute__((aligned(64)));
     for (int64_t i = 0; i < n; i += 1024) {
       for (int j = 0; j < 1024; j++) tile[j] = val((uint32_t)(i + j), s);
-      for (int j = 0; j < 1024; j += 16) _mm512_stream_ps(x + i + j, _mm512_load_ps(tile + j));
+      for (int j = 0; j < 1024; j += VW) STREAM(x + i + j, tile + j);
     }
-    for (int64_t i = 0; i < n; i += 16) _mm512_stream_ps(y + i, _mm512_set1_ps(NAN));
-    _mm_sfence();
+    for (int64_t i = 0; i < n; i += VW) STREAM_NAN(y + i);
+    FENCE();
   } else { /* the old harness: plain stores, then twice the LLC written and read */
     for (int64_t i = 0; i < n; i++) x[i] = val((uint32_t)i, s);
     for (int64_t i = 0; i < n; i++) y[i] = NAN;
@@ -147,48 +176,49 @@ const llc =
   Number(readFileSync('/sys/devices/system/cpu/cpu0/cache/index3/size', 'utf8').replace('K', '')) * 1024 || 32 << 20;
 const loop = (mode) =>
   Number(
-    execFileSync(join(loopDir, 'loop'), [String(RELU_N), '100', String(mode), String(llc)], {
+    execFileSync(join(loopDir, 'loop'), [String(RELU_N), short ? '10' : '100', String(mode), String(llc)], {
       encoding: 'utf8',
       env: { PATH: '/usr/bin:/bin', OMP_WAIT_POLICY: 'passive' },
     }).trim(),
   );
 const rounds = [];
-for (let i = 0; i < 5; i++) {
-  const st = await evaluate(job('19_ReLU', relu), { problems, device, workDir });
+for (let i = 0; i < reps(5); i++) {
+  const st = await evaluate(job('19_ReLU', relu), { problems, device, workDir, ...timing });
   rounds.push([st.benchmarking_result.cases[0].optimized.median_ms, loop(0), loop(2), loop(1)]);
 }
 const col = (k) => median(rounds.map((r) => r[k]));
 const ratio = (k, l) => median(rounds.map((r) => r[k] / r[l] - 1));
 console.log(
-  `19_ReLU runner vs independent loops (median ms; 5 interleaved rounds of runner / loop in one process / loop in two processes / loop the old way): ${rounds.map((r) => r.map((v) => v.toFixed(3)).join(' / ')).join('; ')}`,
+  `19_ReLU runner vs independent loops (median ms; ${rounds.length} interleaved rounds of runner / loop in one process / loop in two processes / loop the old way): ${rounds.map((r) => r.map((v) => v.toFixed(3)).join(' / ')).join('; ')}`,
 );
 console.log(
   `  medians ${[0, 1, 2, 3].map((k) => col(k).toFixed(3)).join(' / ')} ms; median of per-round ratios: runner vs one-process loop ${pct(ratio(0, 1))}, vs two-process loop ${pct(ratio(0, 2))}; two-process vs one-process loop ${pct(ratio(2, 1))}; the old way vs one-process loop ${pct(ratio(3, 1))}; load ${load()}`,
 );
 
-for (const [p, s] of [
+for (const [p, s] of kernels([
   ['19_ReLU', relu],
   ['1_Square_matrix_multiplication_', matmul],
-]) {
+])) {
   const times = [];
   const walls = [];
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < reps(5); i++) {
     const t0 = performance.now();
     const st = await evaluate(job(p, s, { mode: 'ranked', secret_seed: 'bench-secret' }), {
       problems,
       device,
       workDir,
+      ...timing,
     });
     walls.push((performance.now() - t0) / 1000);
     times.push(st.benchmarking_result?.optimized_time ?? Number.NaN);
   }
   const spread = (Math.max(...times) - Math.min(...times)) / median(times);
   console.log(
-    `${p} ranked x5: ${times.map((t) => t.toFixed(3)).join(', ')} ms; spread (max-min)/median ${(spread * 100).toFixed(1)}%; wall median ${median(walls).toFixed(2)} s; load ${load()}`,
+    `${p} ranked x${times.length}: ${times.map((t) => t.toFixed(3)).join(', ')} ms; spread (max-min)/median ${(spread * 100).toFixed(1)}%; wall median ${median(walls).toFixed(2)} s; load ${load()}`,
   );
 }
 
-const st = await evaluate(job('19_ReLU', relu), { problems, device, workDir });
+const st = await evaluate(job('19_ReLU', relu), { problems, device, workDir, ...timing });
 const c = st.benchmarking_result.cases[0];
 console.log(
   `19_ReLU good kernel: ${c.gbps.toFixed(1)} GB/s = ${(c.fraction_of_peak_bandwidth * 100).toFixed(0)}% of the measured peak ${device.peaks.bandwidth_gbps.toFixed(1)} GB/s (cost model 8 bytes/element)`,

@@ -1,25 +1,10 @@
 // The bench scripts run once each in a short mode, so they cannot rot (issue 19): each must exit 0 and print the
 // figures it exists for. Figures only, never asserted: bench/README.md records them with the machine and date.
-// The scripts that start servers or a browser (api, cli, web, two-servers, tuner-session, torch-tuner-session) are
-// not run here: each takes minutes; they are run by hand when their figures are recorded.
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// This file holds the ones that time kernels in this process or through one server (the runner-and-timing lane);
+// bench-product.test.ts the ones that start several servers or a browser (the product lane), and bench-faces.test.ts
+// the ones that time no kernel (the parallel pass). anchors.mjs is a module of tuner.mjs and tuner-session.mjs.
 import { describe, expect, it } from 'vitest';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const tsx = join(root, 'node_modules/.bin/tsx');
-
-function bench(script: string, args: string[], timeoutMs: number) {
-  const res = spawnSync(tsx, [join(root, 'bench', script), ...args], {
-    cwd: root,
-    encoding: 'utf8',
-    timeout: timeoutMs,
-    env: { ...process.env, FORCE_COLOR: '0' },
-  });
-  const out = `${res.stdout ?? ''}${res.stderr ?? ''}`;
-  return { status: res.status, out, tail: out.slice(-2000) };
-}
+import { bench } from './run-bench';
 
 describe('bench scripts in their short modes', () => {
   it('rerun-spread: identical code, ranked, quiet and beside a busy core', () => {
@@ -47,5 +32,25 @@ describe('bench scripts in their short modes', () => {
     const r = bench('tuner.mjs', ['1'], 280_000);
     expect(r.status, r.tail).toBe(0);
     expect(r.out).toMatch(/19_ReLU #1/);
+  }, 300_000);
+
+  it('runner-latency: queued-to-verdict, the independent loops, a ranked run', () => {
+    const r = bench('runner-latency.mjs', ['--short'], 240_000);
+    expect(r.status, r.tail).toBe(0);
+    expect(r.out).toMatch(/19_ReLU: queued-to-verdict median [\d.]+ s/);
+    expect(r.out).toMatch(/runner vs one-process loop [-+][\d.]+%/);
+    expect(r.out).toMatch(/19_ReLU ranked x1: [\d.]+ ms/);
+  }, 300_000);
+
+  it('tuner-session: the tuner through the product, against the anchors', () => {
+    const r = bench('tuner-session.mjs', ['1', '19_ReLU'], 280_000);
+    expect(r.status, r.tail).toBe(0);
+    expect(r.out).toMatch(/19_ReLU: best #1 [\d.]+ ms, [\d.]+x the reference/);
+  }, 300_000);
+
+  it('torch-tuner-session: the tuner on a pytorch problem through the product', () => {
+    const r = bench('torch-tuner-session.mjs', ['1', '101_HardSigmoid'], 280_000);
+    expect(r.status, r.tail).toBe(0);
+    expect(r.out).toMatch(/best: #1 [\d.]+ ms, [\d.]+x eager PyTorch/);
   }, 300_000);
 });

@@ -1,0 +1,20 @@
+// The bench scripts that time no kernel (the CLI's start-up and round trip, the web's bundle and first render) run
+// once each so they cannot rot (issue 19). Figures only: bench/README.md records them with the machine and date.
+import { describe, expect, it } from 'vitest';
+import { bench } from './run-bench';
+
+describe('bench scripts of the faces', () => {
+  it('cli: start-up and one leaderboard round trip', () => {
+    const r = bench('cli.mjs', ['--runs', '3'], 200_000);
+    expect(r.status, r.tail).toBe(0);
+    expect(r.out).toMatch(/kforge --help start-up[\s\S]*ratio [\d.]+x {2}\(3 runs each\)/);
+    expect(r.out).toMatch(/kforge leaderboard --json end to end[\s\S]*ratio [\d.]+x {2}\(3 runs each\)/);
+  }, 240_000);
+
+  it('web: the initial bundle and a session page first render', () => {
+    const r = bench('web.mjs', [], 200_000);
+    expect(r.status, r.tail).toBe(0);
+    expect(r.out).toMatch(/initial JS \+ CSS as sent \(build-time brotli\): [\d.]+ KB/);
+    expect(r.out).toMatch(/session page, 20 attempts, first render .*median \d+ ms/);
+  }, 240_000);
+});

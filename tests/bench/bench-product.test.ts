@@ -1,0 +1,13 @@
+// The bench scripts that start several servers, each evaluating kernels, run once each so they cannot rot (issue 19);
+// the product lane, where a file may start servers and evaluate. Figures only: bench/README.md records them.
+import { describe, expect, it } from 'vitest';
+import { bench } from './run-bench';
+
+describe('bench scripts that start several servers', () => {
+  it('two-servers: two servers share the host-wide timing lock', () => {
+    const r = bench('two-servers.mjs', ['1', '19_ReLU'], 280_000);
+    expect(r.status, r.tail).toBe(0);
+    expect(r.out).toMatch(/lone session \(server A\): best #1 [\d.]+ ms/);
+    expect(r.out).toMatch(/concurrent session \(server B\): best #1 [\d.]+ ms = [\d.]+x the lone run; longest wait/);
+  }, 300_000);
+});
