@@ -39,7 +39,9 @@ async function session(client) {
   return { best: r?.optimized_time ?? Number.NaN, attempt: s.best_attempt?.attempt_number, maxLockWaitMs: locks };
 }
 
-console.log(`${problem}, ${attempts} attempts per session; load ${load()}`);
+console.log(
+  `${problem}, ${attempts} attempts per session; load ${load()}${process.env.KFORGE_RUNNER_TIMING === 'quick' ? '; quick timing rules (a smoke run: figures not comparable)' : ''}`,
+);
 const a = await startServer();
 const b = await startServer();
 try {

@@ -6,6 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { bench } from './run-bench';
 
+/** The servers' in-process runners time with the test-only quick rules: a smoke run. */
+const QUICK = { KFORGE_RUNNER_TIMING: 'quick' };
+
 describe('bench scripts in their short modes', () => {
   it('rerun-spread: identical code, ranked, quiet and beside a busy core', () => {
     const r = bench('rerun-spread.mjs', ['19_ReLU', '2', '--short'], 240_000);
@@ -43,13 +46,13 @@ describe('bench scripts in their short modes', () => {
   }, 300_000);
 
   it('tuner-session: the tuner through the product, against the anchors', () => {
-    const r = bench('tuner-session.mjs', ['1', '19_ReLU'], 280_000);
+    const r = bench('tuner-session.mjs', ['1', '19_ReLU'], 280_000, QUICK);
     expect(r.status, r.tail).toBe(0);
     expect(r.out).toMatch(/19_ReLU: best #1 [\d.]+ ms, [\d.]+x the reference/);
   }, 300_000);
 
   it('torch-tuner-session: the tuner on a pytorch problem through the product', () => {
-    const r = bench('torch-tuner-session.mjs', ['1', '101_HardSigmoid'], 280_000);
+    const r = bench('torch-tuner-session.mjs', ['1', '101_HardSigmoid'], 280_000, QUICK);
     expect(r.status, r.tail).toBe(0);
     expect(r.out).toMatch(/best: #1 [\d.]+ ms, [\d.]+x eager PyTorch/);
   }, 300_000);
