@@ -96,7 +96,7 @@ typedef struct {
   double call_ms;
   int after_done, after_result;
   char why[200]; /* why worker_busy_after_return said busy */
-  int after_counted; /* this RUN's flag has been counted (harness_main.c) */
+  int after_counted; /* this RUN's flag has been counted (harness_call.c) */
   /* Profile: the most cpu seen after a reply (ns), and the largest share of its allowance a whole call used. */
   long long max_after_reply_ns;
   double max_call_cpu_share;

@@ -19,8 +19,20 @@ import { runCommand } from '../sandbox/spawn.js';
 import { toolchainFor, type Toolchain } from '../compile/toolchain.js';
 import { glueSource } from './glue.js';
 
-const HARNESS_SOURCES = ['harness_main.c', 'harness_data.c', 'harness_plan.c', 'harness_worker.c'];
-const HEADERS = ['kf_protocol.h', 'harness.h'];
+const HARNESS_SOURCES = [
+  'harness_main.c',
+  'harness_layout.c',
+  'harness_call.c',
+  'harness_correct.c',
+  'harness_stats.c',
+  'harness_timing.c',
+  'harness_phase.c',
+  'harness_report.c',
+  'harness_data.c',
+  'harness_plan.c',
+  'harness_worker.c',
+];
+const HEADERS = ['kf_protocol.h', 'harness.h', 'harness_internal.h'];
 
 export interface BuiltHarness {
   dir: string;

@@ -20,7 +20,7 @@ export interface HarnessRun {
 }
 
 /** How long a harness waits for another runner's timed phase on the same device before it times anyway (and
-    says so); c/harness_main.c KF_LOCK_WAIT_MS. */
+    says so); c/harness_phase.c KF_LOCK_WAIT_MS. */
 export const TIMING_LOCK_WAIT_MS = 120_000;
 
 export async function runHarness(opts: {

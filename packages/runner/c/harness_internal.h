@@ -1,0 +1,119 @@
+/* The trusted harness's own state, one context passed to every step, and the steps its files share:
+     harness_main.c     start-up: the plan, the shared data, the workers, the no-op calibration, the order of phases
+     harness_layout.c   where each argument lives in the data copies, and fresh inputs / poisoned outputs in them
+     harness_call.c     one call of a worker (timed from outside) or of the reference; flagged calls
+     harness_correct.c  the correctness phase and the check of every returned call
+     harness_stats.c    sample series, medians and the stopping rules
+     harness_timing.c   the timed phase: warm-up, paired samples, baseline samples, wait shares
+     harness_phase.c    the host-wide timing lock and the outside load over the timed phase
+     harness_report.c   the JSON report and the verdict
+   Functions shared between these files are prefixed kfh_ so that they can never clash with a custom
+   problem's reference, which is linked into the harness. Never linked with candidate code. */
+#ifndef KF_HARNESS_INTERNAL_H
+#define KF_HARNESS_INTERNAL_H
+#include <stdint.h>
+#include <stdio.h>
+#include "harness.h"
+
+/* Samples of one benchmark case (ms, or ratios), with their running sums. */
+typedef struct {
+  double *v;
+  int n, cap;
+  double sum, sumsq;
+} series;
+
+/* Where the time goes (ms), reported as "profile": bench/runner-profile.mjs prints it. */
+typedef struct {
+  double start, worker_start, calibrate, correctness, baseline_start, warmup, setup, setup_private, flush,
+      baseline_calls, calls, checks, busy, timing;
+  int samples, baseline_samples, checked, flushed, timing_flagged;
+} profile_t;
+
+/* The workers' time runnable but waiting for a cpu over the timed samples (schedstat), against their cpu time:
+   a neighbour on the machine shows as a recorded share, not only as slower samples. */
+typedef struct {
+  double cand_cpu, cand_wait, base_cpu, base_wait;
+} sched_t;
+
+/* The timed phase's lock and the load around it (harness_phase.c). */
+typedef struct {
+  int have_lock_fd, locked, gave_up;
+  double wait_ms, wall_ms, outside_cores;
+  int cores;
+} load_t;
+
+/* Everything one run of the harness knows; one instance, owned by main() (harness_main.c). */
+struct harness {
+  plan_t plan;
+  /* The data: the shared copy the worker maps (memfd), the harness's private copy (the reference's inputs and
+     expected outputs) and a copy of the candidate's outputs (the determinism check). */
+  char *shm, *priv, *saved;
+  size_t offs[KF_MAX_ARGS]; /* each argument's offset in the copies, for the current case (kfh_layout) */
+  worker_t cand;            /* the candidate's worker */
+  worker_t base;            /* the baseline worker (have_b) */
+  int have_b;
+  double nop_ms, nop_p90_ms; /* the calibrated no-op round trip: median and 90th percentile */
+  FILE *out;                 /* the report */
+  profile_t prof;
+  /* Calls of the candidate flagged for work outside their timed window (kfh_after_return). A flagged
+     timing sample is not used as measured: it counts as the case's slowest clean sample (the judge), so no
+     flagged call shortens a measured time. The kernel is rejected once flagged calls are at least
+     plan.flagged_min and more than plan.flagged_share of its calls (the judge's rule, from the plan), in all or
+     on one benchmark case: on a loaded machine an honest kernel is flagged on a few calls in a hundred (a
+     thread's cpu time read while it runs lags by up to a scheduler tick, and the lag shows up after the
+     reply), while one that works outside its calls is flagged on every such call. */
+  int runs, flagged_calls, case_runs, case_flagged;
+  char flagged_why[200];
+  const char *verdict; /* "accepted" until a step fails (kfh_fail) */
+  char message[512];   /* the verdict's message */
+  int ncorr;           /* correctness entries printed */
+  sched_t sched;
+  int lock_fd; /* the host-wide timing lock of the device (argv[5]); -1: none */
+  load_t load;
+};
+
+static inline double since(double t0) { return now_ms() - t0; }
+
+/* harness_layout.c */
+size_t kfh_count_of(const struct harness *h, const case_desc *c, int i);
+size_t kfh_bytes_of(const struct harness *h, const case_desc *c, int i);
+int kfh_is_output(const struct harness *h, int i);
+size_t kfh_layout(struct harness *h, const case_desc *c);
+void kfh_args_for(const struct harness *h, const case_desc *c, char *base, kf_arg *a, int offsets);
+void kfh_setup_shared(struct harness *h, const case_desc *c, uint64_t seed, int dist);
+void kfh_setup_private(struct harness *h, const case_desc *c, uint64_t seed, int dist, int poison_outputs);
+void kfh_setup(struct harness *h, const case_desc *c, uint64_t seed, int dist);
+
+/* harness_call.c */
+int kfh_after_return(struct harness *h);
+void kfh_run_reference(struct harness *h, const case_desc *c);
+int kfh_timed_call(struct harness *h, worker_t *w, const case_desc *c, double *outside, double *inside);
+
+/* harness_correct.c */
+int kfh_check_call(struct harness *h, const case_desc *c, err_stats *st, int check_inputs);
+int kfh_correctness(struct harness *h);
+
+/* harness_stats.c */
+void kfh_push(series *s, double x);
+void kfh_series_free(series *s);
+int kfh_converged(const struct harness *h, const series *s);
+int kfh_speedup_converged(const struct harness *h, const series *ratio);
+double kfh_wait_share(double cpu, double wait);
+
+/* harness_timing.c */
+int kfh_timing(struct harness *h);
+
+/* harness_phase.c */
+void kfh_timed_phase(struct harness *h);
+
+/* harness_report.c */
+void kfh_fail(struct harness *h, const char *v, const char *msg);
+void kfh_worker_failure(struct harness *h, worker_t *w, const char *during);
+void kfh_json_str(struct harness *h, const char *s);
+void kfh_json_num(struct harness *h, double v);
+void kfh_print_sizes(struct harness *h, const case_desc *c);
+void kfh_print_series(struct harness *h, const char *key, const series *s);
+const char *kfh_dist_name(int d);
+void kfh_print_tail(struct harness *h);
+
+#endif

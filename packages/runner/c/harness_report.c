@@ -1,0 +1,106 @@
+/* The verdict, and the JSON report on stdout (the runner's src/harness/report-json.ts reads it). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "harness_internal.h"
+
+void kfh_fail(struct harness *h, const char *v, const char *msg) {
+  h->verdict = v;
+  snprintf(h->message, sizeof h->message, "%s", msg);
+}
+
+void kfh_worker_failure(struct harness *h, worker_t *w, const char *during) {
+  if (!strcmp(h->verdict, "rejected")) return; /* kfh_timed_call found work left running: that is the verdict */
+  char m[512];
+  snprintf(m, sizeof m, "%s: %s", during, w->error);
+  kfh_fail(h, w->timed_out ? "timeout" : "runtime_error", m);
+}
+
+void kfh_json_str(struct harness *h, const char *s) {
+  FILE *J = h->out;
+  fputc('"', J);
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') fprintf(J, "\\%c", c);
+    else if (c < 0x20 || c >= 0x7f) fprintf(J, "\\u%04x", c);
+    else fputc(c, J);
+  }
+  fputc('"', J);
+}
+
+void kfh_json_num(struct harness *h, double v) {
+  if (isfinite(v)) fprintf(h->out, "%.9g", v);
+  else fputs("null", h->out);
+}
+
+const char *kfh_dist_name(int d) {
+  static const char *n[] = {"uniform", "normal", "positive", "small_int"};
+  return n[d];
+}
+
+void kfh_print_sizes(struct harness *h, const case_desc *c) {
+  fputc('{', h->out);
+  int first = 1;
+  for (int i = 0; i < h->plan.nargs; i++) {
+    if (h->plan.args[i].is_ptr) continue;
+    fprintf(h->out, "%s", first ? "" : ",");
+    kfh_json_str(h, h->plan.args[i].name);
+    fputc(':', h->out);
+    kfh_json_num(h, c->vals[i]);
+    first = 0;
+  }
+  fputc('}', h->out);
+}
+
+void kfh_print_series(struct harness *h, const char *key, const series *s) {
+  fprintf(h->out, ",\"%s\":[", key);
+  for (int i = 0; i < s->n; i++) {
+    if (i) fputc(',', h->out);
+    kfh_json_num(h, s->v[i]);
+  }
+  fputc(']', h->out);
+}
+
+static void print_load(struct harness *h) {
+  const load_t *L = &h->load;
+  fprintf(h->out,
+          ",\"load\":{\"outside_cores\":%.3f,\"cores\":%d,\"wall_ms\":%.3f,\"lock\":%s,\"lock_wait_ms\":%.3f,\"lock_gave_up\":%s",
+          L->outside_cores, L->cores, L->wall_ms, L->have_lock_fd ? "true" : "false", L->wait_ms,
+          L->gave_up ? "true" : "false");
+  double cw = kfh_wait_share(h->sched.cand_cpu, h->sched.cand_wait);
+  double bw = kfh_wait_share(h->sched.base_cpu, h->sched.base_wait);
+  if (cw >= 0) fprintf(h->out, ",\"wait_share\":%.4f", cw);
+  if (bw >= 0) fprintf(h->out, ",\"baseline_wait_share\":%.4f", bw);
+  fputc('}', h->out);
+}
+
+static void print_profile(struct harness *h) {
+  const profile_t *p = &h->prof;
+  fprintf(h->out,
+          ",\"profile\":{\"total_ms\":%.3f,\"worker_start_ms\":%.3f,\"calibrate_ms\":%.3f,\"correctness_ms\":%.3f,"
+          "\"baseline_start_ms\":%.3f,\"timing_ms\":%.3f,\"warmup_ms\":%.3f,\"setup_ms\":%.3f,\"setup_private_ms\":%.3f,"
+          "\"flush_ms\":%.3f,\"baseline_calls_ms\":%.3f,\"calls_ms\":%.3f,\"checks_ms\":%.3f,\"busy_ms\":%.3f,"
+          "\"samples\":%d,\"baseline_samples\":%d,\"checked\":%d,\"flushed_cases\":%d,\"busy_windows\":%d,"
+          "\"max_after_reply_ms\":%.4f,\"max_call_cpu_share\":%.4f,\"flagged_calls\":%d,\"timing_flagged\":%d,\"calls\":%d}",
+          since(p->start), p->worker_start, p->calibrate, p->correctness, p->baseline_start, p->timing, p->warmup,
+          p->setup, p->setup_private, p->flush, p->baseline_calls, p->calls, p->checks, p->busy, p->samples,
+          p->baseline_samples, p->checked, p->flushed, busy_windows, (double)h->cand.max_after_reply_ns * 1e-6,
+          h->cand.max_call_cpu_share, h->flagged_calls, p->timing_flagged, h->runs);
+}
+
+/* Everything after the phases' own keys: profile, load (when timed), the no-op round trip and the verdict. */
+void kfh_print_tail(struct harness *h) {
+  FILE *J = h->out;
+  print_profile(h);
+  if (h->load.wall_ms > 0) print_load(h);
+  fputs(",\"nop_ms\":", J);
+  kfh_json_num(h, h->nop_ms);
+  fputs(",\"nop_p90_ms\":", J);
+  kfh_json_num(h, h->nop_p90_ms);
+  fputs(",\"verdict\":", J);
+  kfh_json_str(h, h->verdict);
+  fputs(",\"message\":", J);
+  kfh_json_str(h, h->message);
+  fputs("}\n", J);
+  fflush(J);
+}

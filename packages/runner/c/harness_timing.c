@@ -1,0 +1,309 @@
+/* The timed phase: per benchmark case a warm-up, then paired samples (candidate and baseline on the same
+   sample's inputs, alternating which goes first) until the stopping rules hold or the case's budget is spent.
+   The order of the calls, setups, flushes and quiet waits below is part of the timing method
+   (docs/evaluation.md "Timing"). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include "harness_internal.h"
+
+/* One benchmark case being timed. o, in, b: the last candidate sample (outside, inside) and baseline sample. */
+typedef struct {
+  const case_desc *c;
+  int flush;
+  series cand, base, inside, ratio;
+  int checked, dropped;
+  double o, in, b;
+} case_run;
+
+static double uniform01(void) {
+  uint32_t r = 0;
+  if (getrandom(&r, sizeof r, 0) != sizeof r) r = (uint32_t)rand();
+  return r / 4294967296.0;
+}
+
+/* A timed sample's seed: 64 bits from the operating system's random source, drawn after the previous call
+   returned, so nothing the candidate saw before (earlier inputs, the plan's seeds, the clock) predicts it. */
+static uint64_t fresh_seed(struct harness *h) {
+  uint64_t r = 0;
+  size_t got = 0;
+  while (got < sizeof r) {
+    ssize_t n = getrandom((char *)&r + got, sizeof r - got, 0);
+    if (n <= 0) {
+      if (n < 0 && errno == EINTR) continue;
+      kfh_fail(h, "runtime_error", "the operating system's random source failed");
+      return 0;
+    }
+    got += (size_t)n;
+  }
+  return r;
+}
+
+/* Whether a sample needs its own cache flush. Every sample's inputs and poisoned outputs are written with
+   non-temporal stores (c/harness_data.c), which leave none of the case's data in any cache, and the
+   reference's dirty outputs are evicted after it runs, so each timed call starts with its own data cold and
+   nothing of the harness's to write back. A case whose data is at least twice the last-level cache needs
+   no more: its own traffic pushes out whatever else the cache holds in its first part. Smaller cases are
+   still flushed (a buffer of twice the last-level cache written and read) before every timed call. */
+static int needs_flush(const struct harness *h, const case_desc *c) {
+  if (h->plan.cuda) return 0; /* the worker's PREPARE flushes the device's L2; the host's caches do not matter */
+  if (h->plan.flush == FLUSH_ALWAYS) return 1;
+  size_t bytes = 0;
+  for (int i = 0; i < h->plan.nargs; i++)
+    if (h->plan.args[i].is_ptr) bytes += kfh_bytes_of(h, c, i);
+  return bytes < 2 * llc_bytes();
+}
+
+/* Drops the reference's (dirty) outputs from the cache: see needs_flush. */
+static void evict_private_outputs(struct harness *h, const case_desc *c) {
+  for (int i = 0; i < h->plan.nargs; i++)
+    if (kfh_is_output(h, i)) evict(h->priv + h->offs[i], kfh_bytes_of(h, c, i));
+}
+
+static void timed_flush(struct harness *h) {
+  double t0 = now_ms();
+  flush_caches();
+  h->prof.flush += since(t0);
+}
+
+/* One baseline sample. cpu: the reference, in-process, on fresh private inputs set up exactly as the
+   candidate's are (the expected outputs of this seed come out of it); cuda: the baseline worker. */
+static int time_baseline(struct harness *h, const case_desc *c, uint64_t seed, int flush, double *ms) {
+  if (h->have_b) {
+    /* The baseline worker: the reference built as a candidate would be, timed exactly as the candidate is (the
+       shared data set up by the caller, the same flush, the same round trip less the same no-op median). */
+    if (flush) timed_flush(h);
+    double in, t0 = now_ms();
+    if (kfh_timed_call(h, &h->base, c, ms, &in)) {
+      kfh_worker_failure(h, &h->base, "the baseline failed");
+      h->verdict = "runtime_error";
+      return -1;
+    }
+    h->prof.baseline_calls += since(t0);
+    return 0;
+  }
+  double t0 = now_ms();
+  kfh_setup_private(h, c, seed, h->plan.dists[0], 1);
+  h->prof.setup_private += since(t0);
+  if (flush) timed_flush(h);
+  t0 = now_ms();
+  kfh_run_reference(h, c);
+  *ms = since(t0);
+  h->prof.baseline_calls += *ms;
+  t0 = now_ms();
+  evict_private_outputs(h, c);
+  h->prof.setup_private += since(t0);
+  return 0;
+}
+
+/* Warm-up on this case's sizes: page faults, OpenMP start-up, frequency ramp; the baseline worker warms up as
+   the candidate did. Without one, a first in-process baseline sample. */
+static int warm_up(struct harness *h, case_run *r) {
+  const case_desc *c = r->c;
+  const plan_t *P = &h->plan;
+  kfh_setup(h, c, P->bench_seed, P->dists[0]);
+  double wstart = now_ms();
+  for (int k = 0; k < P->warmup_calls || now_ms() - wstart < P->warmup_ms; k++)
+    if (kfh_timed_call(h, &h->cand, c, &r->o, &r->in)) {
+      kfh_worker_failure(h, &h->cand, "during warm-up");
+      return -1;
+    }
+  if (!h->have_b) return time_baseline(h, c, P->bench_seed, r->flush, &r->b);
+  wstart = now_ms();
+  for (int k = 0; k < P->warmup_calls || now_ms() - wstart < P->warmup_ms; k++) {
+    kfh_setup_shared(h, c, P->bench_seed, P->dists[0]);
+    if (kfh_timed_call(h, &h->base, c, &r->o, &r->in)) {
+      kfh_worker_failure(h, &h->base, "the baseline failed during warm-up");
+      h->verdict = "runtime_error";
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static void timed_setup_shared(struct harness *h, const case_desc *c, uint64_t seed) {
+  double t0 = now_ms();
+  kfh_setup_shared(h, c, seed, h->plan.dists[0]);
+  h->prof.setup += since(t0);
+}
+
+/* The baseline's half of a pair, on the sample's inputs set up afresh in the shared copy. */
+static int baseline_sample(struct harness *h, case_run *r, uint64_t seed, int flush) {
+  timed_setup_shared(h, r->c, seed);
+  if (time_baseline(h, r->c, seed, flush, &r->b)) return -1;
+  kfh_push(&r->base, r->b);
+  h->prof.baseline_samples++;
+  return 0;
+}
+
+/* The candidate's half of a pair. *flagged: the call was flagged (its time is not a sample). */
+static int candidate_sample(struct harness *h, case_run *r, uint64_t seed, int cand_first, int *flagged) {
+  if (h->have_b || cand_first) timed_setup_shared(h, r->c, seed);
+  if (r->flush && (cand_first || !h->have_b)) timed_flush(h);
+  double t0 = now_ms();
+  if (kfh_timed_call(h, &h->cand, r->c, &r->o, &r->in)) {
+    kfh_worker_failure(h, &h->cand, "while timing");
+    return -1;
+  }
+  h->prof.calls += since(t0);
+  double ta = now_ms();
+  *flagged = kfh_after_return(h);
+  h->prof.busy += since(ta);
+  if (*flagged < 0) return -1;
+  if (!*flagged) {
+    h->prof.samples++;
+    kfh_push(&r->cand, r->o);
+    kfh_push(&r->inside, r->in);
+  } else {
+    r->dropped++;
+    h->prof.timing_flagged++;
+  }
+  return 0;
+}
+
+/* Which samples are checked is decided after the call, so a candidate cannot know. The reference runs only
+   for these, on inputs regenerated from the seed (expected: the in-process baseline already ran it). */
+static int check_sample(struct harness *h, case_run *r, uint64_t seed, int expected, int k) {
+  int check = expected || h->plan.ranked || uniform01() < h->plan.check_prob || k == 0;
+  double t0 = now_ms();
+  if (!check) return 0;
+  if (!expected) {
+    kfh_setup_private(h, r->c, seed, h->plan.dists[0], 0);
+    kfh_run_reference(h, r->c);
+  }
+  err_stats st;
+  memset(&st, 0, sizeof st);
+  if (kfh_check_call(h, r->c, &st, 0)) return -1;
+  if (!h->plan.cuda) evict_private_outputs(h, r->c);
+  r->checked++;
+  h->prof.checked++;
+  h->prof.checks += since(t0);
+  return 0;
+}
+
+/* One paired sample (k: its index in the case). Paired: the baseline is timed beside the candidate for the
+   whole timed phase, on the same sample's inputs, so a slow minute slows both, and the speedup is estimated
+   from the pairs. With a baseline worker (every build since 2026-11-24) it runs in its own process on the
+   shared data, timed exactly as the candidate is, and the two alternate which goes first (a drift inside a pair
+   cancels out); the shared data is set up afresh before each. In-process (an older build): first, on its own
+   copy of the inputs, whose outputs are then the expected ones. Small cases are flushed once per pair, before
+   its first call: the second call's own data is cold anyway (written afresh with non-temporal stores), and a
+   flush before each call doubled the harness's cost. */
+static int paired_sample(struct harness *h, case_run *r, int k) {
+  uint64_t seed = fresh_seed(h);
+  int expected = 0, flagged;
+  int cand_first = h->have_b && (k & 1);
+  if (!cand_first) {
+    if (baseline_sample(h, r, seed, r->flush)) return -1;
+    expected = !h->have_b;
+  }
+  if (candidate_sample(h, r, seed, cand_first, &flagged)) return -1;
+  if (check_sample(h, r, seed, expected, k)) return -1;
+  /* The candidate's outputs are checked: the baseline worker may have the shared data now. */
+  if (cand_first && baseline_sample(h, r, seed, 0)) return -1;
+  if (!flagged && r->o > 0) kfh_push(&r->ratio, r->b / r->o);
+  return 0;
+}
+
+/* The stopping rule: both sides' medians and the paired speedup's interval are as precise as the plan asks,
+   or the case's budget is spent. */
+static int done_sampling(const struct harness *h, const case_run *r, double start, double budget) {
+  double elapsed = now_ms() - start;
+  return (kfh_converged(h, &r->cand) && kfh_converged(h, &r->base) && kfh_speedup_converged(h, &r->ratio)) ||
+         elapsed > budget;
+}
+
+/* The workers' cpu and wait (schedstat) now: candidate cpu, candidate wait, baseline cpu, baseline wait (ns). */
+static void sched_read(struct harness *h, long long s[4]) {
+  s[2] = s[3] = 0;
+  worker_sched_ns(&h->cand, &s[0], &s[1]);
+  if (h->have_b) worker_sched_ns(&h->base, &s[2], &s[3]);
+}
+
+/* Adds the workers' cpu and wait since s0 (sched_read) to h->sched. */
+static void sched_add(struct harness *h, const long long s0[4]) {
+  long long s1[4];
+  sched_read(h, s1);
+  if (s1[0] >= s0[0] && s1[1] >= s0[1]) {
+    h->sched.cand_cpu += (double)(s1[0] - s0[0]);
+    h->sched.cand_wait += (double)(s1[1] - s0[1]);
+  }
+  if (h->have_b && s1[2] >= s0[2] && s1[3] >= s0[3]) {
+    h->sched.base_cpu += (double)(s1[2] - s0[2]);
+    h->sched.base_wait += (double)(s1[3] - s0[3]);
+  }
+}
+
+/* Flagged calls are reported as a count: the judge (src/evaluate/judge.ts) counts each as the case's slowest
+   clean sample, so that no flagged call makes a time faster. */
+static void print_case(struct harness *h, const case_run *r, int first) {
+  FILE *J = h->out;
+  fprintf(J, "%s{\"name\":", first ? "" : ",");
+  kfh_json_str(h, r->c->name);
+  fputs(",\"sizes\":", J);
+  kfh_print_sizes(h, r->c);
+  fprintf(J, ",\"checked\":%d,\"flagged\":%d", r->checked, r->dropped);
+  kfh_print_series(h, "optimized", &r->cand);
+  kfh_print_series(h, "baseline", &r->base);
+  kfh_print_series(h, "inside", &r->inside);
+  kfh_print_series(h, "ratios", &r->ratio);
+  fputc('}', J);
+}
+
+/* Samples one benchmark case, without printing it. */
+static int sample_case(struct harness *h, case_run *r, double budget) {
+  double t0 = now_ms();
+  h->case_runs = h->case_flagged = 0;
+  if (warm_up(h, r)) return -1;
+  h->prof.warmup += since(t0);
+  long long s0[4];
+  sched_read(h, s0);
+  double start = now_ms();
+  for (int k = 0;; k++) {
+    if (paired_sample(h, r, k)) return -1;
+    if (done_sampling(h, r, start, budget)) break;
+  }
+  sched_add(h, s0);
+  if (r->cand.n == 0) {
+    char m[400];
+    snprintf(m, sizeof m, "no call of case %s could be timed: %s (%d of %d calls)", r->c->name, h->flagged_why,
+             h->flagged_calls, h->runs);
+    kfh_fail(h, "rejected", m);
+    return -1;
+  }
+  return 0;
+}
+
+/* Times and prints one benchmark case. */
+static int time_case(struct harness *h, const case_desc *c, double budget, int first) {
+  kfh_layout(h, c);
+  case_run r;
+  memset(&r, 0, sizeof r);
+  r.c = c;
+  r.flush = needs_flush(h, c);
+  h->prof.flushed += r.flush;
+  int rc = sample_case(h, &r, budget);
+  if (rc == 0) print_case(h, &r, first);
+  kfh_series_free(&r.cand);
+  kfh_series_free(&r.base);
+  kfh_series_free(&r.inside);
+  kfh_series_free(&r.ratio);
+  return rc;
+}
+
+int kfh_timing(struct harness *h) {
+  const plan_t *P = &h->plan;
+  fputs(",\"bench\":[", h->out);
+  int nbench = 0, printed = 0, rc = 0;
+  for (int ci = 0; ci < P->ncases; ci++) nbench += P->cases[ci].bench;
+  double budget = P->max_ms / (nbench ? nbench : 1), tstart = now_ms();
+  for (int ci = 0; ci < P->ncases && rc == 0; ci++) {
+    if (!P->cases[ci].bench) continue;
+    rc = time_case(h, &P->cases[ci], budget, printed == 0);
+    printed += rc == 0;
+  }
+  h->prof.timing = since(tstart);
+  fputs("]", h->out);
+  return rc;
+}
