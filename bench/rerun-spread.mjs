@@ -79,8 +79,13 @@ async function condition(label) {
     const ci = r.speedup_interval ? `[${r.speedup_interval.map((x) => x.toFixed(3)).join(', ')}]` : '[no interval]';
     const samples = r.cases.map((c) => c.optimized.samples).join('+');
     const flags = r.review_reasons.length ? ` flagged: ${r.review_reasons.join('; ')}` : '';
+    const l = r.load;
+    const waits =
+      l?.wait_share !== undefined
+        ? `, waiting ${(l.wait_share * 100).toFixed(0)}%/${((l.baseline_wait_share ?? 0) * 100).toFixed(0)}% (candidate/baseline)${l.retaken_pairs !== undefined ? `, ${l.retaken_pairs} pairs retaken, ${l.waited_pairs_kept ?? 0} kept waited` : ''}`
+        : '';
     console.log(
-      `${label} #${i + 1}: ${r.optimized_time.toFixed(3)} ms, ${r.speedup.toFixed(3)}x ${ci}, ${samples} samples, timed ${r.load?.timed_runs ?? 1}x, outside ${r.load?.outside_cores ?? '?'} cores${r.load?.noisy ? ' (noisy)' : ''}, load ${loadavg()[0].toFixed(1)}${flags}`,
+      `${label} #${i + 1}: ${r.optimized_time.toFixed(3)} ms, ${r.speedup.toFixed(3)}x ${ci}, ${samples} samples, timed ${r.load?.timed_runs ?? 1}x, outside ${r.load?.outside_cores ?? '?'} cores${r.load?.noisy ? ' (noisy)' : ''}${waits}, load ${loadavg()[0].toFixed(1)}${flags}`,
     );
   }
   if (times.length > 1)

@@ -18,7 +18,8 @@ const load = () =>
 const ms = (x) => (x == null ? '-' : `${x.toFixed(2)} ms`);
 
 console.log(`machine: ${cpus()[0]?.model}, ${cpus().length} cpus; load ${load()}; ${new Date().toISOString()}`);
-if (process.env.KFORGE_RUNNER_TIMING === 'quick') console.log('quick timing rules (a smoke run: figures not comparable)');
+if (process.env.KFORGE_RUNNER_TIMING === 'quick')
+  console.log('quick timing rules (a smoke run: figures not comparable)');
 const server = await startBenchServer({
   createClient,
   ...(process.env.KFORGE_SERVER_MAIN ? { argv: [process.env.KFORGE_SERVER_MAIN] } : {}),

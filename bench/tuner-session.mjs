@@ -29,7 +29,8 @@ const pct = (a, b) => `${((100 * a) / b).toFixed(0)}%`;
 
 const m = machine();
 console.log(`machine: ${m.model}, ${m.cores} cpus, ISA ${m.vectorIsa} (${m.isa}), caches ${m.caches}; load ${m.load}`);
-if (process.env.KFORGE_RUNNER_TIMING === 'quick') console.log('quick timing rules (a smoke run: figures not comparable)');
+if (process.env.KFORGE_RUNNER_TIMING === 'quick')
+  console.log('quick timing rules (a smoke run: figures not comparable)');
 const before = measureAnchors();
 const anchorLine = (a) =>
   `OpenBLAS sgemm n=1024: best ${a.sgemm_best_ms?.toFixed(2)} ms (${gflops(1024, a.sgemm_best_ms).toFixed(1)} GFLOP/s), median ${a.sgemm_median_ms?.toFixed(2)} ms, median with caches flushed ${a.sgemm_cold_median_ms?.toFixed(2)} ms; ` +

@@ -33,6 +33,10 @@ typedef struct {
   /* Sampling also goes on until the 95% interval of the case's paired speedup has at most this half-width over
      the speedup (the plan's `speedup_half_width` line, judge.ts SPEEDUP_HALF_WIDTH); 0: no such rule. */
   double speedup_half_width;
+  /* A timed pair one of whose calls spent more than this share of its window runnable but waiting for a cpu is
+     taken again, up to half the pairs kept plus two per case (the plan's `retake_wait_share` line, judge.ts
+     RETAKE_WAIT_SHARE); 0: never. */
+  double retake_wait_share;
   int nargs;
   arg_desc args[KF_MAX_ARGS];
   int ndists, dists[4];

@@ -33,6 +33,9 @@ typedef struct {
    a neighbour on the machine shows as a recorded share, not only as slower samples. */
 typedef struct {
   double cand_cpu, cand_wait, base_cpu, base_wait;
+  /* Pairs taken again because a call waited more than the plan's retake_wait_share; pairs kept although one did
+     (the bound reached). */
+  int retaken, waited_kept;
 } sched_t;
 
 /* The timed phase's lock and the load around it (harness_phase.c). */

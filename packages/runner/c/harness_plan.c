@@ -70,6 +70,8 @@ int plan_read(const char *path, plan_t *p) {
       llc_override = v;
     } else if (!strcmp(key, "speedup_half_width")) {
       if (fscanf(f, "%lf", &p->speedup_half_width) != 1) return -2;
+    } else if (!strcmp(key, "retake_wait_share")) {
+      if (fscanf(f, "%lf", &p->retake_wait_share) != 1) return -2;
     } else if (!strcmp(key, "flush")) {
       if (fscanf(f, "%127s", a) != 1) return -2;
       p->flush = !strcmp(a, "always") ? FLUSH_ALWAYS : FLUSH_AUTO;

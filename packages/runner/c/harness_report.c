@@ -71,6 +71,8 @@ static void print_load(struct harness *h) {
   double bw = kfh_wait_share(h->sched.base_cpu, h->sched.base_wait);
   if (cw >= 0) fprintf(h->out, ",\"wait_share\":%.4f", cw);
   if (bw >= 0) fprintf(h->out, ",\"baseline_wait_share\":%.4f", bw);
+  if (h->plan.retake_wait_share > 0)
+    fprintf(h->out, ",\"retaken_pairs\":%d,\"waited_pairs_kept\":%d", h->sched.retaken, h->sched.waited_kept);
   fputc('}', h->out);
 }
 

@@ -15,7 +15,31 @@ typedef struct {
   series cand, base, inside, ratio;
   int checked, dropped;
   double o, in, b;
+  /* Whether a call of the pair being taken waited for a cpu more than the plan allows; pairs retaken so far. */
+  int waited, retaken;
 } case_run;
+
+/* A worker's cpu and wait (schedstat, ns) before a call, and after it: whether the call waited more than the
+   plan's share of its window (its cpu time plus its wait). Read outside the timed window. */
+static void wait_before(struct harness *h, worker_t *w, long long s[2]) {
+  s[0] = s[1] = 0;
+  if (h->plan.retake_wait_share > 0 && !h->plan.cuda) worker_sched_ns(w, &s[0], &s[1]);
+}
+
+static void wait_after(struct harness *h, worker_t *w, const long long s0[2], case_run *r) {
+  if (h->plan.retake_wait_share <= 0 || h->plan.cuda) return;
+  long long cpu, wait;
+  worker_sched_ns(w, &cpu, &wait);
+  double dc = (double)(cpu - s0[0]), dw = (double)(wait - s0[1]);
+  if (dc >= 0 && dw >= 0 && dc + dw > 0 && dw > h->plan.retake_wait_share * (dc + dw)) r->waited = 1;
+}
+
+static void series_pop(series *s) {
+  if (s->n == 0) return;
+  double x = s->v[--s->n];
+  s->sum -= x;
+  s->sumsq -= x * x;
+}
 
 static double uniform01(void) {
   uint32_t r = 0;
@@ -69,11 +93,13 @@ static void timed_flush(struct harness *h) {
 
 /* One baseline sample. cpu: the reference, in-process, on fresh private inputs set up exactly as the
    candidate's are (the expected outputs of this seed come out of it); cuda: the baseline worker. */
-static int time_baseline(struct harness *h, const case_desc *c, uint64_t seed, int flush, double *ms) {
+static int time_baseline(struct harness *h, case_run *r, const case_desc *c, uint64_t seed, int flush, double *ms) {
   if (h->have_b) {
     /* The baseline worker: the reference built as a candidate would be, timed exactly as the candidate is (the
        shared data set up by the caller, the same flush, the same round trip less the same no-op median). */
     if (flush) timed_flush(h);
+    long long s0[2];
+    wait_before(h, &h->base, s0);
     double in, t0 = now_ms();
     if (kfh_timed_call(h, &h->base, c, ms, &in)) {
       kfh_worker_failure(h, &h->base, "the baseline failed");
@@ -81,6 +107,7 @@ static int time_baseline(struct harness *h, const case_desc *c, uint64_t seed, i
       return -1;
     }
     h->prof.baseline_calls += since(t0);
+    wait_after(h, &h->base, s0, r);
     return 0;
   }
   double t0 = now_ms();
@@ -109,7 +136,7 @@ static int warm_up(struct harness *h, case_run *r) {
       kfh_worker_failure(h, &h->cand, "during warm-up");
       return -1;
     }
-  if (!h->have_b) return time_baseline(h, c, P->bench_seed, r->flush, &r->b);
+  if (!h->have_b) return time_baseline(h, r, c, P->bench_seed, r->flush, &r->b);
   wstart = now_ms();
   for (int k = 0; k < P->warmup_calls || now_ms() - wstart < P->warmup_ms; k++) {
     kfh_setup_shared(h, c, P->bench_seed, P->dists[0]);
@@ -131,7 +158,7 @@ static void timed_setup_shared(struct harness *h, const case_desc *c, uint64_t s
 /* The baseline's half of a pair, on the sample's inputs set up afresh in the shared copy. */
 static int baseline_sample(struct harness *h, case_run *r, uint64_t seed, int flush) {
   timed_setup_shared(h, r->c, seed);
-  if (time_baseline(h, r->c, seed, flush, &r->b)) return -1;
+  if (time_baseline(h, r, r->c, seed, flush, &r->b)) return -1;
   kfh_push(&r->base, r->b);
   h->prof.baseline_samples++;
   return 0;
@@ -141,6 +168,8 @@ static int baseline_sample(struct harness *h, case_run *r, uint64_t seed, int fl
 static int candidate_sample(struct harness *h, case_run *r, uint64_t seed, int cand_first, int *flagged) {
   if (h->have_b || cand_first) timed_setup_shared(h, r->c, seed);
   if (r->flush && (cand_first || !h->have_b)) timed_flush(h);
+  long long s0[2];
+  wait_before(h, &h->cand, s0);
   double t0 = now_ms();
   if (kfh_timed_call(h, &h->cand, r->c, &r->o, &r->in)) {
     kfh_worker_failure(h, &h->cand, "while timing");
@@ -150,6 +179,7 @@ static int candidate_sample(struct harness *h, case_run *r, uint64_t seed, int c
   double ta = now_ms();
   *flagged = kfh_after_return(h);
   h->prof.busy += since(ta);
+  wait_after(h, &h->cand, s0, r);
   if (*flagged < 0) return -1;
   if (!*flagged) {
     h->prof.samples++;
@@ -182,6 +212,28 @@ static int check_sample(struct harness *h, case_run *r, uint64_t seed, int expec
   return 0;
 }
 
+/* A pair one of whose calls waited for a cpu more than the plan allows measured the neighbour as much as the
+   kernel: its two samples are dropped and the pair taken again (the loop's next sample), up to half the pairs
+   kept so far plus two, so a machine that stays busy still ends sampling; past that the pair is kept, and
+   counted. A flagged call stays counted as flagged (the judge counts it as the slowest sample). */
+static int retake_or_keep(struct harness *h, case_run *r, int flagged) {
+  if (r->retaken < r->ratio.n / 2 + 2) {
+    r->retaken++;
+    h->sched.retaken++;
+    series_pop(&r->base);
+    h->prof.baseline_samples--;
+    if (!flagged) {
+      series_pop(&r->cand);
+      series_pop(&r->inside);
+      h->prof.samples--;
+    }
+    return 0;
+  }
+  h->sched.waited_kept++;
+  if (!flagged && r->o > 0) kfh_push(&r->ratio, r->b / r->o);
+  return 0;
+}
+
 /* One paired sample (k: its index in the case). Paired: the baseline is timed beside the candidate for the
    whole timed phase, on the same sample's inputs, so a slow minute slows both, and the speedup is estimated
    from the pairs. With a baseline worker (every build since 2026-11-24) it runs in its own process on the
@@ -193,6 +245,7 @@ static int check_sample(struct harness *h, case_run *r, uint64_t seed, int expec
 static int paired_sample(struct harness *h, case_run *r, int k) {
   uint64_t seed = fresh_seed(h);
   int expected = 0, flagged;
+  r->waited = 0;
   int cand_first = h->have_b && (k & 1);
   if (!cand_first) {
     if (baseline_sample(h, r, seed, r->flush)) return -1;
@@ -202,6 +255,7 @@ static int paired_sample(struct harness *h, case_run *r, int k) {
   if (check_sample(h, r, seed, expected, k)) return -1;
   /* The candidate's outputs are checked: the baseline worker may have the shared data now. */
   if (cand_first && baseline_sample(h, r, seed, 0)) return -1;
+  if (r->waited) return retake_or_keep(h, r, flagged);
   if (!flagged && r->o > 0) kfh_push(&r->ratio, r->b / r->o);
   return 0;
 }

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { EvaluationJobPayload } from '@kernelforge/sdk';
 import { describe, expect, it } from 'vitest';
+import { RETAKE_WAIT_SHARE } from '../src/evaluate/judge.js';
 import { QUICK_TIMING, type TimingRules } from '../src/harness/plan.js';
 import { evaluate } from '../src/index.js';
 import { catalogue, cpuDevice, fixture, payload, run, workDir } from './helpers.js';
@@ -156,12 +157,12 @@ describe('a ranked result timed under heavy outside load', () => {
     );
     try {
       await sleep(300);
-      // Quick rules, but with re-timing on (quick turns it off: its numbers are unstable by design).
+      // Quick rules, but with re-timing and retaking on (quick turns both off: its numbers are unstable by design).
       const state = await run(
         '19_ReLU',
         fixture('./candidates/relu_omp.c'),
         { mode: 'ranked', secret_seed: 'load-secret', target_id: 'sub-load' },
-        { ...QUICK_TIMING, retime: true },
+        { ...QUICK_TIMING, retime: true, retakeWaitShare: RETAKE_WAIT_SHARE },
       );
       expect(state.verdict, state.message).toBe('accepted');
       const result = state.benchmarking_result!;
@@ -170,6 +171,11 @@ describe('a ranked result timed under heavy outside load', () => {
       expect(result.load!.outside_cores).toBeGreaterThan(0.5);
       expect(result.flagged_for_review).toBe(true);
       expect(result.review_reasons.join('\n')).toMatch(/times may be noisy/);
+      // A busy loop on every core: the calls wait for a cpu, so pairs are taken again, within the bound (half the
+      // pairs kept plus two per case), and sampling still ends (accepted above, with its samples).
+      const kept = result.cases.reduce((n, c) => n + c.optimized.samples, 0);
+      expect(result.load?.retaken_pairs, JSON.stringify(result.load)).toBeGreaterThan(0);
+      expect(result.load!.retaken_pairs!).toBeLessThanOrEqual(kept / 2 + 2 * result.cases.length);
     } finally {
       for (const b of burners) b.kill('SIGKILL');
     }

@@ -53,6 +53,12 @@ export const SPEEDUP_HALF_WIDTH = 0.01;
     review: an honest fast matmul (the tuner's start point against the naive reference) reads +-12-16% on a quiet
     machine, and a flag would rank it below slower kernels. 3% is the rerun spread issue 20 holds speedups to. */
 export const RETIME_HALF_WIDTH = 0.03;
+/** A timed pair one of whose two calls spent more than this share of its window (cpu time plus time runnable but
+    waiting, schedstat) waiting for a cpu is taken again, up to half the pairs kept so far plus two per case, so a
+    machine that stays busy still ends sampling (the pairs then kept are counted: load.waited_pairs_kept). Chosen
+    from the wait shares measured on the 2-core VM (bench/README.md, 2026-11-26): 2-4% over a quiet timed phase and
+    3-7% beside a core kept busy; a call that waited a fifth of its window timed the neighbour as much as itself. */
+export const RETAKE_WAIT_SHARE = 0.2;
 
 /** The half-width of the median's 95% interval (medianInterval) over the median; infinite when it says nothing. */
 export function relativeHalfWidth(xs: readonly number[]): number {
@@ -120,6 +126,10 @@ export interface RawLoad {
       that and their cpu time (schedstat's run delay); absent from older harnesses. */
   wait_share?: number | undefined;
   baseline_wait_share?: number | undefined;
+  /** Timed pairs taken again because a call waited for a cpu (RETAKE_WAIT_SHARE), and pairs kept although they
+      waited (the bound reached); absent where the harness does not retake. */
+  retaken_pairs?: number | undefined;
+  waited_pairs_kept?: number | undefined;
 }
 
 export function heavyLoad(load: RawLoad | undefined): boolean {
@@ -393,6 +403,8 @@ export function judgeTimed(a: JudgeInput): Judgement {
         ...(a.load.baseline_wait_share !== undefined
           ? { baseline_wait_share: Math.round(a.load.baseline_wait_share * 1000) / 1000 }
           : {}),
+        ...(a.load.retaken_pairs !== undefined ? { retaken_pairs: a.load.retaken_pairs } : {}),
+        ...(a.load.waited_pairs_kept !== undefined ? { waited_pairs_kept: a.load.waited_pairs_kept } : {}),
       }
     : undefined;
   const result: BenchmarkingResult = {

@@ -163,6 +163,8 @@ const TorchReport = z.object({
       lock_gave_up: z.boolean().optional(),
       wait_share: z.number().optional(),
       baseline_wait_share: z.number().optional(),
+      retaken_pairs: z.number().int().nonnegative().optional(),
+      waited_pairs_kept: z.number().int().nonnegative().optional(),
     })
     .optional(),
   compiled_note: z.string().optional(),
@@ -180,6 +182,8 @@ function timingOf(t: TimingRules) {
     rel_se: t.targetRse,
     // 0: no rule on the speedup's interval (quick).
     speedup_half_width: t.targetSpeedupHalfWidth ?? 0,
+    // 0: no pair is taken again for having waited for a cpu (quick).
+    retake_wait_share: t.retakeWaitShare ?? 0,
     call_timeout_s: t.callTimeoutMs / 1000,
   };
 }

@@ -1,5 +1,5 @@
 // Writes the plan the C harness reads: arguments, cases with element counts, seeds and timing rules.
-import { planRules, SPEEDUP_HALF_WIDTH } from '../evaluate/judge.js';
+import { planRules, RETAKE_WAIT_SHARE, SPEEDUP_HALF_WIDTH } from '../evaluate/judge.js';
 import { evalExpr } from '../problems/expr.js';
 import type { CaseDef, ProblemDefinition } from '../problems/schema.js';
 import { elementCount } from '../problems/validate.js';
@@ -16,6 +16,9 @@ export interface TimingRules {
   /** And when the 95% interval of each case's paired speedup has at most this half-width over the speedup
       (judge.ts SPEEDUP_HALF_WIDTH); unset: no such rule (`quick`). */
   targetSpeedupHalfWidth?: number;
+  /** A timed pair one of whose calls spent more than this share of its window runnable but waiting for a cpu is
+      taken again, within a bound (judge.ts RETAKE_WAIT_SHARE); unset: never (`quick`). */
+  retakeWaitShare?: number;
   /** Benchmark mode: the chance that a sample without an interleaved baseline is checked (decided after the call). */
   checkProbability: number;
   callTimeoutMs: number;
@@ -35,6 +38,7 @@ export const DEFAULT_TIMING: TimingRules = {
   maxMs: 10_000,
   targetRse: 0.01,
   targetSpeedupHalfWidth: SPEEDUP_HALF_WIDTH,
+  retakeWaitShare: RETAKE_WAIT_SHARE,
   checkProbability: 0.25,
   callTimeoutMs: 10_000,
 };
@@ -84,6 +88,7 @@ export function planText(input: PlanInput): string {
     `bench_seed ${input.benchSeed}`,
     `flush ${t.flush ?? 'auto'}`,
     ...(t.targetSpeedupHalfWidth ? [`speedup_half_width ${t.targetSpeedupHalfWidth}`] : []),
+    ...(t.retakeWaitShare ? [`retake_wait_share ${t.retakeWaitShare}`] : []),
     rulesLine(),
     ...(input.llcBytes ? [`llc ${input.llcBytes}`] : []),
     ...input.testCases.map((c) => caseLine('test', c, p)),

@@ -65,6 +65,8 @@ export const HarnessReportSchema = z.object({
           share of that and their cpu time (schedstat). */
       wait_share: z.number().optional(),
       baseline_wait_share: z.number().optional(),
+      retaken_pairs: z.number().int().nonnegative().optional(),
+      waited_pairs_kept: z.number().int().nonnegative().optional(),
     })
     .optional(),
   /** Where the harness's time went (ms, and sample counts). */

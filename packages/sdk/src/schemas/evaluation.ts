@@ -101,6 +101,12 @@ export const TimingLoad = z.object({
   wait_share: z.number().min(0).max(1).optional(),
   /** The same for the baseline, timed beside it. */
   baseline_wait_share: z.number().min(0).max(1).optional(),
+  /** Timed pairs taken again because one of their two calls spent more than a fifth of its window waiting for a
+      cpu (a neighbour, recorded as a condition rather than measured as a slowdown). */
+  retaken_pairs: z.number().int().min(0).optional(),
+  /** Pairs kept although a call waited that long: the bound on retaking (half the kept pairs plus two per case) was
+      reached, so the machine stayed busy. */
+  waited_pairs_kept: z.number().int().min(0).optional(),
 });
 export type TimingLoad = z.infer<typeof TimingLoad>;
 
