@@ -74,7 +74,7 @@ export async function runGenerateJob(ctx: AppContext, job: Job, halt: AbortSigna
   // A stop anywhere reaches this replica as an event; a lost lease shows at the next heartbeat.
   const unsubscribe = await ctx.bus.subscribe(session.id, await ctx.bus.lastEventId(session.id), ({ event }) => {
     const stopped =
-      (event.type === 'attempt.status' && event.attempt_id === attempt.id && event.status === 'stopped') ||
+      (event.type === 'attempt.updated' && event.attempt.id === attempt.id && event.attempt.status === 'stopped') ||
       (event.type === 'session.status' && event.status === 'stopped');
     if (stopped) abort.abort(new Error('stopped'));
   });
