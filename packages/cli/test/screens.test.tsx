@@ -60,7 +60,7 @@ describe('sessions watch screen', () => {
 
     const second = attempt(2);
     events.push({ type: 'attempt.created', session_id: SESSION_ID, attempt: second });
-    events.push({ type: 'attempt.status', session_id: SESSION_ID, attempt_id: second.id, status: 'generating' });
+    events.push({ type: 'attempt.updated', session_id: SESSION_ID, attempt: { ...second, status: 'generating' } });
     events.push({ type: 'attempt.delta', session_id: SESSION_ID, attempt_id: second.id, text: 'Trying a wider\n' });
     events.push({ type: 'attempt.delta', session_id: SESSION_ID, attempt_id: second.id, text: 'vector width' });
     await eventually(() => {

@@ -6,7 +6,8 @@
 //   discoverDevices()             -> sdk Device[] (cpu with measured peaks; GPUs via nvidia-smi)
 //   cpuInfo()                     -> sdk CpuInfo (ISA, vector registers, caches; no peaks measured)
 //   evaluate(payload, opts)       -> sdk EvaluationState (throws EvaluationSetupError when no evaluation can be made)
-//   runJobLoop(source, opts, halt) -> the one claim/heartbeat/evaluate/report loop, over any JobSource
+//   runLeaseLoop(worker, halt)    -> the one claim/heartbeat/work/report loop over leased jobs (any kind)
+//   runJobLoop(source, opts, halt) -> that loop evaluating, over any JobSource
 //   startRunnerLoop(opts)         -> a standalone runner speaking the runner API; returns a handle to stop it
 export { loadCatalogue, loadProblem } from './problems/catalogue.js';
 export { toPublicProblem } from './problems/public.js';
@@ -31,5 +32,14 @@ export { cpuInfo, deviceForJob, genericDeviceId } from './devices/cpu.js';
 export { evaluate, EvaluationSetupError, type EvaluateOptions, type EvaluationProfile } from './evaluate/evaluate.js';
 export type { TimingRules } from './harness/plan.js';
 export { sandboxAvailable } from './sandbox/bwrap.js';
-export { type JobLoopOptions, type JobOutcome, type JobSource, type LeasedJob, runJobLoop } from './loop/job-loop.js';
+export {
+  type JobLoopOptions,
+  type JobOutcome,
+  type JobSource,
+  type LeasedJob,
+  type LeaseWorker,
+  runJobLoop,
+  runLeaseLoop,
+  type Settled,
+} from './loop/job-loop.js';
 export { startRunnerLoop, type RunnerLoopOptions, type RunnerLoopHandle } from './loop/runner-loop.js';

@@ -29,3 +29,4 @@ export { modelNewTemplate } from './torch-template.js';
 export { APPLICATION_NAME, AuthResource } from './resources/auth.js';
 export { InstructionsResource, type SessionEventMessage, SessionsResource } from './resources/sessions.js';
 export { SweepsResource } from './resources/sweeps.js';
+export { RunnerClient, type RunnerClientOptions } from './resources/runner.js';

@@ -19,12 +19,6 @@ export function applySessionEvent(session: AgentSession, event: SessionEvent): A
       const others = session.generation_attempts.filter((a) => a.id !== event.attempt.id);
       return withAttempts(session, [...others, event.attempt]);
     }
-    case 'attempt.status': {
-      const attempts = session.generation_attempts.map((a) =>
-        a.id === event.attempt_id ? { ...a, status: event.status } : a,
-      );
-      return { ...session, generation_attempts: attempts };
-    }
     case 'instruction.updated': {
       const exists = session.user_instructions.some((i) => i.id === event.instruction.id);
       const instructions = exists

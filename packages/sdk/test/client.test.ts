@@ -337,11 +337,15 @@ describe('session events over SSE', () => {
       seenLastIds.push(req.headers['last-event-id'] as string | undefined);
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const event = (id: number) =>
-        `id: ${id}\nevent: attempt.status\ndata: ${JSON.stringify({ type: 'attempt.status', session_id: 's1', attempt_id: `a${id}`, status: 'evaluating' })}\n\n`;
+        `id: ${id}\nevent: attempt.delta\ndata: ${JSON.stringify({ type: 'attempt.delta', session_id: 's1', attempt_id: `a${id}`, text: 'x' })}\n\n`;
       if (connections === 1) {
         res.write(': hello\n\n');
         res.write(event(1));
         res.write('data: {not json}\n\n');
+        // An event type this client does not know (an older server's `attempt.status`) is skipped, not fatal.
+        res.write(
+          `event: attempt.status\ndata: ${JSON.stringify({ type: 'attempt.status', session_id: 's1', attempt_id: 'a1', status: 'evaluating' })}\n\n`,
+        );
         res.end(event(2));
       } else {
         res.write('retry: 5\n\n');
@@ -358,7 +362,7 @@ describe('session events over SSE', () => {
       got.push(`${id}:${event.type}`);
       if (got.length === 3) controller.abort();
     }
-    expect(got).toEqual(['1:attempt.status', '2:attempt.status', '3:attempt.status']);
+    expect(got).toEqual(['1:attempt.delta', '2:attempt.delta', '3:attempt.delta']);
     expect(seenLastIds).toEqual([undefined, '2']);
     expect(local.requests[0]?.headers.authorization).toBe('Bearer jwt');
     await local.close();

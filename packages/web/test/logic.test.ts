@@ -67,7 +67,12 @@ describe('small rules', () => {
     } as unknown as AgentSession['generation_attempts'][number];
     let s = applySessionEvent(base, { type: 'attempt.created', session_id: 's1', attempt });
     expect(s.generation_attempts).toHaveLength(1);
-    s = applySessionEvent(s, { type: 'attempt.status', session_id: 's1', attempt_id: 'a1', status: 'generating' });
+    s = applySessionEvent(s, {
+      type: 'attempt.updated',
+      session_id: 's1',
+      attempt: { ...attempt, status: 'generating' },
+    });
+    expect(s.generation_attempts).toHaveLength(1);
     expect(s.generation_attempts[0]?.status).toBe('generating');
     s = applySessionEvent(s, { type: 'session.status', session_id: 's1', status: 'stopped' });
     expect(s.status).toBe('stopped');

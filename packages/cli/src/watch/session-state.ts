@@ -72,12 +72,9 @@ export function applyWatchEvent(state: WatchState, event: WatchEvent): WatchStat
     case 'progress':
       return { ...state, progress: event.progress };
     case 'attempt.created':
-    case 'attempt.updated':
-    case 'attempt.status': {
+    case 'attempt.updated': {
       const session = applySessionEvent(state.session, event);
-      const id = event.type === 'attempt.status' ? event.attempt_id : event.attempt.id;
-      const status = event.type === 'attempt.status' ? event.status : event.attempt.status;
-      const streams = isAttemptDone({ status }) ? without(state.streams, id) : state.streams;
+      const streams = isAttemptDone(event.attempt) ? without(state.streams, event.attempt.id) : state.streams;
       return { ...state, session, attempts: session.generation_attempts, streams };
     }
     case 'attempt.delta': {

@@ -1,4 +1,5 @@
-// The one evaluation job loop: claim, evaluate under a heartbeat, report; the in-process and standalone runners drive it.
+// The one leased-job loop (claim, work under a heartbeat, report) and evaluation on it; the in-process and standalone
+// runners evaluate on it, the server's generate workers write attempts on it.
 import type { Device, EvaluationJobPayload, EvaluationState } from '@kernelforge/sdk';
 import { type EvaluateOptions, EvaluationSetupError, evaluate } from '../evaluate/evaluate.js';
 import { deviceForJob } from '../devices/cpu.js';
@@ -38,57 +39,103 @@ export interface JobLoopOptions {
   who: string;
 }
 
-/** Claims and evaluates one job at a time until `halt`: on one machine two benchmarks would disturb each other. */
-export async function runJobLoop<J extends LeasedJob>(
-  source: JobSource<J>,
-  opts: JobLoopOptions,
-  halt: AbortSignal,
-): Promise<void> {
+/**
+ * What a leased-job loop needs: where jobs come from, how their leases are kept, the work and where its outcome goes.
+ * Evaluation jobs (`runJobLoop`, both runners) and the server's generate jobs run on it.
+ */
+export interface LeaseWorker<J, O> {
+  /** The next job, or null when none came (the worker waits, and handles its own errors, before answering null). */
+  claim(halt: AbortSignal): Promise<J | null>;
+  /** Extends the lease; false when the job is no longer this worker's. A throw is a missed beat, not a lost lease. */
+  heartbeat(job: J): Promise<boolean>;
+  /** How often to heartbeat (read for each job: a registration may change it). */
+  heartbeatMs(): number;
+  /** Does the job; `signal` aborts when the lease is lost or the loop halts. What it throws reaches `report`. */
+  work(job: J, signal: AbortSignal): Promise<O>;
+  /** Hands in the outcome; called only while the lease was held to the end and the loop was not halted. */
+  report(job: J, outcome: Settled<O>): Promise<void>;
+  /** The lease was lost while working: the job is someone else's now and its outcome is dropped. */
+  leaseLost?(job: J): void;
+}
+
+/** What the work came to: its value, or what it threw. */
+export type Settled<O> = { value: O } | { error: unknown };
+
+/**
+ * The one leased-job loop: claim, work under a heartbeat, report; one job at a time per loop, until `halt`.
+ * A lost lease or a halt drops the outcome (the job is, or will be once its lease lapses, someone else's).
+ */
+export async function runLeaseLoop<J, O>(worker: LeaseWorker<J, O>, halt: AbortSignal): Promise<void> {
   while (!halt.aborted) {
-    const job = await source.claim(halt);
-    if (job && !halt.aborted) await runLeasedJob(source, job, opts, halt);
+    const job = await worker.claim(halt);
+    if (job && !halt.aborted) await runLeased(worker, job, halt);
   }
 }
 
-async function runLeasedJob<J extends LeasedJob>(
-  source: JobSource<J>,
-  job: J,
-  opts: JobLoopOptions,
-  halt: AbortSignal,
-): Promise<void> {
+async function runLeased<J, O>(worker: LeaseWorker<J, O>, job: J, halt: AbortSignal): Promise<void> {
   const lease = new AbortController();
   const beat = setInterval(() => {
-    source
+    worker
       .heartbeat(job)
       .then((held) => {
-        if (!held) lease.abort();
+        if (!held) lease.abort(new Error('lease lost'));
       })
       .catch(() => {});
-  }, opts.heartbeatMs());
-  let outcome: JobOutcome;
+  }, worker.heartbeatMs());
+  let outcome: Settled<O>;
   try {
-    // Its own id, or the generic one it extends (a job queued under `cpu-x86_64` before devices were named by model).
-    const device = deviceForJob(opts.devices, job.payload.device);
-    if (!device) throw new EvaluationSetupError(`this ${opts.who} does not serve ${job.payload.device}`);
-    const state = await evaluate(job.payload, {
-      problems: await opts.problems(),
-      device,
-      workDir: opts.workDir,
-      signal: AbortSignal.any([lease.signal, halt]),
-      ...(opts.timing ? { timing: opts.timing } : {}),
-      ...(opts.allowUnsandboxed ? { allowUnsandboxed: true } : {}),
-    });
-    outcome = { state };
-  } catch (err) {
-    outcome = { error: err instanceof Error ? err.message : String(err) };
+    outcome = { value: await worker.work(job, AbortSignal.any([lease.signal, halt])) };
+  } catch (error) {
+    outcome = { error };
   } finally {
     clearInterval(beat);
   }
-  // A lost lease or a shutdown: the job is (or will be) someone else's; a half-made result is not worth keeping.
   if (lease.signal.aborted) {
-    source.leaseLost?.(job);
+    worker.leaseLost?.(job);
     return;
   }
   if (halt.aborted) return;
-  await source.report(job, outcome);
+  await worker.report(job, outcome);
+}
+
+/**
+ * Claims and evaluates one job at a time until `halt`: on one machine two benchmarks would disturb each other.
+ * The lease loop with evaluation as its work.
+ */
+export function runJobLoop<J extends LeasedJob>(
+  source: JobSource<J>,
+  opts: JobLoopOptions,
+  halt: AbortSignal,
+): Promise<void> {
+  return runLeaseLoop<J, EvaluationState>(
+    {
+      claim: (h) => source.claim(h),
+      heartbeat: (job) => source.heartbeat(job),
+      heartbeatMs: opts.heartbeatMs,
+      work: (job, signal) => evaluateJob(job, opts, signal),
+      report: (job, settled) =>
+        source.report(
+          job,
+          'value' in settled
+            ? { state: settled.value }
+            : { error: settled.error instanceof Error ? settled.error.message : String(settled.error) },
+        ),
+      ...(source.leaseLost ? { leaseLost: (job: J) => source.leaseLost?.(job) } : {}),
+    },
+    halt,
+  );
+}
+
+async function evaluateJob(job: LeasedJob, opts: JobLoopOptions, signal: AbortSignal): Promise<EvaluationState> {
+  // Its own id, or the generic one it extends (a job queued under `cpu-x86_64` before devices were named by model).
+  const device = deviceForJob(opts.devices, job.payload.device);
+  if (!device) throw new EvaluationSetupError(`this ${opts.who} does not serve ${job.payload.device}`);
+  return evaluate(job.payload, {
+    problems: await opts.problems(),
+    device,
+    workDir: opts.workDir,
+    signal,
+    ...(opts.timing ? { timing: opts.timing } : {}),
+    ...(opts.allowUnsandboxed ? { allowUnsandboxed: true } : {}),
+  });
 }

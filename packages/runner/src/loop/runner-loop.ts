@@ -1,11 +1,10 @@
 // The standalone runner: register, long-poll for jobs, evaluate with heartbeats, post results; survives server restarts.
 import { hostname } from 'node:os';
-import type { ClaimedJob, Device, EvaluationState } from '@kernelforge/sdk';
+import { ApiError, type ClaimedJob, type Device, type EvaluationState, RunnerClient } from '@kernelforge/sdk';
 import { retryDelayMs, sleep } from '@kernelforge/sdk/internal';
 import type { EvaluateOptions } from '../evaluate/evaluate.js';
 import type { Catalogue } from '../problems/schema.js';
 import { type JobOutcome, type JobSource, runJobLoop } from './job-loop.js';
-import { RunnerApiClient, RunnerHttpError } from './protocol-client.js';
 
 export interface RunnerLoopOptions {
   /** One URL (a replica or a balancer) or several replicas of one deployment: the runner fails over between them. */
@@ -40,13 +39,17 @@ export interface RunnerLoopHandle {
 
 export function startRunnerLoop(opts: RunnerLoopOptions): RunnerLoopHandle {
   const log = opts.log ?? ((l: string) => console.error(`kforge-runner: ${l}`));
-  const api = new RunnerApiClient(opts.serverUrl, opts.token, (failed, error, next) =>
-    log(
-      next === failed
-        ? `server ${failed} failed (${error})`
-        : `server ${failed} failed (${error}); failing over to ${next}`,
-    ),
-  );
+  // The sdk's runner API client: a 4xx is thrown as the sdk's ApiError (ConflictError, NotFoundError, ...).
+  const api = new RunnerClient({
+    serverUrls: opts.serverUrl,
+    token: opts.token,
+    onFailover: (failed, error, next) =>
+      log(
+        next === failed
+          ? `server ${failed} failed (${error})`
+          : `server ${failed} failed (${error}); failing over to ${next}`,
+      ),
+  });
   const stopping = new AbortController();
   const minBackoff = opts.minBackoffMs ?? 500;
   const maxBackoff = opts.maxBackoffMs ?? 30_000;
@@ -82,7 +85,7 @@ export function startRunnerLoop(opts: RunnerLoopOptions): RunnerLoopHandle {
         log(`job ${job.job_id}: ${state ? state.verdict : `error: ${error}`} (posted to ${api.serverUrl})`);
         return;
       } catch (e) {
-        if (e instanceof RunnerHttpError && e.status >= 400 && e.status < 500) {
+        if (e instanceof ApiError && e.status >= 400 && e.status < 500) {
           log(`the server refused the result of job ${job.job_id}: ${e.message}`);
           return;
         }
@@ -104,17 +107,15 @@ export function startRunnerLoop(opts: RunnerLoopOptions): RunnerLoopHandle {
     try {
       if (!runnerId) await register();
       const claimed = await api.claim(
-        runnerId as string,
-        opts.devices.map((d) => d.id),
-        opts.claimWaitMs ?? 20_000,
-        stopping.signal,
+        { runner_id: runnerId as string, devices: opts.devices.map((d) => d.id), wait_ms: opts.claimWaitMs ?? 20_000 },
+        { signal: stopping.signal },
       );
       backoff = minBackoff;
       if (claimed.job) log(`claimed job ${claimed.job.job_id} (try ${claimed.job.attempt}) from ${api.serverUrl}`);
       return claimed.job ?? null;
     } catch (e) {
       if (stopping.signal.aborted) return null;
-      if (e instanceof RunnerHttpError && (e.status === 401 || e.status === 404)) {
+      if (e instanceof ApiError && (e.status === 401 || e.status === 404)) {
         // The server forgot us (restart, expiry) or rejects our id: register again.
         runnerId = undefined;
       }
@@ -129,11 +130,11 @@ export function startRunnerLoop(opts: RunnerLoopOptions): RunnerLoopHandle {
     claim,
     async heartbeat(job) {
       try {
-        await api.heartbeat(job.job_id, runnerId as string, job.lease_token);
+        await api.heartbeat(job.job_id, { runner_id: runnerId as string, lease_token: job.lease_token });
         return true;
       } catch (e) {
         // 409: another runner owns the job now; our result would be refused, so stop working on it.
-        if (e instanceof RunnerHttpError && (e.status === 409 || e.status === 404)) return false;
+        if (e instanceof ApiError && (e.status === 409 || e.status === 404)) return false;
         // Keep evaluating: the lease outlives a few missed beats, and the next one may reach another replica.
         const every = Math.max(1, heartbeatSeconds) * 1000;
         log(`heartbeat of job ${job.job_id} failed (${describe(e)}); next one ${retryAt(every)} to ${api.serverUrl}`);

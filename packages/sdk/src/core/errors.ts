@@ -101,6 +101,16 @@ export class TimeoutError extends ConnectionError {
   }
 }
 
+/** The runner API: no server answered (each refused the connection, timed out or answered 5xx); one line each. */
+export class RunnerUnreachableError extends ConnectionError {
+  override name = 'RunnerUnreachableError';
+  readonly failures: string[];
+  constructor(failures: string[]) {
+    super(failures.join('; '));
+    this.failures = failures;
+  }
+}
+
 /** The server answered 2xx with a body that does not match the contract. */
 export class ResponseValidationError extends KernelforgeError {
   override name = 'ResponseValidationError';

@@ -1,19 +1,17 @@
 // Live session events sent over SSE at GET /api/v1/agent-session/{id}/events.
 import { z } from 'zod';
 import { Text, Timestamp } from './common.js';
-import { AttemptStatus, GenerationAttempt, SessionStatus, UserInstruction } from './session.js';
+import { GenerationAttempt, SessionStatus, UserInstruction } from './session.js';
 
 export const SessionEvent = z.discriminatedUnion('type', [
+  /** A new attempt, whole (queued, or evaluating when its source was given). */
   z.object({ type: z.literal('attempt.created'), session_id: Text, attempt: GenerationAttempt }),
-  z.object({
-    type: z.literal('attempt.status'),
-    session_id: Text,
-    attempt_id: Text,
-    status: AttemptStatus,
-  }),
   /** A chunk of the agent's streamed text for an attempt being generated. */
   z.object({ type: z.literal('attempt.delta'), session_id: Text, attempt_id: Text, text: Text }),
-  /** The attempt after evaluation (or failure), whole. */
+  /**
+   * The attempt, whole, after a status change: one event per change (generating, evaluating, completed, failed,
+   * stopped), so the last one a client saw is the attempt as it stands.
+   */
   z.object({ type: z.literal('attempt.updated'), session_id: Text, attempt: GenerationAttempt }),
   z.object({ type: z.literal('instruction.updated'), session_id: Text, instruction: UserInstruction }),
   z.object({ type: z.literal('session.status'), session_id: Text, status: SessionStatus }),

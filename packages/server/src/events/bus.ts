@@ -42,10 +42,13 @@ export class EventBus {
     await tx.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, JSON.stringify({ s: event.session_id, id })]);
   }
 
-  /** Events of a session after `afterId`, oldest first (the SSE replay for Last-Event-ID). */
+  /**
+   * Events of a session after `afterId`, oldest first (the SSE replay for Last-Event-ID). ORDER BY names the table's
+   * column: a bare `id` would be the text alias of the select list and put '10' before '9'.
+   */
   async eventsAfter(sessionId: string, afterId: number, limit = 1000): Promise<StoredEvent[]> {
     const rows = await this.db.query<{ id: string; payload: SessionEvent }>(
-      'SELECT id::text AS id, payload FROM session_events WHERE session_id = $1 AND id > $2 ORDER BY id LIMIT $3',
+      'SELECT id::text AS id, payload FROM session_events WHERE session_id = $1 AND id > $2 ORDER BY session_events.id LIMIT $3',
       [sessionId, afterId, limit],
     );
     return rows.map((r) => ({ id: Number(r.id), event: r.payload }));

@@ -56,15 +56,12 @@ async function transition(
   );
 }
 
-async function announce(ctx: AppContext, tx: Sql, attempt: AttemptRow, withRow = true): Promise<void> {
-  await ctx.bus.publish(tx, {
-    type: 'attempt.status',
-    session_id: attempt.session_id,
-    attempt_id: attempt.id,
-    status: attempt.status as AttemptStatus,
-  });
-  if (withRow)
-    await ctx.bus.publish(tx, { type: 'attempt.updated', session_id: attempt.session_id, attempt: toAttempt(attempt) });
+/**
+ * One event per status change: `attempt.updated` with the whole attempt (its status among it), so a client's view
+ * of the attempt is the last event it saw. Creation is `attempt.created` (see createAttempt).
+ */
+async function announce(ctx: AppContext, tx: Sql, attempt: AttemptRow): Promise<void> {
+  await ctx.bus.publish(tx, { type: 'attempt.updated', session_id: attempt.session_id, attempt: toAttempt(attempt) });
 }
 
 /**
@@ -110,8 +107,7 @@ export async function markGenerating(ctx: AppContext, tx: Sql, attemptId: string
   ]);
   const [row] = await transition(tx, [attemptId], 'generating');
   if (!row) return null;
-  // Only the status moves here; the row's content changes when the source arrives.
-  if (before?.status === 'queued') await announce(ctx, tx, row, false);
+  if (before?.status === 'queued') await announce(ctx, tx, row);
   return row;
 }
 

@@ -1,9 +1,11 @@
-// Generate workers: claim `generate` jobs, run the session's agent for one attempt, store it and queue its evaluation.
+// Generate workers: claim `generate` jobs on the one lease loop, run the session's agent for one attempt, store it
+// and queue its evaluation.
 import { AgentError, type AgentResult, agentsConfigFrom, createAgent } from '../agents/index.js';
+import { type LeaseWorker, runLeaseLoop, type Settled } from '@kernelforge/runner';
 import { claimJob, completeJob, failJob, heartbeatJob, lockLeasedJob } from '../jobs/queue.js';
 import type { Job } from '../jobs/types.js';
 import type { AppContext } from '../context.js';
-import type { AttemptRow } from '../db/rows.js';
+import type { AttemptRow, SessionRow } from '../db/rows.js';
 import { buildAgentContext } from './agent-context.js';
 import { markEvaluating, markFailed, markGenerating } from './attempts.js';
 import { finishInstruction, publish, queueEvaluation, settleSession } from './loop.js';
@@ -16,78 +18,88 @@ export interface Workers {
   stop(): Promise<void>;
 }
 
-/** Starts `count` loops that each claim and run one generate job at a time. */
+/** What one generation came to (a thrown error reaches `report` as the lease loop's `{ error }`). */
+type Generation =
+  /** Nothing to write: the attempt had ended before it started (its job is completed already). */
+  | { kind: 'nothing' }
+  /** A stop reached the attempt while the agent wrote it. */
+  | { kind: 'stopped' }
+  | { kind: 'written'; attempt: AttemptRow; session: SessionRow; result: AgentResult };
+
+/**
+ * Starts `count` loops that each claim and run one generate job at a time, on the runner package's lease loop
+ * (`runLeaseLoop`: the loop both runners evaluate on), so claim, heartbeat, lost lease and shutdown mean the same
+ * for every job kind.
+ */
 export function startGenerateWorkers(ctx: AppContext, count: number, name: string): Workers {
   const halt = new AbortController();
-  const loops = Array.from({ length: count }, (_, i) => workerLoop(ctx, `${name}/generate-${i}`, halt.signal));
+  const loops = Array.from({ length: count }, (_, i) =>
+    runLeaseLoop(generateWorker(ctx, `${name}/generate-${i}`), halt.signal),
+  );
   return {
     async stop() {
-      halt.abort();
+      halt.abort(new Error('server shutting down'));
       await Promise.allSettled(loops);
     },
   };
 }
 
-async function workerLoop(ctx: AppContext, workerId: string, halt: AbortSignal): Promise<void> {
-  while (!halt.aborted) {
-    let job: Job | null = null;
-    try {
-      job = await claimJob(ctx.db, {
-        kinds: ['generate'],
-        runnerId: workerId,
-        leaseSeconds: ctx.config.jobs.leaseSeconds,
-      });
-      if (!job) {
-        await ctx.signals.wait(IDLE_POLL_MS, halt);
-        continue;
+function generateWorker(ctx: AppContext, workerId: string): LeaseWorker<Job, Generation> {
+  return {
+    async claim(halt) {
+      try {
+        const job = await claimJob(ctx.db, {
+          kinds: ['generate'],
+          runnerId: workerId,
+          leaseSeconds: ctx.config.jobs.leaseSeconds,
+        });
+        if (!job) await ctx.signals.wait(IDLE_POLL_MS, halt);
+        return job;
+      } catch (err) {
+        if (halt.aborted) return null;
+        ctx.log.error('generate worker error', { workerId, err });
+        await new Promise((r) => setTimeout(r, 500));
+        return null;
       }
-      await runGenerateJob(ctx, job, halt);
-    } catch (err) {
-      if (halt.aborted) return;
-      ctx.log.error('generate worker error', { workerId, job: job?.id, err });
-      if (job?.lease_token) {
-        const failed = await failJob(ctx.db, job.id, job.lease_token, errorText(err), { retryable: true }).catch(
-          () => null,
-        );
-        if (failed?.outcome === 'dead' && failed.job) await settleDeadGeneration(ctx, failed.job).catch(() => {});
+    },
+    async heartbeat(job) {
+      return (await heartbeatJob(ctx.db, job.id, job.lease_token as string, ctx.config.jobs.leaseSeconds)) !== null;
+    },
+    heartbeatMs: () => Math.max(200, (ctx.config.jobs.leaseSeconds * 1000) / 3),
+    work: (job, signal) => generate(ctx, job, signal),
+    async report(job, outcome) {
+      try {
+        await settleGeneration(ctx, job, outcome);
+      } catch (err) {
+        // The store failed (database trouble): the job goes back to the queue for another try.
+        ctx.log.error('generate worker error', { workerId, job: job.id, err });
+        await failGeneration(ctx, job, err, true).catch(() => {});
+        await new Promise((r) => setTimeout(r, 500));
       }
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
+    },
+  };
 }
 
 /**
- * One attempt's generation. The agent runs outside any transaction; the result is written only while this
- * worker still holds the lease and the attempt is still `generating`, so a stop or a lost lease discards it.
+ * One attempt's generation: the agent runs outside any transaction, under `signal` (a lost lease or a shutdown,
+ * from the loop) and a stop of the attempt or its session (an event, from any replica). Its result is written by
+ * `settleGeneration` only while this worker still holds the lease and the attempt is still `generating`.
  */
-export async function runGenerateJob(ctx: AppContext, job: Job, halt: AbortSignal): Promise<void> {
-  const token = job.lease_token as string;
+async function generate(ctx: AppContext, job: Job, signal: AbortSignal): Promise<Generation> {
   const attemptId = String((job.payload as { attempt_id?: unknown }).attempt_id ?? '');
   const attempt = await startAttempt(ctx, job, attemptId);
-  if (!attempt) return;
+  if (!attempt) return { kind: 'nothing' };
   const session = await findSession(ctx.db, attempt.session_id);
-  if (!session) return;
+  if (!session) return { kind: 'nothing' };
 
-  const abort = new AbortController();
-  const onHalt = () => abort.abort(new Error('server shutting down'));
-  halt.addEventListener('abort', onHalt, { once: true });
-  // A stop anywhere reaches this replica as an event; a lost lease shows at the next heartbeat.
+  const stop = new AbortController();
+  const abort = AbortSignal.any([signal, stop.signal]);
   const unsubscribe = await ctx.bus.subscribe(session.id, await ctx.bus.lastEventId(session.id), ({ event }) => {
     const stopped =
-      (event.type === 'attempt.status' && event.attempt_id === attempt.id && event.status === 'stopped') ||
+      (event.type === 'attempt.updated' && event.attempt.id === attempt.id && event.attempt.status === 'stopped') ||
       (event.type === 'session.status' && event.status === 'stopped');
-    if (stopped) abort.abort(new Error('stopped'));
+    if (stopped) stop.abort(new Error('stopped'));
   });
-  const heartbeat = setInterval(
-    () => {
-      heartbeatJob(ctx.db, job.id, token, ctx.config.jobs.leaseSeconds)
-        .then((at) => {
-          if (!at) abort.abort(new Error('lease lost'));
-        })
-        .catch(() => {});
-    },
-    Math.max(200, (ctx.config.jobs.leaseSeconds * 1000) / 3),
-  );
   let pending = '';
   const flush = async () => {
     if (!pending) return;
@@ -98,9 +110,8 @@ export async function runGenerateJob(ctx: AppContext, job: Job, halt: AbortSigna
     );
   };
   const flusher = setInterval(() => void flush(), DELTA_FLUSH_MS);
-
   try {
-    const agentCtx = await buildAgentContext(ctx, session, attempt, abort.signal, (delta) => {
+    const agentCtx = await buildAgentContext(ctx, session, attempt, abort, (delta) => {
       pending += delta;
     });
     let result: AgentResult;
@@ -108,41 +119,52 @@ export async function runGenerateJob(ctx: AppContext, job: Job, halt: AbortSigna
       // Inside the try: an unknown or unconfigured agent is a non-retryable AgentError like any provider failure.
       result = await createAgent(session.agent, agentsConfigFrom(ctx.config)).generate(agentCtx);
     } catch (err) {
-      if (abort.signal.aborted) {
-        await completeIfStopped(ctx, job);
-        return;
-      }
-      const retryable = err instanceof AgentError ? err.retryable : true;
-      const failed = await failJob(ctx.db, job.id, token, errorText(err), { retryable });
-      if (failed.outcome === 'dead' && failed.job) await settleDeadGeneration(ctx, failed.job);
-      return;
+      if (abort.aborted) return { kind: 'stopped' };
+      throw err;
     }
     await flush();
-    if (abort.signal.aborted) {
-      await completeIfStopped(ctx, job);
-      return;
-    }
-    await ctx.db.transaction(async (tx) => {
-      const locked = await findSession(tx, session.id, { lock: true });
-      if (!locked || !(await lockLeasedJob(tx, job.id, token))) return;
-      const stored = await markEvaluating(ctx, tx, attempt.id, result);
-      if (stored) {
-        if (result.usage) {
-          await tx.query(
-            'UPDATE agent_sessions SET input_tokens = input_tokens + $2, output_tokens = output_tokens + $3 WHERE id = $1',
-            [session.id, result.usage.input_tokens, result.usage.output_tokens],
-          );
-        }
-        await queueEvaluation(ctx, tx, locked, stored);
-      }
-      await completeJob(tx, job.id, token);
-    });
+    return abort.aborted ? { kind: 'stopped' } : { kind: 'written', attempt, session, result };
   } finally {
-    clearInterval(heartbeat);
     clearInterval(flusher);
-    halt.removeEventListener('abort', onHalt);
     unsubscribe();
   }
+}
+
+/** Lands a generation's outcome; the loop calls it only while the lease was held to the end. */
+async function settleGeneration(ctx: AppContext, job: Job, outcome: Settled<Generation>): Promise<void> {
+  if ('error' in outcome) {
+    const retryable = outcome.error instanceof AgentError ? outcome.error.retryable : true;
+    if (!(outcome.error instanceof AgentError))
+      ctx.log.error('generate worker error', { job: job.id, err: outcome.error });
+    await failGeneration(ctx, job, outcome.error, retryable);
+    return;
+  }
+  const generation = outcome.value;
+  if (generation.kind === 'stopped') await completeIfStopped(ctx, job);
+  if (generation.kind !== 'written') return;
+  const { attempt, session, result } = generation;
+  const token = job.lease_token as string;
+  await ctx.db.transaction(async (tx) => {
+    const locked = await findSession(tx, session.id, { lock: true });
+    if (!locked || !(await lockLeasedJob(tx, job.id, token))) return;
+    const stored = await markEvaluating(ctx, tx, attempt.id, result);
+    if (stored) {
+      if (result.usage) {
+        await tx.query(
+          'UPDATE agent_sessions SET input_tokens = input_tokens + $2, output_tokens = output_tokens + $3 WHERE id = $1',
+          [session.id, result.usage.input_tokens, result.usage.output_tokens],
+        );
+      }
+      await queueEvaluation(ctx, tx, locked, stored);
+    }
+    await completeJob(tx, job.id, token);
+  });
+}
+
+/** A failed try: back to the queue after a backoff when retryable with tries left, else the attempt fails. */
+async function failGeneration(ctx: AppContext, job: Job, err: unknown, retryable: boolean): Promise<void> {
+  const failed = await failJob(ctx.db, job.id, job.lease_token as string, errorText(err), { retryable });
+  if (failed.outcome === 'dead' && failed.job) await settleDeadGeneration(ctx, failed.job);
 }
 
 /** Moves the attempt to `generating` (a retried job finds it there already); null when there is nothing to do. */
@@ -166,8 +188,8 @@ async function startAttempt(ctx: AppContext, job: Job, attemptId: string): Promi
 }
 
 /**
- * After an abort: a stop already marked the attempt and cancelled the job, so there is nothing to write.
- * A shutdown leaves the lease to expire, and the job runs again elsewhere.
+ * After a stop: it already marked the attempt and cancelled the job, so there is nothing to write. (A shutdown or
+ * a lost lease never gets here: the loop drops the outcome, and the job runs again once its lease lapses.)
  */
 async function completeIfStopped(ctx: AppContext, job: Job): Promise<void> {
   const attemptId = String((job.payload as { attempt_id?: unknown }).attempt_id ?? '');

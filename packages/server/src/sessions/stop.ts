@@ -8,7 +8,7 @@ import { markSessionStopped } from './session-lifecycle.js';
 
 /**
  * Stops the unfinished attempts of a session (or of one instruction). Generating attempts are aborted:
- * their workers hear the `attempt.status` event or lose their lease at the next heartbeat. An attempt whose
+ * their workers hear the `attempt.updated` event or lose their lease at the next heartbeat. An attempt whose
  * evaluation a runner already holds is left to finish, so a measurement under way is not thrown away.
  */
 export async function stopAttempts(

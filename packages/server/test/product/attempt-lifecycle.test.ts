@@ -108,3 +108,34 @@ test('a queued attempt cannot skip to completed or evaluating', async () => {
   });
   expect(await statusOf(attemptId)).toBe('failed');
 });
+
+test('each status change publishes one event, `attempt.updated` with the whole attempt; a retried take publishes none', async () => {
+  const { sessionId, attemptId } = await newSession();
+  const before = await p().bus.lastEventId(sessionId);
+  const state = fakeState('benchmark', 1.5) as EvaluationState;
+  await p().db.transaction(async (tx) => {
+    await markGenerating(p(), tx, attemptId);
+    await markGenerating(p(), tx, attemptId);
+    await markEvaluating(p(), tx, attemptId, candidate);
+    await markCompleted(p(), tx, attemptId, state);
+  });
+  const events = (await p().bus.eventsAfter(sessionId, before)).map((e) => e.event);
+  expect(events.map((e) => e.type)).toEqual(['attempt.updated', 'attempt.updated', 'attempt.updated']);
+  const attempts = events.map((e) => (e.type === 'attempt.updated' ? e.attempt : undefined));
+  expect(attempts.map((a) => a?.status)).toEqual(['generating', 'evaluating', 'completed']);
+  expect(attempts.every((a) => a?.id === attemptId)).toBe(true);
+  expect(attempts[1]?.source).toBe(candidate.source);
+  expect(attempts[2]?.evaluation_state?.verdict).toBe(state.verdict);
+});
+
+test('the replay returns events in id order, not in the text order of their ids', async () => {
+  const { sessionId } = await newSession();
+  // Ids past the sequence's reach, across a power of ten: as text '100000000000' sorts before '99999999999'.
+  for (const id of ['99999999999', '100000000000'])
+    await p().db.query(
+      `INSERT INTO session_events (id, session_id, type, payload) VALUES ($1, $2, 'session.updated', $3)`,
+      [id, sessionId, JSON.stringify({ type: 'session.updated', session_id: sessionId })],
+    );
+  const replay = await p().bus.eventsAfter(sessionId, 99_999_999_990);
+  expect(replay.map((e) => e.id)).toEqual([99_999_999_999, 100_000_000_000]);
+});

@@ -59,3 +59,44 @@ test('a provider failing with 500 on every try fails the attempt with its reason
   expect(llm.seen.length).toBe(seen);
   expect((await getSession(server, user.token, created.body.id)).generation_attempts).toHaveLength(1);
 });
+
+test('a stop reaches the agent while it writes: its request is cut, the attempt stopped, nothing evaluated', async () => {
+  llm.reset();
+  llm.queue({ kind: 'hang', text: 'Thinking about the loop' });
+  const user = await server.createUser();
+  const created = await json<AgentSession>(
+    server.request('/api/v1/agent-session', {
+      method: 'POST',
+      token: user.token,
+      json: { problem_name: '19_ReLU', device: CPU.id, agent: { provider: 'openai' }, max_attempts: 1 },
+    }),
+  );
+  expect(created.status).toBe(201);
+  const id = created.body.id;
+  await waitFor(
+    async () =>
+      llm.seen.length === 1 &&
+      (await getSession(server, user.token, id)).generation_attempts[0]?.status === 'generating'
+        ? true
+        : undefined,
+    { timeoutMs: 20_000, intervalMs: 100, what: 'the agent to be writing' },
+  );
+  const stop = await server.request(`/api/v1/agent-session/${id}/stop`, { method: 'POST', token: user.token });
+  expect(stop.status).toBe(200);
+  await waitFor(async () => (llm.hangsCut === 1 ? true : undefined), {
+    timeoutMs: 10_000,
+    intervalMs: 50,
+    what: "the agent's request to be cut",
+  });
+  const stopped = await getSession(server, user.token, id);
+  expect(stopped.generation_attempts.map((a) => a.status)).toEqual(['stopped']);
+  // The generate job was cancelled by the stop and nothing was queued for evaluation; no second try was made.
+  await new Promise((r) => setTimeout(r, 1500));
+  const jobs = await server.ctx.db.query<{ kind: string; status: string }>(
+    'SELECT kind, status FROM jobs WHERE session_id = $1',
+    [id],
+  );
+  expect(jobs).toEqual([{ kind: 'generate', status: 'cancelled' }]);
+  expect(llm.seen.length).toBe(1);
+  expect((await getSession(server, user.token, id)).generation_attempts.map((a) => a.status)).toEqual(['stopped']);
+});

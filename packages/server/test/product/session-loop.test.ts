@@ -1,5 +1,5 @@
 // Sessions run end to end: the real tuner agent, the in-process runner on this cpu, live events over SSE.
-import type { AgentSession, GenerationAttempt, SessionEvent } from '@kernelforge/sdk';
+import { type AgentSession, type GenerationAttempt, SessionEvent } from '@kernelforge/sdk';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { TestServer, TestUser } from '../helpers/server.js';
 import { getSession, json, readSse, startProductServer, waitFor } from './helpers.js';
@@ -128,8 +128,19 @@ test("SSE delivers the session's events live and resumes after Last-Event-ID", a
   );
   const events = messages.map((m) => JSON.parse(m.data) as SessionEvent);
   const types = new Set(events.map((e) => e.type));
-  for (const t of ['attempt.created', 'attempt.status', 'attempt.updated', 'session.status'] as const)
-    expect(types.has(t)).toBe(true);
+  for (const t of ['attempt.created', 'attempt.updated', 'session.status'] as const) expect(types.has(t)).toBe(true);
+  // One event per attempt status change, each carrying the whole attempt: every attempt reads
+  // queued -> generating -> evaluating -> completed, no status twice.
+  const statuses = new Map<string, string[]>();
+  for (const e of events)
+    if (e.type === 'attempt.created' || e.type === 'attempt.updated')
+      statuses.set(e.attempt.id, [...(statuses.get(e.attempt.id) ?? []), e.attempt.status]);
+  // Every message is an event of the sdk's contract (no second, status-only event beside `attempt.updated`).
+  expect(messages.filter((m) => !SessionEvent.safeParse(JSON.parse(m.data)).success)).toEqual([]);
+  expect([...statuses.values()]).toEqual([
+    ['queued', 'generating', 'evaluating', 'completed'],
+    ['queued', 'generating', 'evaluating', 'completed'],
+  ]);
   const ids = messages.map((m) => Number(m.id));
   expect(ids).toEqual([...ids].sort((a, b) => a - b));
   expect(new Set(ids).size).toBe(ids.length);

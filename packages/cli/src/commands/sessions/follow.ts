@@ -74,10 +74,8 @@ function printChanges(ctx: CommandContext, before: WatchState, after: WatchState
   for (const attempt of after.attempts) {
     const old = before.attempts.find((a) => a.id === attempt.id);
     const evaluated = old?.evaluation_state == null && attempt.evaluation_state != null;
-    // `completed` arrives just before the evaluation: print the line once, with the verdict.
-    const moved =
-      old?.status !== attempt.status && (attempt.status !== 'completed' || attempt.evaluation_state != null);
-    if (!old || moved || evaluated) ctx.output.line(attemptLine(ctx, attempt));
+    // Each status change arrives as the whole attempt (`completed` with its verdict): one line per change.
+    if (!old || old.status !== attempt.status || evaluated) ctx.output.line(attemptLine(ctx, attempt));
   }
   // The queue position when it moves (not the estimate, which would print a line every poll).
   const queue = after.progress?.queue ? horizonLine(after) : undefined;

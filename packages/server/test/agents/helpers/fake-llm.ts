@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net';
 
 export type Reply =
   | { kind: 'text'; text: string; usage?: { input: number; output: number } }
-  | { kind: 'status'; status: number; body?: string; headers?: Record<string, string> };
+  | { kind: 'status'; status: number; body?: string; headers?: Record<string, string> }
+  /** Streams `text` (Chat Completions), then holds the response open until the client goes away. */
+  | { kind: 'hang'; text: string };
 
 export interface Seen {
   path: string;
@@ -16,6 +18,8 @@ export interface Seen {
 export class FakeLlm {
   readonly seen: Seen[] = [];
   private script: Reply[] = [];
+  /** Hanging replies whose client went away (cut its request). */
+  hangsCut = 0;
   private server: Server | null = null;
   url = '';
 
@@ -23,6 +27,7 @@ export class FakeLlm {
   reset() {
     this.seen.length = 0;
     this.script = [];
+    this.hangsCut = 0;
   }
 
   queue(...replies: Reply[]) {
@@ -45,6 +50,11 @@ export class FakeLlm {
         return res.end(reply.body ?? '{"error":{"message":"boom"}}');
       }
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      if (reply.kind === 'hang') {
+        res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: reply.text } }] })}\n\n`);
+        res.on('close', () => this.hangsCut++);
+        return;
+      }
       // Small pieces, so the client must reassemble text across chunks (and across TCP writes).
       const pieces = reply.text.match(/[\s\S]{1,7}/g) ?? [];
       const usage = reply.usage ?? { input: 11, output: 22 };

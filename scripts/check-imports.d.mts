@@ -1,0 +1,10 @@
+// Types of scripts/check-imports.mjs, for its test (packages/server/test/platform/import-graph.test.ts).
+export const SERVER_LAYERS: string[][];
+export const COMPOSITION_ROOT: string;
+export function importsOf(text: string): { spec: string; typeOnly: boolean }[];
+export const PACKAGE_IMPORTS: Record<string, string[]>;
+export function checkPackages(packagesDir?: string, allowed?: Record<string, string[]>): string[];
+export function checkImports(
+  srcDir?: string,
+  layers?: string[][],
+): { files: number; edges: number; cycles: string[][]; problems: string[] };
