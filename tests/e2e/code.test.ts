@@ -255,6 +255,9 @@ describe('the diffs', () => {
       expect(await split.locator('.cm-merge-a [class^="tok-"]').count()).toBeGreaterThan(0);
       expect(await split.locator('.cm-merge-b [class^="tok-"]').count()).toBeGreaterThan(0);
       expect(await overflow(page)).toBeLessThanOrEqual(0);
+      // CodeMirror draws the lines in the window (and a margin): scrolled to, the whole box is drawn.
+      await split.scrollIntoViewIfNeeded();
+      await page.waitForTimeout(200);
       await shoot(page, `${width}-compare-split`);
       // Unified on the same page, through its tab.
       await page.getByRole('tab', { name: 'Unified' }).click();

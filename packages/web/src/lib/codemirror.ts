@@ -100,6 +100,9 @@ const theme = EditorView.theme({
     fontFamily: 'var(--font-sans)',
   },
   '.cm-collapsedLines:hover': { textDecoration: 'underline' },
+  // The bar's marks in a character every font has.
+  '.cm-collapsedLines:before': { content: '"⋯"' },
+  '.cm-collapsedLines:after': { content: '""' },
 });
 
 const BASE: Extension = [theme, lineNumbers(), highlightSpecialChars(), drawSelection(), EditorState.tabSize.of(4)];
