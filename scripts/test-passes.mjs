@@ -56,6 +56,7 @@ export const SERIAL_PRODUCT = [
   'packages/cli/test/commands.test.ts',
   'packages/cli/test/pytorch.test.ts',
   'packages/cli/test/sweep.test.ts',
+  'tests/e2e/code.test.ts',
   'tests/e2e/lifecycle.test.ts',
   // The bench scripts that start two servers, each evaluating (tests/bench/bench-product.test.ts).
   'tests/bench/bench-product.test.ts',

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../../packages/server/test/helpers/server';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -41,6 +41,8 @@ export function buildWeb(): string {
     {
       cwd: web,
       stdio: 'inherit',
+      // The production build, as shipped: vitest's NODE_ENV=test would otherwise give React's development build.
+      env: { ...process.env, NODE_ENV: 'production' },
     },
   );
   return out;
@@ -144,4 +146,25 @@ export function linkIn(text: string, route: string): string {
 export function expiredJwt(): string {
   const b64 = (v: object) => Buffer.from(JSON.stringify(v)).toString('base64url');
   return `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ sub: 'x', exp: Math.floor(Date.now() / 1000) - 60 })}.sig`;
+}
+
+/** The submit page's code editor (CodeMirror's content element, labelled "Source …"), once it has loaded. */
+export async function sourceEditor(page: Page): Promise<Locator> {
+  const editor = page.getByTestId('code-editor').locator('.cm-content');
+  await editor.waitFor();
+  return editor;
+}
+
+/** What a CodeMirror view shows, its lines joined (lines far outside the viewport are not drawn). */
+export function codeText(content: Locator): Promise<string> {
+  return content.evaluate((el) =>
+    [...el.querySelectorAll('.cm-line')].map((line) => line.textContent ?? '').join('\n'),
+  );
+}
+
+/** Replaces what the editor holds with `text` as a user pasting it would: select all, then insert. */
+export async function pasteInto(page: Page, editor: Locator, text: string): Promise<void> {
+  await editor.click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.insertText(text);
 }

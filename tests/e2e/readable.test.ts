@@ -278,18 +278,21 @@ describe('an attempt', () => {
     const [passed, total] = (summary?.match(/(\d+) of (\d+)/) ?? []).slice(1).map(Number);
     expect(await page.getByTestId('correctness-case').count()).toBe((total ?? 0) - (passed ?? 0));
     await page.getByRole('tab', { name: 'Diff vs #1' }).click();
+    // CodeMirror's unified merge view: changed lines marked, removed ones shown above them, long unchanged runs
+    // folded into a bar that unfolds on click.
     const diff = page.getByTestId('diff');
-    await diff.waitFor();
-    const changed = await diff.locator('tr[data-kind="added"], tr[data-kind="removed"]').count();
-    const folds = page.getByTestId('diff-fold');
+    await diff.locator('.cm-editor').waitFor();
+    const changed = await diff.locator('.cm-changedLine, .cm-deletedChunk').count();
+    const folds = diff.locator('.cm-collapsedLines');
     if (changed > 0 && (await folds.count()) > 0) {
-      const before = await diff.locator('tr[data-kind]').count();
+      const before = await diff.locator('.cm-content .cm-line').count();
       await folds.first().click();
-      expect(await diff.locator('tr[data-kind]').count()).toBeGreaterThan(before);
+      await expect.poll(() => diff.locator('.cm-content .cm-line').count()).toBeGreaterThan(before);
     }
     // Every shown line carries its number.
-    const numbers = await diff.locator('tr[data-kind="same"] td:nth-child(2)').allTextContents();
-    expect(numbers.every((n) => /^\d+$/.test(n))).toBe(true);
+    const numbers = await diff.locator('.cm-lineNumbers .cm-gutterElement').allTextContents();
+    expect(numbers.filter((n) => n !== '').every((n) => /^\d+$/.test(n))).toBe(true);
+    expect(numbers.filter((n) => /^\d+$/.test(n)).length).toBeGreaterThan(0);
     await shootBoth(page, '1440-attempt-diff');
     await page.getByRole('link', { name: /#3 →/ }).click();
     await page.getByRole('heading', { name: 'Attempt #3' }).waitFor();

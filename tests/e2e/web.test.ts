@@ -1,7 +1,18 @@
 // The web app in real Chromium against the real server: sign-up, logins, sessions, attempts, submit, tokens, admin.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expiredJwt, type Harness, linkIn, mailTo, openPage, shoot, startHarness } from './harness';
+import {
+  codeText,
+  expiredJwt,
+  type Harness,
+  linkIn,
+  mailTo,
+  openPage,
+  pasteInto,
+  shoot,
+  sourceEditor,
+  startHarness,
+} from './harness';
 
 let h: Harness;
 const RUNNER_TOKEN = 'e2e-runner-token-0123456789';
@@ -178,7 +189,10 @@ describe('submissions, leaderboards, tokens, admin', () => {
       '}',
       '',
     ].join('\n');
-    await page.getByLabel(/^Source/).fill(source);
+    // The editor is CodeMirror: the source goes in as a paste does, and it holds exactly that.
+    const editor = await sourceEditor(page);
+    await pasteInto(page, editor, source);
+    await expect.poll(() => codeText(editor)).toBe(source);
     await shoot(page, 'submit');
     await page.getByRole('button', { name: 'Submit', exact: true }).click();
     await page
@@ -271,8 +285,11 @@ describe('submissions, leaderboards, tokens, admin', () => {
     await page.goto('/kernels/submit?problem=101_HardSigmoid');
     await page.getByRole('heading', { name: 'Submit a solution' }).waitFor();
     const editor = page.getByLabel(/^Source/);
-    await expect.poll(() => editor.inputValue(), { timeout: 30_000 }).toContain('class ModelNew(nn.Module):');
-    expect(await editor.inputValue()).toContain('super(ModelNew, self).__init__()');
+    await expect
+      .poll(() => editor.evaluate((el) => el.classList.contains('cm-content')), { timeout: 30_000 })
+      .toBe(true);
+    await expect.poll(() => codeText(editor), { timeout: 30_000 }).toContain('class ModelNew(nn.Module):');
+    expect(await codeText(editor)).toContain('super(ModelNew, self).__init__()');
     expect(await page.getByLabel('Language').locator('option').allTextContents()).toEqual(['PyTorch']);
     await page
       .getByTestId('torch-shapes')

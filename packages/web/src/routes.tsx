@@ -2,6 +2,7 @@
 import { Suspense, useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import { AnyLayout } from './components/AnyLayout';
+import { loadCodeMirror } from './components/code/useCodeMirror';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { PublicLayout } from './components/PublicLayout';
 import { SignedInLayout } from './components/SignedInLayout';
@@ -23,6 +24,12 @@ interface RouteDef {
 }
 
 const sessionData = (params: PathParams) => prefetchSession(params.kernelId);
+/** Pages that show code ask for CodeMirror's chunk beside their own (components/code/useCodeMirror.ts). */
+const code = () => void loadCodeMirror().catch(() => {});
+const sessionDataAndCode = (params: PathParams) => {
+  sessionData(params);
+  code();
+};
 
 const page = (load: () => Promise<{ default: (props: PageProps) => React.ReactNode }>) => lazyPage<PageProps>(load);
 
@@ -44,11 +51,13 @@ export const routes: readonly RouteDef[] = [
     patterns: ['/leaderboard/submission/:a/compare/:b'],
     layout: 'signed-in',
     page: page(() => import('./pages/SubmissionComparePage')),
+    prefetch: code,
   },
   {
     patterns: ['/leaderboard/submission/:submissionId'],
     layout: 'signed-in',
     page: page(() => import('./pages/SubmissionPage')),
+    prefetch: code,
   },
   { patterns: ['/leaderboard/:problemId'], layout: 'signed-in', page: page(() => import('./pages/LeaderboardPage')) },
   { patterns: ['/sweeps', '/sweeps/'], layout: 'signed-in', page: page(() => import('./pages/SweepsPage')) },
@@ -61,7 +70,12 @@ export const routes: readonly RouteDef[] = [
     layout: 'signed-in',
     page: page(() => import('./pages/GenerateKernelPage')),
   },
-  { patterns: ['/kernels/submit'], layout: 'signed-in', page: page(() => import('./pages/SubmitPage')) },
+  {
+    patterns: ['/kernels/submit'],
+    layout: 'signed-in',
+    page: page(() => import('./pages/SubmitPage')),
+    prefetch: code,
+  },
   {
     patterns: ['/kernels/:kernelId'],
     layout: 'signed-in',
@@ -79,13 +93,13 @@ export const routes: readonly RouteDef[] = [
     patterns: ['/kernels/:kernelId/attempts/:attemptId'],
     layout: 'signed-in',
     page: page(() => import('./pages/AttemptPage')),
-    prefetch: sessionData,
+    prefetch: sessionDataAndCode,
   },
   {
     patterns: ['/kernels/:kernelId/compare/:a/:b'],
     layout: 'signed-in',
     page: page(() => import('./pages/ComparePage')),
-    prefetch: sessionData,
+    prefetch: sessionDataAndCode,
   },
 ];
 

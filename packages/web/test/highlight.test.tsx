@@ -1,92 +1,145 @@
 // @vitest-environment happy-dom
-// The C highlighter reads comments first (issue 23 item 8): nothing inside a comment is a string or a keyword, and a
-// string holding `/*` or `//` stays a string; a diff colours a block comment's middle lines as comment too.
-import { cleanup, render, screen } from '@testing-library/react';
+// The code views are CodeMirror (lib/codemirror.ts): the token classes its highlighter gives C/C++/CUDA and Python
+// (comments read first: nothing inside a comment is a string or a keyword, a string holding `/*` stays a string), and
+// the components mounting the read-only view, the editor and both merge views.
+import { highlightCode } from '@lezer/highlight';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CodeView } from '../src/components/CodeView';
 import { DiffView } from '../src/components/DiffView';
-import { type Token, tokenize, tokenizeLines } from '../src/lib/highlight';
+import { SourceEditor } from '../src/components/SourceEditor';
+import { highlighterFor, languageSupport } from '../src/lib/codemirror';
 
 afterEach(cleanup);
 
-const kinds = (tokens: Token[]) => tokens.filter((t) => t.kind !== 'plain').map((t) => [t.kind, t.text]);
+/** [class, text] of each highlighted run of `source`, as the views colour it. */
+function classes(source: string, language?: string): [string, string][] {
+  const out: [string, string][] = [];
+  const tree = languageSupport(language).language.parser.parse(source);
+  highlightCode(
+    source,
+    tree,
+    highlighterFor(language),
+    (text, cls) => {
+      if (cls) out.push([cls, text]);
+    },
+    () => {},
+  );
+  return out;
+}
 
-describe('C highlighting of comments and strings', () => {
-  it('a block comment with an apostrophe is one comment, across lines, and what follows it is code', () => {
-    const source = "/* it's the\n   for loop's tail: return early\n   if n is odd */\nint x = 'a';\n";
-    const tokens = tokenize(source);
-    expect(tokens.map((t) => t.text).join('')).toBe(source);
-    expect(kinds(tokens)).toEqual([
-      ['comment', "/* it's the\n   for loop's tail: return early\n   if n is odd */"],
-      ['type', 'int'],
-      ['string', "'a'"],
+describe('C/C++/CUDA highlighting', () => {
+  it('a block comment with an apostrophe is one comment, and what follows it is code', () => {
+    const source = "/* it's the\n   for loop's tail: return early */\nint x = 'a';\n";
+    expect(classes(source)).toEqual([
+      ['tok-comment', "/* it's the"],
+      ['tok-comment', "   for loop's tail: return early */"],
+      ['tok-type', 'int'],
+      ['tok-string', "'a'"],
     ]);
   });
 
-  it('a line comment holds no string and no keyword', () => {
-    expect(kinds(tokenize('x = 1; // don\'t return here if it\'s "odd"\nreturn x;'))).toEqual([
-      ['number', '1'],
-      ['comment', '// don\'t return here if it\'s "odd"'],
-      ['keyword', 'return'],
-    ]);
+  it('a string holding /* stays a string, keywords, calls, numbers and preprocessor lines', () => {
+    const got = classes('#include <stdint.h>\nint f(void) { puts("/* no"); return 0; } // real');
+    expect(got).toEqual(
+      expect.arrayContaining([
+        ['tok-preproc', '#include'],
+        ['tok-string', '<stdint.h>'],
+        ['tok-fn', 'f'],
+        ['tok-fn', 'puts'],
+        ['tok-string', '"/* no"'],
+        ['tok-keyword', 'return'],
+        ['tok-number', '0'],
+        ['tok-comment', '// real'],
+      ]),
+    );
+    expect(got.filter(([cls]) => cls === 'tok-comment')).toEqual([['tok-comment', '// real']]);
   });
 
-  it('a string holding /* or // stays a string, and code after it is code', () => {
-    expect(kinds(tokenize('const char *s = "/* not a comment"; return 0; // real'))).toEqual([
-      ['keyword', 'const'],
-      ['type', 'char'],
-      ['string', '"/* not a comment"'],
-      ['keyword', 'return'],
-      ['number', '0'],
-      ['comment', '// real'],
-    ]);
-    expect(kinds(tokenize('puts("http://x"); char c = \'/\';'))).toEqual([
-      ['fn', 'puts'],
-      ['string', '"http://x"'],
-      ['type', 'char'],
-      ['string', "'/'"],
-    ]);
-  });
-
-  it('an unclosed block comment runs to the end of the source', () => {
-    const tokens = tokenize("int a; /* it's\nnot closed while for");
-    expect(kinds(tokens)).toEqual([
-      ['type', 'int'],
-      ['comment', "/* it's\nnot closed while for"],
-    ]);
-  });
-
-  it('line by line, a block comment’s middle lines stay comment', () => {
-    const lines = tokenizeLines("int a;\n/* it's\n while */\nreturn a;");
-    expect(lines.map(kinds)).toEqual([
-      [['type', 'int']],
-      [['comment', "/* it's"]],
-      [['comment', ' while */']],
-      [['keyword', 'return']],
-    ]);
+  it('reads CUDA as C++ (qualifiers and launches do not break the parse)', () => {
+    const got = classes('__global__ void k(float* y) { y[threadIdx.x] = 0.0f; }\nint main() { k<<<1, 32>>>(0); }');
+    expect(got).toEqual(
+      expect.arrayContaining([
+        ['tok-type', 'void'],
+        ['tok-number', '0.0f'],
+        ['tok-fn', 'main'],
+      ]),
+    );
   });
 });
 
-describe('code on the page', () => {
-  it('the code view shows no string or keyword inside a comment', () => {
-    render(<CodeView source={"/* it's for\n   speed */\nint f(void) { return 0; }"} label="Source" />);
-    const code = screen.getByLabelText('Source');
-    expect(Array.from(code.querySelectorAll('.tok-string'))).toHaveLength(0);
-    expect(Array.from(code.querySelectorAll('.tok-keyword')).map((e) => e.textContent)).toEqual(['return']);
-    expect(code.querySelector('.tok-comment')?.textContent).toBe("/* it's for\n   speed */");
+describe('Python highlighting', () => {
+  it('marks keywords, strings, comments, numbers, definitions and decorators', () => {
+    const got = classes('@torch.jit.script\ndef f(x):\n    """doc"""\n    return x * 2  # same\n', 'pytorch');
+    expect(got).toEqual(
+      expect.arrayContaining([
+        ['tok-decorator', '@'],
+        ['tok-decorator', 'torch'],
+        ['tok-decorator', 'script'],
+        ['tok-keyword', 'def'],
+        ['tok-fn', 'f'],
+        ['tok-string', '"""doc"""'],
+        ['tok-keyword', 'return'],
+        ['tok-number', '2'],
+        ['tok-comment', '# same'],
+      ]),
+    );
+  });
+});
+
+let setHostValue: (s: string) => void = () => {};
+/** The editor as the submit page holds it: its value in state, replaced from outside by `setHostValue`. */
+function EditorHost() {
+  const [value, setValue] = useState('int a;');
+  setHostValue = setValue;
+  return <SourceEditor value={value} onChange={setValue} language="c" />;
+}
+
+describe('the components', () => {
+  it('a code view mounts a read-only CodeMirror view, labelled, in its language', async () => {
+    render(<CodeView source={'import torch\nclass M:\n    pass\n'} label="Reference source" language="pytorch" />);
+    const content = await waitFor(() => {
+      const el = screen.getByLabelText('Reference source');
+      expect(el.classList.contains('cm-content')).toBe(true);
+      return el;
+    });
+    expect(content.getAttribute('contenteditable')).toBe('false');
+    expect(content.closest('.cm-editor')?.getAttribute('data-language')).toBe('pytorch');
+    expect([...content.querySelectorAll('.tok-keyword')].map((e) => e.textContent)).toEqual([
+      'import',
+      'class',
+      'pass',
+    ]);
   });
 
-  it('a diff colours each line as it reads in the whole file', () => {
-    const before = "/* it's\n   for x */\nint a;";
-    const after = "/* it's\n   for y */\nint a;";
-    for (const layout of ['unified', 'split'] as const) {
-      render(<DiffView before={before} after={after} label="Diff" layout={layout} />);
-      const region = screen.getByRole('region', { name: 'Diff' });
-      expect(region.querySelectorAll('.tok-string')).toHaveLength(0);
-      expect(region.querySelectorAll('.tok-keyword')).toHaveLength(0);
-      const comments = Array.from(region.querySelectorAll('.tok-comment')).map((e) => e.textContent);
-      expect(comments).toEqual(expect.arrayContaining(['   for x */', '   for y */']));
-      cleanup();
-    }
+  it('diffs mount the unified and the side-by-side merge views', async () => {
+    const before = 'int a;\nint b;\n';
+    const after = 'int a;\nint c;\n';
+    render(<DiffView before={before} after={after} label="Diff" />);
+    const unified = screen.getByRole('region', { name: 'Diff' });
+    expect(unified.dataset.testid).toBe('diff');
+    await waitFor(() => expect(unified.querySelector('.cm-changedLine')?.textContent).toBe('int c;'));
+    expect(unified.querySelector('.cm-deletedChunk')?.textContent).toContain('int b;');
+    cleanup();
+    render(<DiffView before={before} after={after} label="Diff" layout="split" />);
+    const split = screen.getByRole('region', { name: 'Diff' });
+    expect(split.dataset.testid).toBe('diff-split');
+    await waitFor(() => expect(split.querySelector('.cm-mergeView')).not.toBeNull());
+    expect(split.querySelector('.cm-merge-a .cm-changedLine')?.textContent).toBe('int b;');
+    expect(split.querySelector('.cm-merge-b .cm-changedLine')?.textContent).toBe('int c;');
+  });
+
+  it('the editor shows the value it is given and follows a new one (a template, an uploaded file)', async () => {
+    render(<EditorHost />);
+    const content = await waitFor(() => {
+      const el = screen.getByLabelText(/^Source/);
+      expect(el.classList.contains('cm-content')).toBe(true);
+      return el;
+    });
+    expect(content.getAttribute('contenteditable')).toBe('true');
+    expect(content.textContent).toBe('int a;');
+    act(() => setHostValue('float b;'));
+    expect(content.textContent).toBe('float b;');
   });
 });

@@ -1,7 +1,6 @@
 import { type AgentSession, ApiError, ConnectionError, ResponseValidationError } from '@kernelforge/sdk';
 import { describe, expect, it } from 'vitest';
 import { diffLines } from '../src/lib/diff';
-import { tokenize } from '../src/lib/highlight';
 import { applySessionEvent } from '@kernelforge/sdk';
 import { authErrorMessage, lacksAccessToken } from '../src/lib/authErrors';
 import { loginPath, safeRedirect } from '../src/lib/authPaths';
@@ -33,15 +32,6 @@ describe('small rules', () => {
       { kind: 'added', text: 'x' },
       { kind: 'same', text: 'c' },
     ]);
-  });
-
-  it('tokenizes C for highlighting without losing a character', () => {
-    const source = '#include <stdio.h>\n// hi\nvoid f(float* x) { return 1.5f; }';
-    const tokens = tokenize(source);
-    expect(tokens.map((t) => t.text).join('')).toBe(source);
-    expect(tokens.find((t) => t.text === 'void')?.kind).toBe('type');
-    expect(tokens.find((t) => t.text === 'return')?.kind).toBe('keyword');
-    expect(tokens.find((t) => t.text === '// hi')?.kind).toBe('comment');
   });
 
   it('uses the auth server path on this origin when the settings name a local host', () => {

@@ -14,7 +14,7 @@ import { SWRConfig } from 'swr';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfirmButton } from '../src/components/ConfirmButton';
 import { DefaultErrorView } from '../src/components/DefaultErrorView';
-import { DiffView, sideBySide } from '../src/components/DiffView';
+import { DiffView } from '../src/components/DiffView';
 import { EvaluationReport } from '../src/components/EvaluationReport';
 import { LeaderboardTable } from '../src/components/LeaderboardTable';
 import { SessionProgress, horizonText, sessionProgress } from '../src/components/SessionProgress';
@@ -48,32 +48,33 @@ describe('the diff', () => {
     expect(shown.find((l) => l.kind === 'added')).toMatchObject({ text: 'changed 20', newNo: 20 });
   });
 
-  it('pairs a removed run with the added run that replaces it, side by side, with each side numbered', () => {
-    const rows = sideBySide(diffLines('a\nb\nc\nd', 'a\nB\nX\nd'));
-    expect(rows.map((r) => [r.left?.no, r.left?.text, r.right?.no, r.right?.text])).toEqual([
-      [1, 'a', 1, 'a'],
-      [2, 'b', 2, 'B'],
-      [3, 'c', 3, 'X'],
-      [4, 'd', 4, 'd'],
-    ]);
-    const uneven = sideBySide(diffLines('a\nz', 'a\nx\ny\nz'));
-    expect(uneven.map((r) => [r.left?.no ?? null, r.right?.no ?? null])).toEqual([
-      [1, 1],
-      [null, 2],
-      [null, 3],
-      [2, 4],
-    ]);
+  it('folds the unchanged runs beyond 3 lines of context, unfolds one on click, and numbers the lines', async () => {
+    render(<DiffView before={lines(40)} after={lines(40, 20)} label="Diff" />);
+    const diff = screen.getByTestId('diff');
+    await waitFor(() => expect(diff.querySelectorAll('.cm-collapsedLines')).toHaveLength(2));
+    const folds = [...diff.querySelectorAll('.cm-collapsedLines')];
+    expect(folds.map((f) => f.textContent)).toEqual(['16 unchanged lines', '17 unchanged lines']);
+    const content = diff.querySelector('.cm-content') as HTMLElement;
+    expect(content.textContent).not.toContain('line 5');
+    expect(diff.querySelector('.cm-deletedChunk')?.textContent).toContain('line 20');
+    expect(diff.querySelector('.cm-changedLine')?.textContent).toBe('changed 20');
+    const numbers = [...diff.querySelectorAll('.cm-lineNumbers .cm-gutterElement')].map((e) => e.textContent);
+    expect(numbers).toEqual(expect.arrayContaining(['17', '20', '23']));
+    fireEvent.click(folds[0] as HTMLElement);
+    await waitFor(() => expect(content.textContent).toContain('line 5'));
+    expect(diff.querySelectorAll('.cm-collapsedLines')).toHaveLength(1);
   });
 
-  it('unfolds a folded region on request', () => {
-    render(<DiffView before={lines(40)} after={lines(40, 20)} label="Diff" />);
-    const table = screen.getByTestId('diff');
-    expect(table.textContent).not.toContain('line 5');
-    const folds = screen.getAllByTestId('diff-fold');
-    expect(folds[0]?.textContent).toContain('Show 16 unchanged lines');
-    fireEvent.click(folds[0] as HTMLElement);
-    expect(table.textContent).toContain('line 5');
-    expect(screen.getAllByTestId('diff-fold')).toHaveLength(1);
+  it('side by side, the old source on the left and the new on the right, each changed line marked', async () => {
+    render(<DiffView before={'a\nb\nc\nd'} after={'a\nB\nX\nd'} label="Diff" layout="split" />);
+    const diff = screen.getByTestId('diff-split');
+    await waitFor(() => expect(diff.querySelector('.cm-mergeView')).not.toBeNull());
+    const changed = (side: 'a' | 'b') =>
+      [...diff.querySelectorAll(`.cm-merge-${side} .cm-changedLine`)].map((l) => l.textContent);
+    expect(changed('a')).toEqual(['b', 'c']);
+    expect(changed('b')).toEqual(['B', 'X']);
+    expect(screen.getByLabelText('Diff: before').textContent).toBe('abcd');
+    expect(screen.getByLabelText('Diff: after').textContent).toBe('aBXd');
   });
 });
 

@@ -1,37 +1,29 @@
-// Source with line numbers and syntax highlighting (Python when the language is `pytorch`, else C-like).
-import { useMemo } from 'react';
-import { tokenize } from '../lib/highlight';
+// A read-only source view (CodeMirror, loaded on first use): line numbers and highlighting, Python when the language
+// is `pytorch`, else C++ (C and CUDA read as C++). Until CodeMirror has loaded it shows the plain text.
+import { useEffect, useRef } from 'react';
+import { useCodeMirror } from './code/useCodeMirror';
 
 export function CodeView({ source, label, language }: { source: string; label: string; language?: string }) {
-  const tokens = useMemo(() => tokenize(source, language), [source, language]);
-  const lineCount = source.split('\n').length;
+  const cm = useCodeMirror();
+  const host = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!cm || !host.current) return;
+    const view = cm.mountCodeView(host.current, { source, label, language });
+    return () => view.destroy();
+  }, [cm, source, label, language]);
   return (
-    <div className="flex max-h-[36rem] overflow-auto rounded-md border border-slate-200 bg-slate-50 font-mono text-xs leading-5 dark:border-slate-800 dark:bg-slate-950">
-      <pre
-        aria-hidden="true"
-        className="sticky left-0 bg-slate-100 px-3 py-3 text-right text-slate-400 select-none dark:bg-slate-900 dark:text-slate-500"
-      >
-        {Array.from({ length: lineCount }, (_, i) => i + 1).join('\n')}
-      </pre>
-      <pre
-        aria-label={label}
-        tabIndex={0}
-        data-language={language ?? 'c'}
-        className="flex-1 px-3 py-3 text-slate-900 dark:text-slate-100"
-      >
-        <code>
-          {tokens.map((token, i) =>
-            token.kind === 'plain' ? (
-              token.text
-            ) : (
-              // biome-ignore lint/suspicious/noArrayIndexKey: tokens of one source never reorder.
-              <span key={i} className={`tok-${token.kind}`}>
-                {token.text}
-              </span>
-            ),
-          )}
-        </code>
-      </pre>
+    <div className="kf-code kf-code-view overflow-hidden rounded-md border border-slate-200 dark:border-slate-800">
+      {cm ? (
+        <div ref={host} />
+      ) : (
+        <pre
+          aria-label={label}
+          data-language={language ?? 'c'}
+          className="max-h-[36rem] overflow-auto bg-slate-50 px-3 py-1 font-mono text-xs leading-5 text-slate-900 dark:bg-slate-950 dark:text-slate-100"
+        >
+          {source}
+        </pre>
+      )}
     </div>
   );
 }

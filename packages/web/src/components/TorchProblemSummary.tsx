@@ -1,6 +1,7 @@
 // A pytorch problem at a glance: kind and level, the input shapes on a device kind with the sizes behind them, the
 // scaling note, and the KernelBench reference highlighted as Python.
 import type { Problem, TorchCase } from '@kernelforge/sdk';
+import { useState } from 'react';
 import { constantsLabel, sizesKind, torchValueLabel } from '../lib/problemKind';
 import { CodeView } from './CodeView';
 
@@ -95,6 +96,8 @@ export function TorchProblemSummary({
 }) {
   const torch = problem.torch;
   const kind = deviceKind ?? sizesKind(problem, undefined);
+  // The reference's code view is made once the section opens: folded, it costs the page no CodeMirror download.
+  const [showReference, setShowReference] = useState(referenceOpen);
   return (
     <div className="min-w-0 space-y-3 text-sm" data-testid="problem-summary">
       <ProblemKindBadges problem={problem} />
@@ -113,13 +116,15 @@ export function TorchProblemSummary({
         and forward as <code className="font-mono">Model</code>.
       </p>
       {problem.reference_source ? (
-        <details open={referenceOpen} className="min-w-0">
+        <details open={referenceOpen} onToggle={(e) => setShowReference(e.currentTarget.open)} className="min-w-0">
           <summary className="cursor-pointer text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
             Reference (KernelBench)
           </summary>
-          <div className="mt-2">
-            <CodeView source={problem.reference_source} label="Reference source" language="pytorch" />
-          </div>
+          {showReference ? (
+            <div className="mt-2">
+              <CodeView source={problem.reference_source} label="Reference source" language="pytorch" />
+            </div>
+          ) : null}
         </details>
       ) : null}
     </div>
