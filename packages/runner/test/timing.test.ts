@@ -59,10 +59,11 @@ void solution(const float* restrict x, float* restrict y, int64_t n) {
     expect(state.verdict, state.message).toBe('accepted');
     const c = state.benchmarking_result!.cases[0]!;
     expect(c.optimized.max_ms).toBeGreaterThan(20);
-    // The outliers pull the mean up by about 20/7 ms; the median stays with the kernel's own time. (No
-    // fixed bound on the median itself: on a loaded CI machine the ReLU alone can take 15 ms.)
+    // The outliers pull the mean up by about 20/7 ms; the median stays with the kernel's own time. No fixed
+    // bound on it (on a loaded machine the ReLU alone can take 20 ms): a sleeping call takes at least the fastest
+    // call plus its 20 ms, so a median below that is one of the calls that did not sleep.
     expect(c.optimized.median_ms).toBeLessThan(c.optimized.mean_ms);
-    expect(c.optimized.median_ms).toBeLessThan(20);
+    expect(c.optimized.median_ms).toBeLessThan(c.optimized.min_ms + 20);
   }, 120_000);
 });
 
