@@ -1,4 +1,5 @@
 // Small rules of the spec that every face applies the same way.
+import type { TimingLoad } from './schemas/evaluation.js';
 import type { GenerationAttempt } from './schemas/session.js';
 
 /** Spec section 9: a user created within 300 seconds of login counts as new. */
@@ -43,4 +44,27 @@ export function isNewUser(user: { created_at: string }, now: Date = new Date()):
   if (Number.isNaN(created)) return false;
   const age = now.getTime() - created;
   return age >= -60_000 && age <= NEW_USER_WINDOW_SECONDS * 1000;
+}
+
+/**
+ * The conditions a figure was timed under, in one sentence (the web's evaluation report and `kforge attempts show`
+ * print it): the cores, the outside load, the share of time each side waited for a cpu, pairs retaken for waiting
+ * and how many times the phase was timed. A neighbour on the machine shows here, as a recorded condition.
+ */
+export function timingConditions(load: TimingLoad | undefined | null): string | undefined {
+  if (!load) return undefined;
+  const pct = (x: number) => `${Math.round(x * 100)}%`;
+  const busy = load.outside_cores >= 0.05;
+  const parts = [
+    `Timed on ${load.cores} ${load.cores === 1 ? 'core' : 'cores'} ${busy ? `beside other work (${load.outside_cores.toFixed(2)} cores busy)` : 'with the machine otherwise quiet'}`,
+  ];
+  if (load.wait_share !== undefined)
+    parts.push(
+      `waiting for a cpu ${pct(load.wait_share)} of its time${load.baseline_wait_share !== undefined ? `, the baseline ${pct(load.baseline_wait_share)}` : ''}`,
+    );
+  if (load.retaken_pairs)
+    parts.push(`${load.retaken_pairs} ${load.retaken_pairs === 1 ? 'pair' : 'pairs'} taken again after waiting`);
+  if (load.waited_pairs_kept) parts.push(`${load.waited_pairs_kept} kept after waiting (the machine stayed busy)`);
+  if ((load.timed_runs ?? 1) > 1) parts.push(`timed ${load.timed_runs} times`);
+  return `${parts.join('; ')}.`;
 }

@@ -15,7 +15,7 @@ export {
   type TokenStore,
   tokenExpiry,
 } from './core/token.js';
-export { bestAttempt, isNewUser, NEW_USER_WINDOW_SECONDS, problemTitle } from './helpers.js';
+export { bestAttempt, isNewUser, NEW_USER_WINDOW_SECONDS, problemTitle, timingConditions } from './helpers.js';
 export {
   type DiffLine,
   type DiffSegment,

@@ -1,6 +1,6 @@
 // An evaluation's report: verdict, compile log, correctness per case, timing per case, roofline figures (and, for
 // pytorch problems, the sizes used, the compiled baseline and the toolchains).
-import type { CorrectnessReport, EvaluationState } from '@kernelforge/sdk';
+import { type CorrectnessReport, type EvaluationState, timingConditions } from '@kernelforge/sdk';
 import { useState } from 'react';
 import { useDevices } from '../hooks/useDevices';
 import { formatMs, formatNumber, formatPercent } from '../lib/format';
@@ -127,6 +127,11 @@ export function EvaluationReport({ state }: { state: EvaluationState }) {
               </div>
             ))}
           </dl>
+        ) : null}
+        {bench?.load ? (
+          <p className="mt-3 text-xs text-slate-600 dark:text-slate-400" data-testid="timing-conditions">
+            {timingConditions(bench.load)}
+          </p>
         ) : null}
         {bench?.flagged_for_review ? (
           <p className="mt-3 text-sm text-amber-700 dark:text-amber-300">

@@ -6,7 +6,7 @@ import type { CommandContext } from '../../core/context.js';
 import { CliError, UsageError } from '../../core/errors.js';
 import { ExitCode } from '../../core/exit-codes.js';
 import { formatMs, formatSpeedup } from '../../output/format.js';
-import { unifiedDiffText } from '@kernelforge/sdk';
+import { timingConditions, unifiedDiffText } from '@kernelforge/sdk';
 import { attemptTime } from '../../watch/session-state.js';
 
 interface ShowOptions {
@@ -99,6 +99,8 @@ async function show(
           : ''),
     ),
   );
+  const conditions = timingConditions(evaluation?.benchmarking_result?.load);
+  if (conditions) output.info(output.errStyle.dim(conditions));
   if (attempt.source === null) {
     throw new CliError(
       `Attempt #${attempt.attempt_number} has no source (it is ${attempt.status}).`,

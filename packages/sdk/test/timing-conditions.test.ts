@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { timingConditions } from '../src/index.js';
+
+describe('timingConditions', () => {
+  it('says nothing without a load', () => {
+    expect(timingConditions(undefined)).toBeUndefined();
+    expect(timingConditions(null)).toBeUndefined();
+  });
+
+  it('a quiet run: the cores and the waits', () => {
+    expect(
+      timingConditions({
+        outside_cores: 0.01,
+        cores: 2,
+        lock: true,
+        lock_wait_ms: 0,
+        noisy: false,
+        timed_runs: 1,
+        wait_share: 0.031,
+        baseline_wait_share: 0.024,
+        retaken_pairs: 0,
+        waited_pairs_kept: 0,
+      }),
+    ).toBe('Timed on 2 cores with the machine otherwise quiet; waiting for a cpu 3% of its time, the baseline 2%.');
+  });
+
+  it('a neighbour: the outside load, the pairs taken again and kept, the second timing', () => {
+    expect(
+      timingConditions({
+        outside_cores: 1.41,
+        cores: 2,
+        lock: true,
+        lock_wait_ms: 0,
+        noisy: true,
+        timed_runs: 2,
+        wait_share: 0.654,
+        baseline_wait_share: 0.487,
+        retaken_pairs: 129,
+        waited_pairs_kept: 1,
+      }),
+    ).toBe(
+      'Timed on 2 cores beside other work (1.41 cores busy); waiting for a cpu 65% of its time, the baseline 49%; 129 pairs taken again after waiting; 1 kept after waiting (the machine stayed busy); timed 2 times.',
+    );
+  });
+});
