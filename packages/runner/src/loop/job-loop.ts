@@ -32,6 +32,10 @@ export interface JobLoopOptions {
   timing?: EvaluateOptions['timing'];
   /** See EvaluateOptions.allowUnsandboxed. */
   allowUnsandboxed?: boolean;
+  /** See EvaluateOptions.python (KFORGE_PYTHON, read by the entry points). */
+  python?: string;
+  /** See EvaluateOptions.jobCgroup (KFORGE_JOB_CGROUP, read by the entry points). */
+  jobCgroup?: boolean;
   /** How often to heartbeat a job being evaluated (read for each job: a registration may change it). */
   heartbeatMs: () => number;
   /** Names this runner in a setup error ("this <who> does not serve <device>"). */
@@ -77,6 +81,8 @@ async function runLeasedJob<J extends LeasedJob>(
       signal: AbortSignal.any([lease.signal, halt]),
       ...(opts.timing ? { timing: opts.timing } : {}),
       ...(opts.allowUnsandboxed ? { allowUnsandboxed: true } : {}),
+      ...(opts.python !== undefined ? { python: opts.python } : {}),
+      ...(opts.jobCgroup !== undefined ? { jobCgroup: opts.jobCgroup } : {}),
     });
     outcome = { state };
   } catch (err) {
