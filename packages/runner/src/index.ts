@@ -3,7 +3,8 @@
 //   loadCatalogue(dir)            -> Catalogue (full definitions, ranked sizes included: server-side only)
 //   toPublicProblem(def)          -> sdk Problem (no ranked sizes; prototype and reference source)
 //   customProblemDefinition(name, input) -> a definition for a user's CustomProblemInput
-//   discoverDevices()             -> sdk Device[] (cpu with measured peaks; GPUs via nvidia-smi)
+//   discoverDevices({workDir, python}) -> sdk Device[] (cpu with measured peaks; GPUs via nvidia-smi)
+//   runnerSettingsFromEnv(env)    -> RunnerSettings (KFORGE_PYTHON, KFORGE_JOB_CGROUP): read at entry points only
 //   cpuInfo()                     -> sdk CpuInfo (ISA, vector registers, caches; no peaks measured)
 //   evaluate(payload, opts)       -> sdk EvaluationState (throws EvaluationSetupError when no evaluation can be made)
 //   runLeaseLoop(worker, halt)    -> the one claim/heartbeat/work/report loop over leased jobs (any kind)
@@ -25,7 +26,14 @@ export {
   type TorchLoadError,
   type TorchLoadWarning,
 } from './problems/torch.js';
-export { torchJobProblem, torchToolchain } from './evaluate/torch.js';
+export { torchJobProblem } from './evaluate/torch.js';
+export { torchToolchain } from './evaluate/torch-toolchain.js';
+export {
+  DEFAULT_PYTHON,
+  DEFAULT_RUNNER_SETTINGS,
+  type RunnerSettings,
+  runnerSettingsFromEnv,
+} from './settings.js';
 export { pythonReviewReasons } from './evaluate/python-scan.js';
 export { discoverDevices } from './devices/discover.js';
 export { cpuInfo, deviceForJob, genericDeviceId } from './devices/cpu.js';

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // kforge-runner: a standalone runner that claims evaluation jobs from a Kernelforge server over the runner API.
 //   kforge-runner --server URL [--server URL2 ...] --token T [--work-dir D] [--devices cpu-x86_64,cuda-H100] [--problems DIR]
-// Environment: KFORGE_SERVER_URL (comma-separated for several), KFORGE_RUNNER_TOKEN, KFORGE_ALLOW_UNSANDBOXED (flags win).
+// Environment: KFORGE_SERVER_URL (comma-separated for several), KFORGE_RUNNER_TOKEN, KFORGE_ALLOW_UNSANDBOXED (flags win);
+// KFORGE_PYTHON and KFORGE_JOB_CGROUP (runnerSettingsFromEnv), read here once and passed down.
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { discoverDevices, loadCatalogue, sandboxAvailable, startRunnerLoop } from './index.js';
+import { discoverDevices, loadCatalogue, runnerSettingsFromEnv, sandboxAvailable, startRunnerLoop } from './index.js';
 import { packageRoot } from './internal/paths.js';
 
 function findProblems(explicit?: string): string {
@@ -33,7 +34,8 @@ const USAGE = `usage: kforge-runner --server URL [--server URL ...] --token T [o
   --name N          the name this runner registers with. Default: the host name
   -h, --help        this text
 
-Environment: KFORGE_ALLOW_UNSANDBOXED=1 runs candidates without bubblewrap when it is missing (unsafe).
+Environment: KFORGE_ALLOW_UNSANDBOXED=1 runs candidates without bubblewrap when it is missing (unsafe);
+KFORGE_PYTHON the interpreter with PyTorch (default /usr/bin/python3); KFORGE_JOB_CGROUP=0 no cgroup per job.
 `;
 
 /** Repeated flags and comma-separated lists both give several URLs; blanks are dropped. */
@@ -75,9 +77,10 @@ async function main(): Promise<number> {
     );
     return 2;
   }
+  const settings = runnerSettingsFromEnv(process.env);
   const workDir = resolve(values['work-dir'] ?? join(homedir(), '.kforge-runner'));
   const problems = loadCatalogue(findProblems(values.problems));
-  let devices = discoverDevices({ workDir });
+  let devices = discoverDevices({ workDir, python: settings.python });
   if (values.devices) {
     const wanted = values.devices.split(',').map((s) => s.trim());
     // A generic id names every device extending it: `cpu-x86_64` serves this machine's `cpu-x86_64-avx512-...`.
@@ -98,6 +101,8 @@ async function main(): Promise<number> {
     problems,
     workDir,
     allowUnsandboxed,
+    python: settings.python,
+    jobCgroup: settings.jobCgroup,
     ...(values.name ? { name: values.name } : {}),
   });
   await new Promise<void>((r) => {

@@ -1,5 +1,5 @@
 // Configuration: every environment variable parsed once by one zod schema, then passed around as `Config`.
-import { problemDirsFromEnv, torchBudgets } from '@kernelforge/runner';
+import { problemDirsFromEnv, runnerSettingsFromEnv, torchBudgets } from '@kernelforge/runner';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -97,6 +97,8 @@ export const EnvSchema = z.object({
     z.enum(['default', 'quick']).default('default'),
   ),
   KFORGE_RUNNER_WORK_DIR: opt,
+  KFORGE_PYTHON: opt,
+  KFORGE_JOB_CGROUP: opt,
   KFORGE_SSE_KEEPALIVE_MS: pos(15_000),
   KFORGE_SSE_STREAMS_PER_USER: int(20),
   KFORGE_METRICS_TOKEN: opt,
@@ -113,6 +115,10 @@ export const ConfigSchema = EnvSchema.transform((e) => {
   const dataDir = resolve(e.KFORGE_DATA_DIR ?? './.kforge');
   const publicUrl = (e.KFORGE_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   const level = LOG_LEVELS.find((l) => l === e.KFORGE_LOG_LEVEL) ?? 'info';
+  const runnerSettings = runnerSettingsFromEnv({
+    KFORGE_PYTHON: e.KFORGE_PYTHON,
+    KFORGE_JOB_CGROUP: e.KFORGE_JOB_CGROUP,
+  });
   const budgets: { cpu: number; cuda: number } = torchBudgets({
     KFORGE_TORCH_BUDGET_MB: e.KFORGE_TORCH_BUDGET_MB,
     KFORGE_TORCH_CUDA_BUDGET_MB: e.KFORGE_TORCH_CUDA_BUDGET_MB,
@@ -207,6 +213,10 @@ export const ConfigSchema = EnvSchema.transform((e) => {
       workDir: resolve(e.KFORGE_RUNNER_WORK_DIR ?? defaultRunnerWorkDir(dataDir)),
       /** Run candidates unsandboxed when bubblewrap is missing (KFORGE_ALLOW_UNSANDBOXED=1; unsafe, local use only). */
       allowUnsandboxed: e.KFORGE_ALLOW_UNSANDBOXED,
+      /** The interpreter (with PyTorch) of the torch backend, the problem inspector and device discovery (KFORGE_PYTHON). */
+      python: runnerSettings.python,
+      /** Each job in a cgroup of its own where the server can make one (KFORGE_JOB_CGROUP; `0`: no). */
+      jobCgroup: runnerSettings.jobCgroup,
     },
   };
 });

@@ -65,7 +65,7 @@ export async function createContext(loaded: Config, opts: ContextOptions = {}): 
     metrics: new Metrics(),
     bus: new EventBus(db),
     signals: new JobSignals(db),
-    catalogue: new Catalogue(config.problemsDir, config.problemDirs, config.torchBudgets),
+    catalogue: new Catalogue(config.problemsDir, config.problemDirs, config.torchBudgets, config.runner.python),
     devices: new DeviceRegistry(db, config),
     startedAt: new Date(),
     close: () => db.close(),

@@ -128,6 +128,16 @@ export const SERVER_SETTINGS = {
     meaning:
       "the in-process runner's build cache and job folders; kept outside the data directory on purpose, so sandboxed candidates cannot reach the database or the secret. One server's own: created 0700 (0711 when the server runs as root, so the sandbox user, nobody, can pass through to its job folder without listing it), and the server refuses to start when it is a link or belongs to another user",
   },
+  KFORGE_PYTHON: {
+    default: '`/usr/bin/python3`',
+    meaning:
+      "the interpreter (with PyTorch) the in-process runner's torch backend, the problem inspector and device discovery run; `kforge-runner` reads the same variable",
+  },
+  KFORGE_JOB_CGROUP: {
+    default: 'on (when root)',
+    meaning:
+      '`0`: the in-process runner does not put each job in its own cgroup; `kforge-runner` reads the same variable (see below)',
+  },
   KFORGE_SSE_KEEPALIVE_MS: {
     meaning: "interval of the `: keep-alive` comment on idle event streams (keep it under the balancer's idle timeout)",
   },

@@ -2,16 +2,19 @@
 import type { Device } from '@kernelforge/sdk';
 import { cpuDevice } from './cpu.js';
 import { cudaDevices } from './cuda.js';
-import { torchToolchainQuick } from '../evaluate/torch.js';
+import { torchToolchainQuick } from '../evaluate/torch-toolchain.js';
+import { DEFAULT_PYTHON } from '../settings.js';
 
-export function discoverDevices(opts: { workDir?: string } = {}): Device[] {
-  return [cpuDevice(opts.workDir), ...cudaDevices()].map(withToolchains);
+/** `python`: the interpreter the torch backend runs (KFORGE_PYTHON, read by the entry points). */
+export function discoverDevices(opts: { workDir?: string; python?: string } = {}): Device[] {
+  const python = opts.python ?? DEFAULT_PYTHON;
+  return [cpuDevice(opts.workDir), ...cudaDevices()].map((d) => withToolchains(d, python));
 }
 
 /** Each device's toolchains (Python, PyTorch, CUDA), and pytorch problems marked unavailable, with why, where
     the runner has no PyTorch. */
-function withToolchains(d: Device): Device {
-  const tc = torchToolchainQuick();
+function withToolchains(d: Device, python: string): Device {
+  const tc = torchToolchainQuick(python);
   return {
     ...d,
     toolchains: { ...tc.versions, ...(d.toolchains ?? {}) },

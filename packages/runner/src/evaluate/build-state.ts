@@ -4,7 +4,8 @@ import type { CompileReport, Device, EvaluationEnvironment, EvaluationMode, Eval
 import type { HarnessRun } from '../harness/run-harness.js';
 import { evalExpr } from '../problems/expr.js';
 import type { ProblemDefinition } from '../problems/schema.js';
-import { judgeTimed } from './judge.js';
+import type { HarnessReport } from '../harness/report-json.js';
+import { judgeTimed, type TimedCase } from './judge.js';
 
 export {
   CLOCK_CHECK_MIN_MS,
@@ -58,39 +59,14 @@ export function stateFromReport(a: {
       correctness: null,
     };
   }
-  const correctness = {
-    passed:
-      r.correctness.length > 0 &&
-      r.correctness.every((c) => c.passed) &&
-      r.verdict !== 'incorrect' &&
-      r.verdict !== 'nondeterministic',
-    // Ranked seeds are the submission's secret: a report (readable by anyone who can see the submission)
-    // never carries them.
-    cases: r.correctness.map(({ seed, message, ...c }) => ({
-      ...c,
-      ...(ranked ? {} : { seed }),
-      ...(message === undefined ? {} : { message }),
-    })),
-  };
+  const correctness = correctnessOf(r, ranked);
   if (r.verdict !== 'accepted') {
     return { ...common, verdict: r.verdict, message: `${r.verdict}: ${r.message}`, correctness };
   }
   const judged = judgeTimed({
     device: a.device,
     ranked,
-    cases: r.bench.map((b) => ({
-      name: b.name,
-      sizes: b.sizes,
-      optimized: b.optimized,
-      baseline: b.baseline,
-      flagged: b.flagged ?? 0,
-      inside: b.inside,
-      ratios: b.ratios,
-      flops: safe(() => evalExpr(a.problem.cost.flops, b.sizes)),
-      bytes: safe(() => evalExpr(a.problem.cost.bytes, b.sizes)),
-      // The C harness flushes the caches before each sample of a case smaller than twice the last-level cache.
-      cacheCold: true,
-    })),
+    cases: timedCases(a.problem, r),
     load: r.load,
     timedRuns: a.timedRuns ?? 1,
     nopP90Ms: r.nop_p90_ms,
@@ -108,4 +84,38 @@ export function stateFromReport(a: {
       ? { benchmarking_result: result }
       : { benchmarking_result: null }),
   };
+}
+
+function correctnessOf(r: HarnessReport, ranked: boolean): NonNullable<EvaluationState['correctness']> {
+  return {
+    passed:
+      r.correctness.length > 0 &&
+      r.correctness.every((c) => c.passed) &&
+      r.verdict !== 'incorrect' &&
+      r.verdict !== 'nondeterministic',
+    // Ranked seeds are the submission's secret: a report (readable by anyone who can see the submission)
+    // never carries them.
+    cases: r.correctness.map(({ seed, message, ...c }) => ({
+      ...c,
+      ...(ranked ? {} : { seed }),
+      ...(message === undefined ? {} : { message }),
+    })),
+  };
+}
+
+/** The report's cases as the judge reads them, with the problem's cost formulas at each case's sizes. */
+function timedCases(problem: ProblemDefinition, r: HarnessReport): TimedCase[] {
+  return r.bench.map((b) => ({
+    name: b.name,
+    sizes: b.sizes,
+    optimized: b.optimized,
+    baseline: b.baseline,
+    flagged: b.flagged ?? 0,
+    inside: b.inside,
+    ratios: b.ratios,
+    flops: safe(() => evalExpr(problem.cost.flops, b.sizes)),
+    bytes: safe(() => evalExpr(problem.cost.bytes, b.sizes)),
+    // The C harness flushes the caches before each sample of a case smaller than twice the last-level cache.
+    cacheCold: true,
+  }));
 }

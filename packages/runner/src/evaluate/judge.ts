@@ -335,36 +335,93 @@ export interface Judgement {
 }
 
 export function judgeTimed(a: JudgeInput): Judgement {
-  const figures = a.cases.map((tc) => {
-    const optimized = withFlagged(tc.optimized, tc.flagged);
-    // The inside series pads like the outside one, with the slowest clean sample's own inside time.
-    const inside = tc.inside?.length ? insideWithFlagged(tc.optimized, tc.inside, tc.flagged) : undefined;
-    const base = caseFigures(
-      a.device,
-      tc,
-      timingStats(optimized),
-      timingStats(tc.baseline),
-      inside ? median(inside) : undefined,
-    );
-    // Paired: the speedup is the median of the pairs' ratios (a flagged call counting as the worst pair), which a
-    // slow minute moves little, since it slows both calls of a pair; with too few pairs, the ratio of the medians.
-    const ratios = tc.ratios?.length ? withFlaggedRatios(tc.ratios, tc.flagged) : [];
-    const speedup = ratios.length >= 2 ? median(ratios) : base.speedup;
-    const speedupInterval = medianInterval(ratios);
-    const timeInterval = medianInterval(optimized);
-    const c: BenchmarkCase = {
-      ...base,
-      speedup,
-      ...(speedupInterval ? { speedup_interval: speedupInterval } : {}),
-      ...(timeInterval ? { optimized_interval: timeInterval } : {}),
-    };
-    return { tc, c, optimized, inside, speedupInterval, timeInterval };
-  });
+  const figures = a.cases.map((tc) => caseFigure(a.device, tc));
+  const cases = figures.map((f) => f.c);
+  const totals = totalFigures(figures);
+  const compiledAll = a.cases.length > 0 && a.cases.every((c) => c.compiled && c.compiled.length > 0);
+  const compiled = compiledAll ? a.cases.reduce((s, c) => s + median(c.compiled ?? []), 0) : null;
+  const noisy = heavyLoad(a.load);
+  const load = timingLoad(a.load, noisy, a.timedRuns);
+  const result = benchmarkingResult(a, cases, totals, compiled, load);
+  let verdict: Judgement['verdict'] = 'accepted';
+  let message = acceptedMessage(a, totals, compiled);
+  const clock = clockVerdict(figures, a.nopP90Ms, noisy);
+  if (clock.rejected !== undefined) {
+    verdict = 'rejected';
+    message = `rejected: ${clock.rejected}: clock tampering?`;
+  }
+  if (verdict === 'accepted') {
+    const reason = figures.map((f) => implausibleReason(f.c, a.device, f.tc.cacheCold)).find((x) => x !== undefined);
+    if (reason) {
+      verdict = 'implausible';
+      message = `implausible: ${reason}`;
+    }
+  }
+  if (verdict === 'accepted') {
+    const reasons = [...(a.reviewReasons ?? []), ...clock.reasons, ...reviewReasons(cases, totals.speedup)];
+    if (noisy)
+      reasons.push(
+        a.load?.lock_gave_up
+          ? 'timed without the device lock (another runner held it for over 2 minutes): times may be noisy'
+          : `timed while other work kept ${(load?.outside_cores ?? 0).toFixed(1)} of ${load?.cores ?? '?'} cores busy: times may be noisy`,
+      );
+    result.review_reasons = reasons;
+    result.flagged_for_review = reasons.length > 0;
+  }
+  return { verdict, message, result };
+}
+
+/** One case's figures, with the harness's facts it came from. */
+interface CaseFigure {
+  tc: TimedCase;
+  c: BenchmarkCase;
+  speedupInterval: [number, number] | null;
+  timeInterval: [number, number] | null;
+}
+
+function caseFigure(device: Device, tc: TimedCase): CaseFigure {
+  const optimized = withFlagged(tc.optimized, tc.flagged);
+  // The inside series pads like the outside one, with the slowest clean sample's own inside time.
+  const inside = tc.inside?.length ? insideWithFlagged(tc.optimized, tc.inside, tc.flagged) : undefined;
+  const base = caseFigures(
+    device,
+    tc,
+    timingStats(optimized),
+    timingStats(tc.baseline),
+    inside ? median(inside) : undefined,
+  );
+  // Paired: the speedup is the median of the pairs' ratios (a flagged call counting as the worst pair), which a
+  // slow minute moves little, since it slows both calls of a pair; with too few pairs, the ratio of the medians.
+  const ratios = tc.ratios?.length ? withFlaggedRatios(tc.ratios, tc.flagged) : [];
+  const speedup = ratios.length >= 2 ? median(ratios) : base.speedup;
+  const speedupInterval = medianInterval(ratios);
+  const timeInterval = medianInterval(optimized);
+  const c: BenchmarkCase = {
+    ...base,
+    speedup,
+    ...(speedupInterval ? { speedup_interval: speedupInterval } : {}),
+    ...(timeInterval ? { optimized_interval: timeInterval } : {}),
+  };
+  return { tc, c, speedupInterval, timeInterval };
+}
+
+/** The figures over every case: times summed, the speedup and its interval, throughput. */
+interface TotalFigures {
+  optimized: number;
+  baseline: number;
+  speedup: number;
+  speedupInterval: [number, number] | null;
+  timeInterval: [number, number] | null;
+  gbps: number;
+  gflops: number;
+}
+
+function totalFigures(figures: readonly CaseFigure[]): TotalFigures {
   const cases = figures.map((f) => f.c);
   const optimized = cases.reduce((s, c) => s + c.optimized.median_ms, 0);
   const baseline = cases.reduce((s, c) => s + c.baseline.median_ms, 0);
   // Over several cases: each case's candidate time as its baseline median over its paired speedup, summed.
-  const pairedTime = (pick: (f: (typeof figures)[number]) => number) =>
+  const pairedTime = (pick: (f: CaseFigure) => number) =>
     figures.reduce((s, f) => s + (pick(f) > 0 ? f.c.baseline.median_ms / pick(f) : Number.POSITIVE_INFINITY), 0);
   const speedup = optimized > 0 ? baseline / pairedTime((f) => f.c.speedup) : 0;
   const allIntervals = figures.length > 0 && figures.every((f) => f.speedupInterval && f.timeInterval);
@@ -381,40 +438,58 @@ export function judgeTimed(a: JudgeInput): Judgement {
       ]
     : null;
   const seconds = optimized / 1000;
-  const totals = cases.reduce(
+  const moved = cases.reduce(
     (t, c) => ({
       gb: t.gb + c.gbps * (c.optimized.median_ms / 1000),
       gf: t.gf + c.gflops * (c.optimized.median_ms / 1000),
     }),
     { gb: 0, gf: 0 },
   );
-  const compiledAll = a.cases.length > 0 && a.cases.every((c) => c.compiled && c.compiled.length > 0);
-  const compiled = compiledAll ? a.cases.reduce((s, c) => s + median(c.compiled ?? []), 0) : null;
-  const noisy = heavyLoad(a.load);
-  const load: TimingLoad | undefined = a.load
-    ? {
-        outside_cores: Math.round(a.load.outside_cores * 100) / 100,
-        cores: Math.round(a.load.cores),
-        lock: a.load.lock,
-        lock_wait_ms: a.load.lock_wait_ms,
-        noisy,
-        timed_runs: a.timedRuns,
-        ...(a.load.wait_share !== undefined ? { wait_share: Math.round(a.load.wait_share * 1000) / 1000 } : {}),
-        ...(a.load.baseline_wait_share !== undefined
-          ? { baseline_wait_share: Math.round(a.load.baseline_wait_share * 1000) / 1000 }
-          : {}),
-        ...(a.load.retaken_pairs !== undefined ? { retaken_pairs: a.load.retaken_pairs } : {}),
-        ...(a.load.waited_pairs_kept !== undefined ? { waited_pairs_kept: a.load.waited_pairs_kept } : {}),
-      }
-    : undefined;
-  const result: BenchmarkingResult = {
-    optimized_time: optimized,
-    ...(timeInterval ? { optimized_time_interval: timeInterval } : {}),
-    baseline_time: baseline,
+  return {
+    optimized,
+    baseline,
     speedup,
-    ...(speedupInterval ? { speedup_interval: speedupInterval } : {}),
-    gbps: seconds > 0 ? totals.gb / seconds : 0,
-    gflops: seconds > 0 ? totals.gf / seconds : 0,
+    speedupInterval,
+    timeInterval,
+    gbps: seconds > 0 ? moved.gb / seconds : 0,
+    gflops: seconds > 0 ? moved.gf / seconds : 0,
+  };
+}
+
+/** The load the timed phase ran under, as the result reports it. */
+function timingLoad(raw: RawLoad | undefined, noisy: boolean, timedRuns: number): TimingLoad | undefined {
+  if (!raw) return undefined;
+  return {
+    outside_cores: Math.round(raw.outside_cores * 100) / 100,
+    cores: Math.round(raw.cores),
+    lock: raw.lock,
+    lock_wait_ms: raw.lock_wait_ms,
+    noisy,
+    timed_runs: timedRuns,
+    ...(raw.wait_share !== undefined ? { wait_share: Math.round(raw.wait_share * 1000) / 1000 } : {}),
+    ...(raw.baseline_wait_share !== undefined
+      ? { baseline_wait_share: Math.round(raw.baseline_wait_share * 1000) / 1000 }
+      : {}),
+    ...(raw.retaken_pairs !== undefined ? { retaken_pairs: raw.retaken_pairs } : {}),
+    ...(raw.waited_pairs_kept !== undefined ? { waited_pairs_kept: raw.waited_pairs_kept } : {}),
+  };
+}
+
+function benchmarkingResult(
+  a: JudgeInput,
+  cases: BenchmarkCase[],
+  t: TotalFigures,
+  compiled: number | null,
+  load: TimingLoad | undefined,
+): BenchmarkingResult {
+  return {
+    optimized_time: t.optimized,
+    ...(t.timeInterval ? { optimized_time_interval: t.timeInterval } : {}),
+    baseline_time: t.baseline,
+    speedup: t.speedup,
+    ...(t.speedupInterval ? { speedup_interval: t.speedupInterval } : {}),
+    gbps: t.gbps,
+    gflops: t.gflops,
     fraction_of_peak: Math.max(0, ...cases.map((c) => c.fraction_of_peak)),
     // A ranked run's sizes are hidden: the figures above used them, the report does not show them.
     cases: a.hideSizes ? cases.map((c) => ({ ...c, sizes: {} })) : cases,
@@ -424,10 +499,15 @@ export function judgeTimed(a: JudgeInput): Judgement {
     ...(a.cases.some((c) => c.compiled !== undefined)
       ? {
           compiled_baseline_time: compiled,
-          speedup_over_compiled: compiled && optimized > 0 ? compiled / optimized : null,
+          speedup_over_compiled: compiled && t.optimized > 0 ? compiled / t.optimized : null,
         }
       : {}),
   };
+}
+
+/** "accepted: 1.52x faster than the reference" and its kin. */
+function acceptedMessage(a: JudgeInput, t: TotalFigures, compiled: number | null): string {
+  const { speedup, speedupInterval } = t;
   // An interval that holds 1.00x cannot tell the candidate from the baseline: say so rather than "slower".
   const withinNoise = speedupInterval !== null && speedupInterval[0] <= 1 && speedupInterval[1] >= 1;
   // Without an interval (too few samples), a figure that rounds to 1.00x is no measurable difference either.
@@ -439,51 +519,35 @@ export function judgeTimed(a: JudgeInput): Judgement {
       : speedup >= 1
         ? `${speedup.toFixed(2)}x faster than`
         : `${(1 / speedup).toFixed(2)}x slower than`;
-  let verdict: Judgement['verdict'] = 'accepted';
-  let message = `accepted: ${faster} ${a.baselineName}${
-    compiled && optimized > 0
-      ? `, ${(compiled / optimized).toFixed(2)}x ${a.compiledName ?? 'the compiled reference'}`
+  return `accepted: ${faster} ${a.baselineName}${
+    compiled && t.optimized > 0
+      ? `, ${(compiled / t.optimized).toFixed(2)}x ${a.compiledName ?? 'the compiled reference'}`
       : ''
   }`;
-  // The clock check is a tripwire: the published time is always the outside one, so a tampered clock gains
-  // nothing. Under heavy outside load every call's outside time carries wake-up delays the inside one does not
-  // (an honest 47_Sum_reduction read inside 2.3 ms, outside 8.2 ms at load 11 on 2 cores), so there a disagreement
-  // flags the result for review instead of rejecting an honest kernel.
-  const clockReasons: string[] = [];
+}
+
+/**
+ * The clock check is a tripwire: the published time is always the outside one, so a tampered clock gains nothing.
+ * Under heavy outside load every call's outside time carries wake-up delays the inside one does not (an honest
+ * 47_Sum_reduction read inside 2.3 ms, outside 8.2 ms at load 11 on 2 cores), so there a disagreement flags the
+ * result for review instead of rejecting an honest kernel. `rejected`: the first disagreement, when it rejects.
+ */
+function clockVerdict(
+  figures: readonly CaseFigure[],
+  nopP90Ms: number | null | undefined,
+  noisy: boolean,
+): { rejected?: string; reasons: string[] } {
+  const reasons: string[] = [];
   for (const { tc, c } of figures) {
     if (!tc.inside?.length) continue;
     if (c.optimized.median_ms <= CLOCK_CHECK_MIN_MS || tc.optimized.length < CLOCK_CHECK_MIN_SAMPLES) continue;
-    const check = clockCheck(tc.optimized, tc.inside, Math.max(CLOCK_SLACK_MS, 2 * (a.nopP90Ms ?? 0)));
-    if (!check.ok) {
-      const what = `case ${c.name}: the candidate's own clock disagrees with the harness's outside timing (inside ${(c.inside_ms ?? 0).toFixed(3)} ms, outside ${c.optimized.median_ms.toFixed(3)} ms; ${check.agreeing} of ${tc.optimized.length} samples within ${CLOCK_TOLERANCE * 100}%, ${check.needed} needed)`;
-      if (noisy) {
-        clockReasons.push(`${what}, under heavy outside load`);
-        continue;
-      }
-      verdict = 'rejected';
-      message = `rejected: ${what}: clock tampering?`;
-      break;
-    }
+    const check = clockCheck(tc.optimized, tc.inside, Math.max(CLOCK_SLACK_MS, 2 * (nopP90Ms ?? 0)));
+    if (check.ok) continue;
+    const what = `case ${c.name}: the candidate's own clock disagrees with the harness's outside timing (inside ${(c.inside_ms ?? 0).toFixed(3)} ms, outside ${c.optimized.median_ms.toFixed(3)} ms; ${check.agreeing} of ${tc.optimized.length} samples within ${CLOCK_TOLERANCE * 100}%, ${check.needed} needed)`;
+    if (!noisy) return { rejected: what, reasons };
+    reasons.push(`${what}, under heavy outside load`);
   }
-  if (verdict === 'accepted') {
-    const reason = figures.map((f) => implausibleReason(f.c, a.device, f.tc.cacheCold)).find((x) => x !== undefined);
-    if (reason) {
-      verdict = 'implausible';
-      message = `implausible: ${reason}`;
-    }
-  }
-  if (verdict === 'accepted') {
-    const reasons = [...(a.reviewReasons ?? []), ...clockReasons, ...reviewReasons(cases, speedup)];
-    if (noisy)
-      reasons.push(
-        a.load?.lock_gave_up
-          ? 'timed without the device lock (another runner held it for over 2 minutes): times may be noisy'
-          : `timed while other work kept ${(load?.outside_cores ?? 0).toFixed(1)} of ${load?.cores ?? '?'} cores busy: times may be noisy`,
-      );
-    result.review_reasons = reasons;
-    result.flagged_for_review = reasons.length > 0;
-  }
-  return { verdict, message, result };
+  return { reasons };
 }
 
 /** Each flagged call's pair counts as the worst clean pair (as withFlagged does for times). */

@@ -79,19 +79,7 @@ export function buildHarness(
 ): Promise<BuiltHarness> {
   const cc = toolchainFor('c');
   const nv = backend === 'cuda' ? toolchainFor('cuda', computeCapability) : undefined;
-  const src = cSourceDir();
-  const files: Record<string, string> = {};
-  for (const f of [...HARNESS_SOURCES, ...HEADERS, 'worker_cpu.c', 'worker_cuda.cu'])
-    files[f] = readFileSync(join(src, f), 'utf8');
-  files['glue_reference.c'] = glueSource(p.signature, 'reference', 'kf_call_reference');
-  files['glue_solution.c'] = glueSource(p.signature, 'solution', 'kf_call_solution');
-  files['glue_baseline.c'] = glueSource(p.signature, 'reference', 'kf_call_solution');
-  files['reference.c'] = p.reference_c;
-  if (nv) {
-    files['glue_solution.cu'] = files['glue_solution.c'];
-    files['glue_baseline.cu'] = glueSource(p.signature, 'reference', 'kf_call_solution');
-    files['reference.cu'] = p.reference_cu ?? '';
-  }
+  const files = harnessFiles(p, nv !== undefined);
   const key = contentHash(
     backend,
     cc.version,
@@ -103,78 +91,116 @@ export function buildHarness(
   const dir = join(workDir, 'cache', `harness-${p.name}-${backend}-${key}`);
   const pending = building.get(dir);
   if (pending) return pending;
-  const job = (async (): Promise<BuiltHarness> => {
-    const built: BuiltHarness = {
-      dir,
-      harness: join(dir, 'harness'),
-      workerObjects: nv
-        ? [join(dir, 'kf_stub_cuda.o'), join(dir, 'kf_glue_cuda.o')]
-        : [join(dir, 'kf_stub.o'), join(dir, 'kf_glue.o')],
-      ...(nv && !p.reference_cu ? {} : { baselineWorker: join(dir, 'baseline_worker') }),
-    };
-    if (existsSync(join(dir, 'done'))) return built;
-    const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
-    mkdirSync(tmp, { recursive: true });
-    makeShared(tmp);
-    try {
-      for (const [name, text] of Object.entries(files)) writeFileSync(join(tmp, name), text);
-      const opt = ['-O3', '-march=native'];
-      // A custom reference may name its entry `solution`; it is always called as `reference`.
-      const refDefine = p.custom ? ['-Dsolution=reference'] : [];
-      await compileIn(tmp, cc, [...opt, ...refDefine, '-c', 'reference.c', '-o', 'reference.o'], 'the reference');
-      await compileIn(
-        tmp,
-        cc,
-        [...opt, '-o', 'harness', ...HARNESS_SOURCES, 'glue_reference.c', 'reference.o', '-lm'],
-        'the harness',
-      );
-      if (nv) {
-        await compileIn(tmp, nv, [...nv.flags, '-c', 'worker_cuda.cu', '-o', 'kf_stub_cuda.o'], 'the cuda worker stub');
-        await compileIn(tmp, nv, [...nv.flags, '-c', 'glue_solution.cu', '-o', 'kf_glue_cuda.o'], 'the cuda glue');
-        if (p.reference_cu) {
-          const cublas =
-            p.reference_cu.includes('cublas') && existsSync('/usr/local/cuda/include/cublas_v2.h') ? ['-lcublas'] : [];
-          await compileIn(
-            tmp,
-            nv,
-            [...nv.flags, '-o', 'baseline_worker', 'reference.cu', 'glue_baseline.cu', 'kf_stub_cuda.o', ...cublas],
-            'the cuda baseline',
-          );
-        }
-      } else {
-        await compileIn(tmp, cc, [...opt, '-c', 'worker_cpu.c', '-o', 'kf_stub.o'], 'the worker stub');
-        await compileIn(tmp, cc, [...opt, '-c', 'glue_solution.c', '-o', 'kf_glue.o'], 'the glue');
-        // The baseline worker: the reference as a candidate that submitted it would be built (same flags, same
-        // stub), so identical code reads 1.00x.
-        await compileIn(
-          tmp,
-          cc,
-          [
-            ...cc.flags,
-            ...refDefine,
-            '-o',
-            'baseline_worker',
-            'reference.c',
-            'glue_baseline.c',
-            'kf_stub.o',
-            ...cc.linkFlags,
-          ],
-          'the baseline worker',
-        );
-      }
-      writeFileSync(join(tmp, 'done'), '');
-      rmSync(dir, { recursive: true, force: true });
-      renameSync(tmp, dir);
-    } catch (e) {
-      rmSync(tmp, { recursive: true, force: true });
-      throw e;
-    } finally {
-      building.delete(dir);
-    }
-    return built;
-  })();
+  const job = buildOnce(p, dir, files, cc, nv);
   building.set(dir, job);
   return job;
+}
+
+/** The sources of a problem's harness, stubs and glue, by file name (their text is the cache key). */
+function harnessFiles(p: ProblemDefinition, cuda: boolean): Record<string, string> {
+  const src = cSourceDir();
+  const files: Record<string, string> = {};
+  for (const f of [...HARNESS_SOURCES, ...HEADERS, 'worker_cpu.c', 'worker_cuda.cu'])
+    files[f] = readFileSync(join(src, f), 'utf8');
+  files['glue_reference.c'] = glueSource(p.signature, 'reference', 'kf_call_reference');
+  files['glue_solution.c'] = glueSource(p.signature, 'solution', 'kf_call_solution');
+  files['glue_baseline.c'] = glueSource(p.signature, 'reference', 'kf_call_solution');
+  files['reference.c'] = p.reference_c;
+  if (cuda) {
+    files['glue_solution.cu'] = files['glue_solution.c'];
+    files['glue_baseline.cu'] = glueSource(p.signature, 'reference', 'kf_call_solution');
+    files['reference.cu'] = p.reference_cu ?? '';
+  }
+  return files;
+}
+
+/** Builds into a fresh folder renamed to `dir` once complete (another runner never sees half a build). */
+async function buildOnce(
+  p: ProblemDefinition,
+  dir: string,
+  files: Record<string, string>,
+  cc: Toolchain,
+  nv: Toolchain | undefined,
+): Promise<BuiltHarness> {
+  const built: BuiltHarness = {
+    dir,
+    harness: join(dir, 'harness'),
+    workerObjects: nv
+      ? [join(dir, 'kf_stub_cuda.o'), join(dir, 'kf_glue_cuda.o')]
+      : [join(dir, 'kf_stub.o'), join(dir, 'kf_glue.o')],
+    ...(nv && !p.reference_cu ? {} : { baselineWorker: join(dir, 'baseline_worker') }),
+  };
+  if (existsSync(join(dir, 'done'))) return built;
+  const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
+  mkdirSync(tmp, { recursive: true });
+  makeShared(tmp);
+  try {
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(tmp, name), text);
+    await compileHarness(tmp, p, cc);
+    if (nv) await compileCudaWorkerParts(tmp, p, nv);
+    else await compileCpuWorkerParts(tmp, p, cc);
+    writeFileSync(join(tmp, 'done'), '');
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(tmp, dir);
+  } catch (e) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw e;
+  } finally {
+    building.delete(dir);
+  }
+  return built;
+}
+
+const OPT = ['-O3', '-march=native'];
+
+/** A custom reference may name its entry `solution`; it is always called as `reference`. */
+const refDefine = (p: ProblemDefinition) => (p.custom ? ['-Dsolution=reference'] : []);
+
+/** The trusted harness: the C sources with the reference compiled in. */
+async function compileHarness(tmp: string, p: ProblemDefinition, cc: Toolchain): Promise<void> {
+  await compileIn(tmp, cc, [...OPT, ...refDefine(p), '-c', 'reference.c', '-o', 'reference.o'], 'the reference');
+  await compileIn(
+    tmp,
+    cc,
+    [...OPT, '-o', 'harness', ...HARNESS_SOURCES, 'glue_reference.c', 'reference.o', '-lm'],
+    'the harness',
+  );
+}
+
+async function compileCudaWorkerParts(tmp: string, p: ProblemDefinition, nv: Toolchain): Promise<void> {
+  await compileIn(tmp, nv, [...nv.flags, '-c', 'worker_cuda.cu', '-o', 'kf_stub_cuda.o'], 'the cuda worker stub');
+  await compileIn(tmp, nv, [...nv.flags, '-c', 'glue_solution.cu', '-o', 'kf_glue_cuda.o'], 'the cuda glue');
+  if (!p.reference_cu) return;
+  const cublas =
+    p.reference_cu.includes('cublas') && existsSync('/usr/local/cuda/include/cublas_v2.h') ? ['-lcublas'] : [];
+  await compileIn(
+    tmp,
+    nv,
+    [...nv.flags, '-o', 'baseline_worker', 'reference.cu', 'glue_baseline.cu', 'kf_stub_cuda.o', ...cublas],
+    'the cuda baseline',
+  );
+}
+
+async function compileCpuWorkerParts(tmp: string, p: ProblemDefinition, cc: Toolchain): Promise<void> {
+  await compileIn(tmp, cc, [...OPT, '-c', 'worker_cpu.c', '-o', 'kf_stub.o'], 'the worker stub');
+  await compileIn(tmp, cc, [...OPT, '-c', 'glue_solution.c', '-o', 'kf_glue.o'], 'the glue');
+  // The baseline worker: the reference as a candidate that submitted it would be built (same flags, same stub), so
+  // identical code reads 1.00x.
+  await compileIn(
+    tmp,
+    cc,
+    [
+      ...cc.flags,
+      ...refDefine(p),
+      '-o',
+      'baseline_worker',
+      'reference.c',
+      'glue_baseline.c',
+      'kf_stub.o',
+      ...cc.linkFlags,
+    ],
+    'the baseline worker',
+  );
 }
 
 /** Copies the worker objects into a job directory (the candidate's compile sees only its own folder). */

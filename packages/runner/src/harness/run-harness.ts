@@ -5,7 +5,7 @@ import { sandboxArgv, sandboxAvailable, type SandboxLimits } from '../sandbox/bw
 import type { JobCgroup } from '../sandbox/cgroup.js';
 import { openTimingLock } from '../sandbox/timing-lock.js';
 import { workerFilter } from '../sandbox/seccomp.js';
-import { runCommand } from '../sandbox/spawn.js';
+import { runCommand, type SpawnResult } from '../sandbox/spawn.js';
 import type { BuiltHarness } from './build.js';
 import { HarnessReportSchema, type HarnessReport } from './report-json.js';
 
@@ -23,7 +23,7 @@ export interface HarnessRun {
     says so); c/harness_phase.c KF_LOCK_WAIT_MS. */
 export const TIMING_LOCK_WAIT_MS = 120_000;
 
-export async function runHarness(opts: {
+export interface HarnessOptions {
   built: BuiltHarness;
   /** The job's private folder (plan, launch lines): the harness reads it, no worker sandbox mounts it. */
   jobDir: string;
@@ -42,83 +42,17 @@ export async function runHarness(opts: {
   /** The job's sandbox uid when the runner is root (jobUid); the harness drops to it to start the worker. */
   uid?: number | undefined;
   signal?: AbortSignal;
-}): Promise<HarnessRun> {
+}
+
+export async function runHarness(opts: HarnessOptions): Promise<HarnessRun> {
   const { jobDir } = opts;
-  // The plan holds the seeds and, in ranked mode, the hidden sizes: it stays in the job folder, which no
-  // worker sandbox mounts (a worker sees only box/), and is readable by the harness alone.
-  writeFileSync(join(jobDir, 'plan.txt'), opts.plan, { mode: 0o600 });
-  // A sandboxed harness (custom problems) runs under the job's uid and must read it.
-  if (opts.sandboxHarness && process.getuid?.() === 0)
-    chownSync(join(jobDir, 'plan.txt'), opts.uid ?? 65534, opts.uid ?? 65534);
-  const cores = 2;
-  const limits: SandboxLimits = {
-    cpuSeconds: Math.ceil((opts.maxTimingMs / 1000 + 120) * cores),
-    processes: process.getuid?.() === 0 ? 64 : 512,
-    fileSize: 64 << 20,
-    openFiles: 64,
-    ...(opts.cuda ? {} : { addressSpace: 4 * 2 ** 30 + 3 * opts.dataBytes }),
-  };
-  // Paths as the harness sees them: the job dir is /w inside an outer sandbox.
-  const boxPath = opts.sandboxHarness ? '/w/box' : opts.boxDir;
-  // cpu workers: the seccomp filter (one process, no exotic syscalls); the harness opens seccomp.bpf as fd 6
-  // for bwrap. Not for cuda: the driver's behaviour under the filter is unverified here (no GPU).
-  const filter = opts.cuda || !sandboxAvailable() ? null : workerFilter();
-  if (filter) writeFileSync(join(jobDir, 'seccomp.bpf'), filter);
-  const launch = sandboxArgv(
-    {
-      workDir: boxPath,
-      writable: false,
-      limits,
-      gpu: opts.cuda,
-      asPid1: true,
-      ...(filter ? { seccompFd: 6 } : {}),
-    },
-    ['./worker'],
-  );
-  writeFileSync(join(jobDir, 'launch.args'), `${launch.join('\0')}\0`);
-  let baseline = '-';
-  if (opts.built.baselineWorker) {
-    copyFileSync(opts.built.baselineWorker, join(opts.boxDir, 'baseline_worker'));
-    chmodSync(join(opts.boxDir, 'baseline_worker'), 0o755);
-    const bl = sandboxArgv(
-      {
-        workDir: boxPath,
-        writable: false,
-        limits,
-        gpu: opts.cuda,
-        asPid1: true,
-        ...(filter ? { seccompFd: 6 } : {}),
-      },
-      ['./baseline_worker'],
-    );
-    writeFileSync(join(jobDir, 'baseline.args'), `${bl.join('\0')}\0`);
-    baseline = 'baseline.args';
-  }
+  writePlan(opts);
+  const limits = workerLimits(opts);
+  const baseline = writeLaunchLines(opts, limits);
   // The host-wide timing lock of the device, handed to the harness as fd 5 (after the two output pipes).
   const lock = openTimingLock(opts.deviceId);
   const lockArg = lock === null ? [] : ['5'];
-  // uid: the one the harness drops to before starting a worker when it runs as root (0: stay).
-  let argv = [opts.built.harness, 'plan.txt', 'launch.args', baseline, String(opts.uid ?? 65534), ...lockArg];
-  if (opts.sandboxHarness) {
-    copyFileSync(opts.built.harness, join(jobDir, 'harness'));
-    chmodSync(join(jobDir, 'harness'), 0o755);
-    argv = sandboxArgv(
-      {
-        workDir: jobDir,
-        writable: false,
-        limits: {
-          ...limits,
-          processes: limits.processes + 16,
-          addressSpace: 8 * 2 ** 30 + 6 * opts.dataBytes,
-          // The harness sizes the shared data file (a memfd) itself, and RLIMIT_FSIZE covers that too.
-          fileSize: limits.fileSize + 2 * opts.dataBytes,
-        },
-        // The untrusted reference runs in the harness: it must not be able to keep the sandbox alive either.
-        asPid1: true,
-      },
-      ['./harness', 'plan.txt', 'launch.args', baseline, '0', ...lockArg],
-    );
-  }
+  const argv = harnessArgv(opts, limits, baseline, lockArg);
   // Whole-run wall limit: correctness, the timing budget, the wait for the timing lock, start-up; the
   // harness's own per-call deadlines fire first.
   const timeoutMs = opts.maxTimingMs + 90_000 + (lock === null ? 0 : TIMING_LOCK_WAIT_MS);
@@ -137,6 +71,90 @@ export async function runHarness(opts: {
   }).finally(() => {
     if (lock !== null) closeSync(lock);
   });
+  return harnessRunOf(r, timeoutMs);
+}
+
+/**
+ * The plan holds the seeds and, in ranked mode, the hidden sizes: it stays in the job folder, which no worker
+ * sandbox mounts (a worker sees only box/), and is readable by the harness alone.
+ */
+function writePlan(opts: HarnessOptions): void {
+  writeFileSync(join(opts.jobDir, 'plan.txt'), opts.plan, { mode: 0o600 });
+  // A sandboxed harness (custom problems) runs under the job's uid and must read it.
+  if (opts.sandboxHarness && process.getuid?.() === 0)
+    chownSync(join(opts.jobDir, 'plan.txt'), opts.uid ?? 65534, opts.uid ?? 65534);
+}
+
+function workerLimits(opts: HarnessOptions): SandboxLimits {
+  const cores = 2;
+  return {
+    cpuSeconds: Math.ceil((opts.maxTimingMs / 1000 + 120) * cores),
+    processes: process.getuid?.() === 0 ? 64 : 512,
+    fileSize: 64 << 20,
+    openFiles: 64,
+    ...(opts.cuda ? {} : { addressSpace: 4 * 2 ** 30 + 3 * opts.dataBytes }),
+  };
+}
+
+/**
+ * How the harness starts the candidate's worker (launch.args) and the baseline's (baseline.args), each a sandbox
+ * of box/; returns the baseline's file name for the harness's argv (`-`: none).
+ */
+function writeLaunchLines(opts: HarnessOptions, limits: SandboxLimits): string {
+  const { jobDir } = opts;
+  // Paths as the harness sees them: the job dir is /w inside an outer sandbox.
+  const boxPath = opts.sandboxHarness ? '/w/box' : opts.boxDir;
+  // cpu workers: the seccomp filter (one process, no exotic syscalls); the harness opens seccomp.bpf as fd 6
+  // for bwrap. Not for cuda: the driver's behaviour under the filter is unverified here (no GPU).
+  const filter = opts.cuda || !sandboxAvailable() ? null : workerFilter();
+  if (filter) writeFileSync(join(jobDir, 'seccomp.bpf'), filter);
+  const workerArgv = (binary: string) =>
+    sandboxArgv(
+      {
+        workDir: boxPath,
+        writable: false,
+        limits,
+        gpu: opts.cuda,
+        asPid1: true,
+        ...(filter ? { seccompFd: 6 } : {}),
+      },
+      [binary],
+    );
+  writeFileSync(join(jobDir, 'launch.args'), `${workerArgv('./worker').join('\0')}\0`);
+  if (!opts.built.baselineWorker) return '-';
+  copyFileSync(opts.built.baselineWorker, join(opts.boxDir, 'baseline_worker'));
+  chmodSync(join(opts.boxDir, 'baseline_worker'), 0o755);
+  writeFileSync(join(jobDir, 'baseline.args'), `${workerArgv('./baseline_worker').join('\0')}\0`);
+  return 'baseline.args';
+}
+
+/** The harness's command: the trusted binary itself, or (custom problems) the same in a sandbox of the job folder. */
+function harnessArgv(opts: HarnessOptions, limits: SandboxLimits, baseline: string, lockArg: string[]): string[] {
+  // uid: the one the harness drops to before starting a worker when it runs as root (0: stay).
+  if (!opts.sandboxHarness)
+    return [opts.built.harness, 'plan.txt', 'launch.args', baseline, String(opts.uid ?? 65534), ...lockArg];
+  copyFileSync(opts.built.harness, join(opts.jobDir, 'harness'));
+  chmodSync(join(opts.jobDir, 'harness'), 0o755);
+  return sandboxArgv(
+    {
+      workDir: opts.jobDir,
+      writable: false,
+      limits: {
+        ...limits,
+        processes: limits.processes + 16,
+        addressSpace: 8 * 2 ** 30 + 6 * opts.dataBytes,
+        // The harness sizes the shared data file (a memfd) itself, and RLIMIT_FSIZE covers that too.
+        fileSize: limits.fileSize + 2 * opts.dataBytes,
+      },
+      // The untrusted reference runs in the harness: it must not be able to keep the sandbox alive either.
+      asPid1: true,
+    },
+    ['./harness', 'plan.txt', 'launch.args', baseline, '0', ...lockArg],
+  );
+}
+
+/** The harness's exit as a run: its parsed report, or why there is none. */
+function harnessRunOf(r: SpawnResult, timeoutMs: number): HarnessRun {
   const run: HarnessRun = {
     timedOut: r.timedOut,
     stdout: r.extra[0] ?? '',

@@ -33,6 +33,10 @@ export interface JobLoopOptions {
   timing?: EvaluateOptions['timing'];
   /** See EvaluateOptions.allowUnsandboxed. */
   allowUnsandboxed?: boolean;
+  /** See EvaluateOptions.python (KFORGE_PYTHON, read by the entry points). */
+  python?: string;
+  /** See EvaluateOptions.jobCgroup (KFORGE_JOB_CGROUP, read by the entry points). */
+  jobCgroup?: boolean;
   /** How often to heartbeat a job being evaluated (read for each job: a registration may change it). */
   heartbeatMs: () => number;
   /** Names this runner in a setup error ("this <who> does not serve <device>"). */
@@ -137,5 +141,7 @@ async function evaluateJob(job: LeasedJob, opts: JobLoopOptions, signal: AbortSi
     signal,
     ...(opts.timing ? { timing: opts.timing } : {}),
     ...(opts.allowUnsandboxed ? { allowUnsandboxed: true } : {}),
+    ...(opts.python !== undefined ? { python: opts.python } : {}),
+    ...(opts.jobCgroup !== undefined ? { jobCgroup: opts.jobCgroup } : {}),
   });
 }

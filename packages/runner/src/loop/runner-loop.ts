@@ -4,7 +4,7 @@ import { ApiError, type ClaimedJob, type Device, type EvaluationState, RunnerCli
 import { retryDelayMs, sleep } from '@kernelforge/sdk/internal';
 import type { EvaluateOptions } from '../evaluate/evaluate.js';
 import type { Catalogue } from '../problems/schema.js';
-import { type JobOutcome, type JobSource, runJobLoop } from './job-loop.js';
+import { type JobLoopOptions, type JobOutcome, type JobSource, runJobLoop } from './job-loop.js';
 
 export interface RunnerLoopOptions {
   /** One URL (a replica or a balancer) or several replicas of one deployment: the runner fails over between them. */
@@ -21,6 +21,10 @@ export interface RunnerLoopOptions {
   maxBackoffMs?: number;
   /** Run candidates unsandboxed when bubblewrap is missing (KFORGE_ALLOW_UNSANDBOXED=1; unsafe). */
   allowUnsandboxed?: boolean;
+  /** See EvaluateOptions.python (KFORGE_PYTHON, read by the entry point). */
+  python?: string;
+  /** See EvaluateOptions.jobCgroup (KFORGE_JOB_CGROUP, read by the entry point). */
+  jobCgroup?: boolean;
   /** Passed to evaluate() (tests use 'quick'). */
   timing?: EvaluateOptions['timing'];
   log?: (line: string) => void;
@@ -38,133 +42,173 @@ export interface RunnerLoopHandle {
 }
 
 export function startRunnerLoop(opts: RunnerLoopOptions): RunnerLoopHandle {
-  const log = opts.log ?? ((l: string) => console.error(`kforge-runner: ${l}`));
-  // The sdk's runner API client: a 4xx is thrown as the sdk's ApiError (ConflictError, NotFoundError, ...).
-  const api = new RunnerClient({
-    serverUrls: opts.serverUrl,
-    token: opts.token,
-    onFailover: (failed, error, next) =>
-      log(
-        next === failed
-          ? `server ${failed} failed (${error})`
-          : `server ${failed} failed (${error}); failing over to ${next}`,
-      ),
-  });
-  const stopping = new AbortController();
-  const minBackoff = opts.minBackoffMs ?? 500;
-  const maxBackoff = opts.maxBackoffMs ?? 30_000;
-  let runnerId: string | undefined;
-  let heartbeatSeconds = 10;
-  let backoff = minBackoff;
-  // The sdk's one retry policy (exponential backoff with jitter) paces the posting of results.
-  const resultRetry = { maxRetries: 20, initialDelayMs: minBackoff, maxDelayMs: maxBackoff };
-  // A stop cuts a wait short; the loop then sees the abort.
-  const pause = (ms: number) => sleep(ms, stopping.signal).catch(() => {});
-
-  const register = async () => {
-    const r = await api.register({ name: opts.name ?? hostname(), devices: opts.devices, version: '0.1.0' });
-    runnerId = r.runner_id;
-    heartbeatSeconds = r.heartbeat_seconds;
-    log(`registered as ${runnerId} (heartbeat every ${heartbeatSeconds} s)`);
-  };
-
-  const report = async (job: ClaimedJob, outcome: JobOutcome) => {
-    const id = runnerId as string;
-    const state = 'state' in outcome ? outcome.state : undefined;
-    const error = 'error' in outcome ? outcome.error : undefined;
-    // The result is the expensive part: retry posting it until the server takes it or the lease is gone.
-    for (let tries = 0; tries < resultRetry.maxRetries && !stopping.signal.aborted; tries++) {
-      try {
-        await api.result(job.job_id, {
-          runner_id: id,
-          lease_token: job.lease_token,
-          ...(state ? { evaluation_state: state } : {}),
-          ...(error !== undefined ? { error } : {}),
-        });
-        opts.onResult?.(job.job_id, state);
-        log(`job ${job.job_id}: ${state ? state.verdict : `error: ${error}`} (posted to ${api.serverUrl})`);
-        return;
-      } catch (e) {
-        if (e instanceof ApiError && e.status >= 400 && e.status < 500) {
-          log(`the server refused the result of job ${job.job_id}: ${e.message}`);
-          return;
-        }
-        const delay = retryDelayMs(tries, resultRetry);
-        log(
-          `posting the result of job ${job.job_id} failed (${describe(e)}); try ${tries + 2} of ${resultRetry.maxRetries} ${retryAt(delay)} to ${api.serverUrl}`,
-        );
-        await pause(delay);
-      }
-    }
-    if (!stopping.signal.aborted)
-      log(
-        `gave up posting the result of job ${job.job_id} after ${resultRetry.maxRetries} tries; the server runs the job again once its lease expires`,
-      );
-  };
-
-  /** Registers when needed and long-polls; failures back off (doubling) and answer null. */
-  const claim = async (): Promise<ClaimedJob | null> => {
-    try {
-      if (!runnerId) await register();
-      const claimed = await api.claim(
-        { runner_id: runnerId as string, devices: opts.devices.map((d) => d.id), wait_ms: opts.claimWaitMs ?? 20_000 },
-        { signal: stopping.signal },
-      );
-      backoff = minBackoff;
-      if (claimed.job) log(`claimed job ${claimed.job.job_id} (try ${claimed.job.attempt}) from ${api.serverUrl}`);
-      return claimed.job ?? null;
-    } catch (e) {
-      if (stopping.signal.aborted) return null;
-      if (e instanceof ApiError && (e.status === 401 || e.status === 404)) {
-        // The server forgot us (restart, expiry) or rejects our id: register again.
-        runnerId = undefined;
-      }
-      log(`claiming a job failed (${describe(e)}); retrying ${retryAt(backoff)} at ${api.serverUrl}`);
-      await pause(backoff);
-      backoff = Math.min(maxBackoff, backoff * 2);
-      return null;
-    }
-  };
-
-  const source: JobSource<ClaimedJob> = {
-    claim,
-    async heartbeat(job) {
-      try {
-        await api.heartbeat(job.job_id, { runner_id: runnerId as string, lease_token: job.lease_token });
-        return true;
-      } catch (e) {
-        // 409: another runner owns the job now; our result would be refused, so stop working on it.
-        if (e instanceof ApiError && (e.status === 409 || e.status === 404)) return false;
-        // Keep evaluating: the lease outlives a few missed beats, and the next one may reach another replica.
-        const every = Math.max(1, heartbeatSeconds) * 1000;
-        log(`heartbeat of job ${job.job_id} failed (${describe(e)}); next one ${retryAt(every)} to ${api.serverUrl}`);
-        return true;
-      }
-    },
-    report,
-    leaseLost: (job) => log(`lost the lease of job ${job.job_id}; dropped it`),
-  };
-  const loop = () =>
-    runJobLoop(
-      source,
-      {
-        devices: opts.devices,
-        problems: () => opts.problems,
-        workDir: opts.workDir,
-        ...(opts.timing ? { timing: opts.timing } : {}),
-        ...(opts.allowUnsandboxed ? { allowUnsandboxed: true } : {}),
-        heartbeatMs: () => Math.max(1, heartbeatSeconds) * 1000,
-        who: 'runner',
-      },
-      stopping.signal,
-    );
-
-  const done = loop();
+  const runner = new StandaloneRunner(opts);
+  const done = runJobLoop(runner.source(), runner.loopOptions(), runner.stopping.signal);
   return {
-    runnerId: () => runnerId,
+    runnerId: () => runner.runnerId,
     async stop() {
-      stopping.abort();
+      runner.stopping.abort();
       await done;
     },
   };
+}
+
+/** The runner API as a JobSource: registration, claims with backoff, heartbeats, results posted with retries. */
+class StandaloneRunner {
+  readonly stopping = new AbortController();
+  runnerId: string | undefined;
+  private readonly log: (line: string) => void;
+  /** The sdk's runner API client: a 4xx is thrown as the sdk's ApiError (ConflictError, NotFoundError, ...). */
+  private readonly api: RunnerClient;
+  private readonly minBackoff: number;
+  private readonly maxBackoff: number;
+  private heartbeatSeconds = 10;
+  private backoff: number;
+  /** The sdk's one retry policy (exponential backoff with jitter) paces the posting of results. */
+  private readonly resultRetry: { maxRetries: number; initialDelayMs: number; maxDelayMs: number };
+
+  constructor(private readonly opts: RunnerLoopOptions) {
+    const log = opts.log ?? ((l: string) => console.error(`kforge-runner: ${l}`));
+    this.log = log;
+    this.api = new RunnerClient({
+      serverUrls: opts.serverUrl,
+      token: opts.token,
+      onFailover: (failed, error, next) =>
+        log(
+          next === failed
+            ? `server ${failed} failed (${error})`
+            : `server ${failed} failed (${error}); failing over to ${next}`,
+        ),
+    });
+    this.minBackoff = opts.minBackoffMs ?? 500;
+    this.maxBackoff = opts.maxBackoffMs ?? 30_000;
+    this.backoff = this.minBackoff;
+    this.resultRetry = { maxRetries: 20, initialDelayMs: this.minBackoff, maxDelayMs: this.maxBackoff };
+  }
+
+  /** A stop cuts a wait short; the loop then sees the abort. */
+  private pause(ms: number): Promise<void> {
+    return sleep(ms, this.stopping.signal).catch(() => {});
+  }
+
+  loopOptions(): JobLoopOptions {
+    const opts = this.opts;
+    return {
+      devices: opts.devices,
+      problems: () => opts.problems,
+      workDir: opts.workDir,
+      ...(opts.timing ? { timing: opts.timing } : {}),
+      ...(opts.allowUnsandboxed ? { allowUnsandboxed: true } : {}),
+      ...(opts.python !== undefined ? { python: opts.python } : {}),
+      ...(opts.jobCgroup !== undefined ? { jobCgroup: opts.jobCgroup } : {}),
+      heartbeatMs: () => Math.max(1, this.heartbeatSeconds) * 1000,
+      who: 'runner',
+    };
+  }
+
+  source(): JobSource<ClaimedJob> {
+    return {
+      claim: () => this.claim(),
+      heartbeat: (job) => this.heartbeat(job),
+      report: (job, outcome) => this.report(job, outcome),
+      leaseLost: (job) => this.log(`lost the lease of job ${job.job_id}; dropped it`),
+    };
+  }
+
+  private async register(): Promise<void> {
+    const r = await this.api.register({
+      name: this.opts.name ?? hostname(),
+      devices: this.opts.devices,
+      version: '0.1.0',
+    });
+    this.runnerId = r.runner_id;
+    this.heartbeatSeconds = r.heartbeat_seconds;
+    this.log(`registered as ${this.runnerId} (heartbeat every ${this.heartbeatSeconds} s)`);
+  }
+
+  /** Registers when needed and long-polls; failures back off (doubling) and answer null. */
+  private async claim(): Promise<ClaimedJob | null> {
+    try {
+      if (!this.runnerId) await this.register();
+      const claimed = await this.api.claim(
+        {
+          runner_id: this.runnerId as string,
+          devices: this.opts.devices.map((d) => d.id),
+          wait_ms: this.opts.claimWaitMs ?? 20_000,
+        },
+        { signal: this.stopping.signal },
+      );
+      this.backoff = this.minBackoff;
+      if (claimed.job)
+        this.log(`claimed job ${claimed.job.job_id} (try ${claimed.job.attempt}) from ${this.api.serverUrl}`);
+      return claimed.job ?? null;
+    } catch (e) {
+      if (this.stopping.signal.aborted) return null;
+      if (e instanceof ApiError && (e.status === 401 || e.status === 404)) {
+        // The server forgot us (restart, expiry) or rejects our id: register again.
+        this.runnerId = undefined;
+      }
+      this.log(`claiming a job failed (${describe(e)}); retrying ${retryAt(this.backoff)} at ${this.api.serverUrl}`);
+      await this.pause(this.backoff);
+      this.backoff = Math.min(this.maxBackoff, this.backoff * 2);
+      return null;
+    }
+  }
+
+  private async heartbeat(job: ClaimedJob): Promise<boolean> {
+    try {
+      await this.api.heartbeat(job.job_id, { runner_id: this.runnerId as string, lease_token: job.lease_token });
+      return true;
+    } catch (e) {
+      // 409: another runner owns the job now; our result would be refused, so stop working on it.
+      if (e instanceof ApiError && (e.status === 409 || e.status === 404)) return false;
+      // Keep evaluating: the lease outlives a few missed beats, and the next one may reach another replica.
+      const every = Math.max(1, this.heartbeatSeconds) * 1000;
+      this.log(
+        `heartbeat of job ${job.job_id} failed (${describe(e)}); next one ${retryAt(every)} to ${this.api.serverUrl}`,
+      );
+      return true;
+    }
+  }
+
+  /** The result is the expensive part: posting it is retried until the server takes it or the lease is gone. */
+  private async report(job: ClaimedJob, outcome: JobOutcome): Promise<void> {
+    const { maxRetries } = this.resultRetry;
+    for (let tries = 0; tries < maxRetries && !this.stopping.signal.aborted; tries++) {
+      const posted = await this.postResult(job, outcome, tries);
+      if (posted) return;
+    }
+    if (!this.stopping.signal.aborted)
+      this.log(
+        `gave up posting the result of job ${job.job_id} after ${maxRetries} tries; the server runs the job again once its lease expires`,
+      );
+  }
+
+  /** One try at posting a result: true when it is settled (taken, or refused for good). */
+  private async postResult(job: ClaimedJob, outcome: JobOutcome, tries: number): Promise<boolean> {
+    const state = 'state' in outcome ? outcome.state : undefined;
+    const error = 'error' in outcome ? outcome.error : undefined;
+    try {
+      await this.api.result(job.job_id, {
+        runner_id: this.runnerId as string,
+        lease_token: job.lease_token,
+        ...(state ? { evaluation_state: state } : {}),
+        ...(error !== undefined ? { error } : {}),
+      });
+      this.opts.onResult?.(job.job_id, state);
+      this.log(`job ${job.job_id}: ${state ? state.verdict : `error: ${error}`} (posted to ${this.api.serverUrl})`);
+      return true;
+    } catch (e) {
+      if (e instanceof ApiError && e.status >= 400 && e.status < 500) {
+        this.log(`the server refused the result of job ${job.job_id}: ${e.message}`);
+        return true;
+      }
+      const delay = retryDelayMs(tries, this.resultRetry);
+      this.log(
+        `posting the result of job ${job.job_id} failed (${describe(e)}); try ${tries + 2} of ${this.resultRetry.maxRetries} ${retryAt(delay)} to ${this.api.serverUrl}`,
+      );
+      await this.pause(delay);
+      return false;
+    }
+  }
 }

@@ -20,12 +20,12 @@ import type { TorchProblemInfo } from '@kernelforge/sdk';
 import { packageRoot } from '../internal/paths.js';
 import { makeShared } from '../harness/build.js';
 import { sandboxArgv } from '../sandbox/bwrap.js';
-import { runCommand } from '../sandbox/spawn.js';
+import { runCommand, type SpawnResult } from '../sandbox/spawn.js';
+import { DEFAULT_PYTHON } from '../settings.js';
 import type { ProblemDefinition } from './schema.js';
 
 /** Bumped when the inspector's output changes, so cached inspections are redone. */
 const INSPECTOR_VERSION = 4;
-export const PYTHON = process.env.KFORGE_PYTHON ?? '/usr/bin/python3';
 
 export const pyDir = (): string => join(packageRoot(), 'py');
 
@@ -146,110 +146,164 @@ function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
+interface InspectOptions {
+  cacheDir: string;
+  budgets?: TorchBudgets;
+  perFileSeconds?: number;
+  /** The interpreter (KFORGE_PYTHON, read by the entry points). Default /usr/bin/python3. */
+  python?: string;
+}
+
+/** One inspection run's inputs: the files, their cache, budgets and the interpreter. */
+interface InspectRun {
+  sources: ReadonlyArray<{ name: string; text: string }>;
+  budgets: TorchBudgets;
+  perFile: number;
+  python: string;
+  /** A file's cache entry (under `<cacheDir>/torch-inspect`), by its text. */
+  entryOf: (text: string) => string;
+}
+
 /**
  * Inspects files (cached by content, budgets and inspector version under `cacheDir`): the uncached ones in one
  * sandboxed Python process; a file that crashes or hangs it is reported failed and the rest run in a new one.
  */
 export async function inspectTorchSources(
   sources: ReadonlyArray<{ name: string; text: string }>,
-  opts: { cacheDir: string; budgets?: TorchBudgets; perFileSeconds?: number },
+  opts: InspectOptions,
 ): Promise<InspectResult[]> {
   const budgets = opts.budgets ?? torchBudgets();
   const keyOf = (text: string) =>
     sha256(`${INSPECTOR_VERSION}\0${budgets.cpu}\0${budgets.cuda}\0${TEST_BUDGETS.join(',')}\0${text}`);
   const cacheDir = join(opts.cacheDir, 'torch-inspect');
   mkdirSync(cacheDir, { recursive: true });
-  const results: Array<InspectResult | undefined> = sources.map((s) => {
-    const f = join(cacheDir, `${keyOf(s.text)}.json`);
-    try {
-      return JSON.parse(readFileSync(f, 'utf8')) as InspectResult;
-    } catch {
-      return undefined;
-    }
-  });
+  const run: InspectRun = {
+    sources,
+    budgets,
+    perFile: opts.perFileSeconds ?? 90,
+    python: opts.python ?? DEFAULT_PYTHON,
+    entryOf: (text) => join(cacheDir, `${keyOf(text)}.json`),
+  };
+  const results: Array<InspectResult | undefined> = sources.map((s) => cachedInspection(run.entryOf(s.text)));
   let todo = sources.map((_, i) => i).filter((i) => results[i] === undefined);
-  const perFile = opts.perFileSeconds ?? 90;
   while (todo.length > 0) {
-    const box = join(tmpdir(), `kforge-inspect-${randomUUID()}`);
-    mkdirSync(join(box, 'files'), { recursive: true });
-    try {
-      for (const f of ['kf_torch_inspect.py', 'kf_torch_common.py']) copyFileSync(join(pyDir(), f), join(box, f));
-      const files = todo.map((i) => {
-        const s = sources[i] as { name: string; text: string };
-        writeFileSync(join(box, 'files', `${i}.py`), s.text);
-        return { id: String(i), path: `/w/files/${i}.py`, name: s.name };
-      });
-      writeFileSync(
-        join(box, 'request.json'),
-        JSON.stringify({ files, budgets, test_budgets: TEST_BUDGETS, per_file_seconds: perFile }),
-      );
-      makeShared(box);
-      const r = await runCommand(
-        sandboxArgv(
-          {
-            workDir: box,
-            writable: false,
-            limits: {
-              cpuSeconds: perFile * todo.length + 60,
-              addressSpace: 8 * 2 ** 30 + 4 * Math.max(budgets.cpu, 0),
-              processes: 256,
-              fileSize: 1 << 20,
-              openFiles: 256,
-            },
-            asPid1: true,
-          },
-          [
-            PYTHON,
-            '-I',
-            '-c',
-            'import sys; sys.path.insert(0, "/w"); sys.argv=["x","/w/request.json"]; import kf_torch_inspect as m; m.main()',
-          ],
-        ),
-        {
-          cwd: box,
-          timeoutMs: (perFile * todo.length + 60) * 1000,
-          dropRoot: true,
-          stdoutCapBytes: 64 << 20,
-          env: {
-            PATH: '/usr/bin:/bin',
-            HOME: '/tmp',
-            LC_ALL: 'C.UTF-8',
-            OMP_NUM_THREADS: '1',
-            PYTHONDONTWRITEBYTECODE: '1',
-          },
-        },
-      );
-      let started: number | undefined;
-      const done = new Set<number>();
-      for (const line of r.stdout.split('\n')) {
-        if (line.startsWith('start ')) started = Number(line.slice(6));
-        else if (line.startsWith('result ')) {
-          const res = JSON.parse(line.slice(7)) as InspectResult & { id: string };
-          const i = Number(res.id);
-          const { id: _id, ...rest } = res;
-          results[i] = rest as InspectResult;
-          done.add(i);
-          // Written whole, then renamed: another process loading the same files never reads half an entry.
-          const entry = join(cacheDir, `${keyOf((sources[i] as { text: string }).text)}.json`);
-          writeFileSync(`${entry}.${process.pid}.tmp`, JSON.stringify(rest));
-          renameSync(`${entry}.${process.pid}.tmp`, entry);
-        }
-      }
-      const failedOne = started !== undefined && !done.has(started) ? started : todo.find((i) => !done.has(i));
-      if (failedOne !== undefined && !done.has(failedOne)) {
-        // Not cached: a crash may be the machine's (memory), not the file's.
-        results[failedOne] = {
-          ok: false,
-          error: `the inspection ${r.timedOut ? 'ran out of time' : `stopped (${r.code ?? r.signal})`} on this file: ${r.stderr.slice(-1500)}`,
-        };
-        done.add(failedOne);
-      }
-      todo = todo.filter((i) => !done.has(i));
-    } finally {
-      rmSync(box, { recursive: true, force: true });
-    }
+    const done = await inspectSome(run, todo, results);
+    todo = todo.filter((i) => !done.has(i));
   }
   return results as InspectResult[];
+}
+
+function cachedInspection(entry: string): InspectResult | undefined {
+  try {
+    return JSON.parse(readFileSync(entry, 'utf8')) as InspectResult;
+  } catch {
+    return undefined;
+  }
+}
+
+/** One inspector process over the files `todo` (indexes into run.sources): fills `results`, returns those done. */
+async function inspectSome(
+  run: InspectRun,
+  todo: readonly number[],
+  results: Array<InspectResult | undefined>,
+): Promise<Set<number>> {
+  const box = join(tmpdir(), `kforge-inspect-${randomUUID()}`);
+  mkdirSync(join(box, 'files'), { recursive: true });
+  try {
+    stageInspection(run, todo, box);
+    const r = await runInspector(run, todo.length, box);
+    const { done, started } = readInspections(run, r.stdout, results);
+    const failedOne = started !== undefined && !done.has(started) ? started : todo.find((i) => !done.has(i));
+    if (failedOne !== undefined && !done.has(failedOne)) {
+      // Not cached: a crash may be the machine's (memory), not the file's.
+      results[failedOne] = {
+        ok: false,
+        error: `the inspection ${r.timedOut ? 'ran out of time' : `stopped (${r.code ?? r.signal})`} on this file: ${r.stderr.slice(-1500)}`,
+      };
+      done.add(failedOne);
+    }
+    return done;
+  } finally {
+    rmSync(box, { recursive: true, force: true });
+  }
+}
+
+/** The inspector, the files and its request in a fresh folder the sandbox sees (at /w). */
+function stageInspection(run: InspectRun, todo: readonly number[], box: string): void {
+  for (const f of ['kf_torch_inspect.py', 'kf_torch_common.py']) copyFileSync(join(pyDir(), f), join(box, f));
+  const files = todo.map((i) => {
+    const s = run.sources[i] as { name: string; text: string };
+    writeFileSync(join(box, 'files', `${i}.py`), s.text);
+    return { id: String(i), path: `/w/files/${i}.py`, name: s.name };
+  });
+  writeFileSync(
+    join(box, 'request.json'),
+    JSON.stringify({ files, budgets: run.budgets, test_budgets: TEST_BUDGETS, per_file_seconds: run.perFile }),
+  );
+  makeShared(box);
+}
+
+function runInspector(run: InspectRun, count: number, box: string): Promise<SpawnResult> {
+  return runCommand(
+    sandboxArgv(
+      {
+        workDir: box,
+        writable: false,
+        limits: {
+          cpuSeconds: run.perFile * count + 60,
+          addressSpace: 8 * 2 ** 30 + 4 * Math.max(run.budgets.cpu, 0),
+          processes: 256,
+          fileSize: 1 << 20,
+          openFiles: 256,
+        },
+        asPid1: true,
+      },
+      [
+        run.python,
+        '-I',
+        '-c',
+        'import sys; sys.path.insert(0, "/w"); sys.argv=["x","/w/request.json"]; import kf_torch_inspect as m; m.main()',
+      ],
+    ),
+    {
+      cwd: box,
+      timeoutMs: (run.perFile * count + 60) * 1000,
+      dropRoot: true,
+      stdoutCapBytes: 64 << 20,
+      env: {
+        PATH: '/usr/bin:/bin',
+        HOME: '/tmp',
+        LC_ALL: 'C.UTF-8',
+        OMP_NUM_THREADS: '1',
+        PYTHONDONTWRITEBYTECODE: '1',
+      },
+    },
+  );
+}
+
+/** The inspector's `result` lines into `results` (and the cache); which file it started last. */
+function readInspections(
+  run: InspectRun,
+  stdout: string,
+  results: Array<InspectResult | undefined>,
+): { done: Set<number>; started: number | undefined } {
+  let started: number | undefined;
+  const done = new Set<number>();
+  for (const line of stdout.split('\n')) {
+    if (line.startsWith('start ')) started = Number(line.slice(6));
+    else if (line.startsWith('result ')) {
+      const res = JSON.parse(line.slice(7)) as InspectResult & { id: string };
+      const i = Number(res.id);
+      const { id: _id, ...rest } = res;
+      results[i] = rest as InspectResult;
+      done.add(i);
+      // Written whole, then renamed: another process loading the same files never reads half an entry.
+      const entry = run.entryOf((run.sources[i] as { text: string }).text);
+      writeFileSync(`${entry}.${process.pid}.tmp`, JSON.stringify(rest));
+      renameSync(`${entry}.${process.pid}.tmp`, entry);
+    }
+  }
+  return { done, started };
 }
 
 /** A KernelBench stem as a title: `19_ReLU` -> `19 ReLU` (the spec's rule: underscores to spaces, trimmed). */
@@ -316,7 +370,7 @@ export function torchDefinition(file: TorchFile, name: string, text: string, inf
  */
 export async function loadTorchProblems(
   files: readonly TorchFile[],
-  opts: { taken: ReadonlySet<string>; cacheDir: string; budgets?: TorchBudgets },
+  opts: { taken: ReadonlySet<string>; cacheDir: string; budgets?: TorchBudgets; python?: string },
 ): Promise<{ problems: ProblemDefinition[]; errors: TorchLoadError[]; warnings: TorchLoadWarning[] }> {
   const texts = files.map((f) => {
     try {
@@ -328,7 +382,11 @@ export async function loadTorchProblems(
   const readable = files.map((_, i) => i).filter((i) => typeof texts[i] === 'string');
   const inspected = await inspectTorchSources(
     readable.map((i) => ({ name: basename((files[i] as TorchFile).path), text: texts[i] as string })),
-    { cacheDir: opts.cacheDir, ...(opts.budgets ? { budgets: opts.budgets } : {}) },
+    {
+      cacheDir: opts.cacheDir,
+      ...(opts.budgets ? { budgets: opts.budgets } : {}),
+      ...(opts.python ? { python: opts.python } : {}),
+    },
   );
   const byIndex = new Map(readable.map((i, k) => [i, inspected[k] as InspectResult]));
   const taken = new Set(opts.taken);

@@ -79,9 +79,9 @@ export function sandboxAvailable(): boolean {
 }
 
 /** A one-word description for the report (without bubblewrap, evaluate runs only when told it may: KFORGE_ALLOW_UNSANDBOXED). */
-export function sandboxName(): string {
+export function sandboxName(jobCgroup = true): string {
   return sandboxAvailable()
-    ? `bubblewrap (no network, read-only /usr, private /tmp, rlimits, candidate as pid 1; ${cgroupSupport().note})`
+    ? `bubblewrap (no network, read-only /usr, private /tmp, rlimits, candidate as pid 1; ${cgroupSupport(jobCgroup).note})`
     : 'none (KFORGE_ALLOW_UNSANDBOXED=1)';
 }
 

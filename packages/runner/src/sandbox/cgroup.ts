@@ -66,10 +66,14 @@ function ownV2Path(): string {
   return line ? line.slice(3).trim() || '/' : '/';
 }
 
+/** What a runner told not to make job cgroups (KFORGE_JOB_CGROUP=0, read at its entry point) has. */
+const TURNED_OFF: Support = {
+  hierarchies: [],
+  note: 'no job cgroup (KFORGE_JOB_CGROUP=0): process-group and pid-namespace kills only',
+};
+
 function detect(): Support {
   if (process.platform !== 'linux') return { hierarchies: [], note: 'no cgroups (not Linux)' };
-  if (process.env.KFORGE_JOB_CGROUP === '0')
-    return { hierarchies: [], note: 'no job cgroup (KFORGE_JOB_CGROUP=0): process-group and pid-namespace kills only' };
   if (process.getuid?.() !== 0)
     return {
       hierarchies: [],
@@ -130,7 +134,9 @@ function detect(): Support {
   };
 }
 
-export function cgroupSupport(): Support {
+/** The job cgroups this machine offers; none when `enabled` is false (the runner's `jobCgroup` setting). */
+export function cgroupSupport(enabled = true): Support {
+  if (!enabled) return TURNED_OFF;
   support ??= detect();
   return support;
 }
@@ -186,9 +192,10 @@ export class JobCgroup {
     readonly description: string,
   ) {}
 
-  /** A new cgroup with these limits, or null where the runner cannot make one (not root, no cgroupfs). */
-  static create(limits: CgroupLimits): JobCgroup | null {
-    const s = cgroupSupport();
+  /** A new cgroup with these limits, or null where the runner cannot make one (not root, no cgroupfs) or was told
+      not to (`enabled` false: the runner's `jobCgroup` setting). */
+  static create(limits: CgroupLimits, enabled = true): JobCgroup | null {
+    const s = cgroupSupport(enabled);
     if (s.hierarchies.length === 0) return null;
     sweepStale();
     const name = `${PREFIX}${process.pid}-${randomUUID().slice(0, 8)}`;

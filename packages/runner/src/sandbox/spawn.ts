@@ -1,5 +1,5 @@
 // Runs a command with a wall timeout that kills its whole process group, capturing capped output.
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { JobCgroup } from './cgroup.js';
@@ -108,66 +108,19 @@ class Capped {
 }
 
 export function runCommand(argv: readonly string[], opts: SpawnOptions): Promise<SpawnResult> {
-  const [cmd, ...args] = argv;
-  if (!cmd) throw new Error('empty command');
-  const cap = opts.capBytes ?? 64 * 1024;
-  const extra = opts.extraPipes ?? 0;
-  const asNobody = opts.dropRoot === true && typeof process.getuid === 'function' && process.getuid() === 0;
-  const cgroup = opts.cgroup ?? null;
-  // In a cgroup the join runs as root and drops to the job's uid itself (setpriv) after joining.
-  const full = cgroup ? cgroup.wrap(argv, asNobody ? (opts.uid ?? NOBODY_UID) : undefined) : [cmd, ...args];
+  if (!argv[0]) throw new Error('empty command');
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(full[0] as string, full.slice(1), {
-      cwd: opts.cwd,
-      detached: true,
-      env: opts.env ?? { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: '/tmp', LC_ALL: 'C' },
-      stdio: [
-        'ignore',
-        'pipe',
-        'pipe',
-        ...Array.from({ length: extra }, () => 'pipe' as const),
-        ...(opts.extraFds ?? []),
-      ],
-      ...(asNobody && !cgroup ? { uid: opts.uid ?? NOBODY_UID, gid: opts.uid ?? NOBODY_UID } : {}),
-    });
-    const outs = [
-      new Capped(opts.stdoutCapBytes ?? cap),
-      new Capped(cap),
-      ...Array.from({ length: extra }, () => new Capped(cap)),
-    ];
-    child.stdio.forEach((s, i) => {
-      if (i === 0 || !s) return;
-      (s as NodeJS.ReadableStream).on('data', (b: Buffer) => outs[i - 1]?.push(b));
-    });
-    let timedOut = false;
-    let aborted = false;
-    let exited = false;
-    // Everything the command started, sandboxes' pid 1s included (their namespaces end with them), then its
-    // process group. A sandbox may have left bwrap's group and session and turned off "die with parent":
-    // only killing it by pid (or its cgroup) reaches it.
-    const killGroup = () => {
-      if (!child.pid) return;
-      const below = exited ? [] : descendantsOf(child.pid);
-      for (const pid of below) {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          /* already gone */
-        }
-      }
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        /* already gone */
-      }
-    };
+    const child = spawnChild(argv, opts);
+    const outs = captureOutputs(child, opts);
+    const state = { timedOut: false, aborted: false, exited: false, done: false };
+    const killGroup = () => killTree(child, state.exited);
     const timer = setTimeout(() => {
-      timedOut = true;
+      state.timedOut = true;
       killGroup();
     }, opts.timeoutMs);
     const onAbort = () => {
-      aborted = true;
+      state.aborted = true;
       killGroup();
     };
     opts.signal?.addEventListener('abort', onAbort, { once: true });
@@ -177,16 +130,15 @@ export function runCommand(argv: readonly string[], opts: SpawnOptions): Promise
     });
     // The run ends when the command exits (plus a moment to drain its output), never on its pipes closing
     // alone: a process it left behind could hold them open forever.
-    let done = false;
     let drainTimer: NodeJS.Timeout | undefined;
     const finish = async (code: number | null, signal: NodeJS.Signals | null) => {
-      if (done) return;
-      done = true;
+      if (state.done) return;
+      state.done = true;
       clearTimeout(timer);
       clearTimeout(drainTimer);
       opts.signal?.removeEventListener('abort', onAbort);
       killGroup(); // anything it left behind in its group
-      if (cgroup) await cgroup.killAll();
+      if (opts.cgroup) await opts.cgroup.killAll();
       for (const s of child.stdio) s?.destroy();
       resolve({
         code,
@@ -194,17 +146,77 @@ export function runCommand(argv: readonly string[], opts: SpawnOptions): Promise
         stdout: outs[0]?.text() ?? '',
         stderr: outs[1]?.text() ?? '',
         extra: outs.slice(2).map((o) => o.text()),
-        timedOut,
-        aborted,
+        timedOut: state.timedOut,
+        aborted: state.aborted,
         durationMs: performance.now() - started,
       });
     };
     child.on('exit', (code, signal) => {
       // Kill what it left behind before the tree is gone from /proc (its children are re-parented once it is reaped).
       killGroup();
-      exited = true;
+      state.exited = true;
       drainTimer = setTimeout(() => void finish(code, signal), DRAIN_AFTER_EXIT_MS);
     });
     child.on('close', (code, signal) => void finish(code, signal));
   });
+}
+
+/** Starts the command in a process group of its own: in the job's cgroup when given, as the job's uid when told to
+    drop root. */
+function spawnChild(argv: readonly string[], opts: SpawnOptions): ChildProcess {
+  const extra = opts.extraPipes ?? 0;
+  const asNobody = opts.dropRoot === true && typeof process.getuid === 'function' && process.getuid() === 0;
+  const cgroup = opts.cgroup ?? null;
+  // In a cgroup the join runs as root and drops to the job's uid itself (setpriv) after joining.
+  const full = cgroup ? cgroup.wrap(argv, asNobody ? (opts.uid ?? NOBODY_UID) : undefined) : [...argv];
+  return spawn(full[0] as string, full.slice(1), {
+    cwd: opts.cwd,
+    detached: true,
+    env: opts.env ?? { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: '/tmp', LC_ALL: 'C' },
+    stdio: [
+      'ignore',
+      'pipe',
+      'pipe',
+      ...Array.from({ length: extra }, () => 'pipe' as const),
+      ...(opts.extraFds ?? []),
+    ],
+    ...(asNobody && !cgroup ? { uid: opts.uid ?? NOBODY_UID, gid: opts.uid ?? NOBODY_UID } : {}),
+  });
+}
+
+/** stdout, stderr and the extra pipes, each kept up to its cap. */
+function captureOutputs(child: ChildProcess, opts: SpawnOptions): Capped[] {
+  const cap = opts.capBytes ?? 64 * 1024;
+  const outs = [
+    new Capped(opts.stdoutCapBytes ?? cap),
+    new Capped(cap),
+    ...Array.from({ length: opts.extraPipes ?? 0 }, () => new Capped(cap)),
+  ];
+  child.stdio.forEach((s, i) => {
+    if (i === 0 || !s) return;
+    (s as NodeJS.ReadableStream).on('data', (b: Buffer) => outs[i - 1]?.push(b));
+  });
+  return outs;
+}
+
+/**
+ * Kills everything the command started, sandboxes' pid 1s included (their namespaces end with them), then its
+ * process group. A sandbox may have left bwrap's group and session and turned off "die with parent": only killing
+ * it by pid (or its cgroup) reaches it. Once the command has exited its tree is no longer in /proc.
+ */
+function killTree(child: ChildProcess, exited: boolean): void {
+  if (!child.pid) return;
+  const below = exited ? [] : descendantsOf(child.pid);
+  for (const pid of below) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    /* already gone */
+  }
 }

@@ -43,6 +43,9 @@ export async function startInProcessRunner(ctx: AppContext): Promise<InProcessRu
       workDir: ctx.config.runner.workDir,
       timing: ctx.config.runner.timing,
       allowUnsandboxed: ctx.config.runner.allowUnsandboxed,
+      // KFORGE_PYTHON and KFORGE_JOB_CGROUP, read once into the server's config; the runner reads no environment.
+      python: ctx.config.runner.python,
+      jobCgroup: ctx.config.runner.jobCgroup,
       heartbeatMs: () => Math.max(200, (ctx.config.jobs.leaseSeconds * 1000) / 3),
       who: 'server',
     },

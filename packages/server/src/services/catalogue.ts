@@ -35,6 +35,8 @@ export class Catalogue {
     private readonly dir: string,
     private readonly extraDirs: readonly string[] = problemDirsFromEnv(),
     private readonly budgets?: { cpu: number; cuda: number },
+    /** The interpreter that inspects pytorch files (KFORGE_PYTHON, from the config). Default /usr/bin/python3. */
+    private readonly python?: string,
   ) {}
 
   /** Full definitions (hidden ranked sizes included): for the runner only, never for a response. */
@@ -56,6 +58,7 @@ export class Catalogue {
       taken: new Set(c.keys()),
       cacheDir: inspectionCacheDir(),
       ...(this.budgets ? { budgets: this.budgets } : {}),
+      ...(this.python ? { python: this.python } : {}),
     });
     for (const p of problems) c.set(p.name, p);
     this.loadErrors = errors;

@@ -26,7 +26,7 @@ export class DeviceRegistry {
     this.local ??= Promise.resolve()
       .then(() => {
         ensurePrivateDir(this.config.runner.workDir);
-        return discoverDevices({ workDir: this.config.runner.workDir });
+        return discoverDevices({ workDir: this.config.runner.workDir, python: this.config.runner.python });
       })
       .catch(() => []);
     return this.local;

@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadTorchProblems, torchBudgets, torchFilesIn } from '@kernelforge/runner';
+import { loadTorchProblems, runnerSettingsFromEnv, torchBudgets, torchFilesIn } from '@kernelforge/runner';
 import type { TorchCase } from '@kernelforge/sdk';
 
 export async function problemsCheckCommand(args: string[]): Promise<number> {
@@ -24,7 +24,13 @@ export async function problemsCheckCommand(args: string[]): Promise<number> {
   const cacheDir = join(tmpdir(), `kforge-torch-inspect-${process.getuid?.() ?? 'user'}`);
   mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
   const budgets = torchBudgets();
-  const { problems, errors, warnings } = await loadTorchProblems(files, { taken: new Set(), cacheDir, budgets });
+  const { python } = runnerSettingsFromEnv(process.env);
+  const { problems, errors, warnings } = await loadTorchProblems(files, {
+    taken: new Set(),
+    cacheDir,
+    budgets,
+    python,
+  });
   if (json) {
     console.log(
       JSON.stringify(

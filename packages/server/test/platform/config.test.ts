@@ -23,6 +23,8 @@ it('has defaults for the job, session and runner knobs, and counts empty values 
     timing: 'default',
     workDir: defaultRunnerWorkDir(dataDir),
     allowUnsandboxed: false,
+    python: '/usr/bin/python3',
+    jobCgroup: true,
   });
   expect(c.runner.workDir.startsWith(join(tmpdir(), `kforge-runner-${process.getuid?.() ?? 0}-`))).toBe(true);
   expect(defaultRunnerWorkDir(join(dataDir, 'other'))).not.toBe(c.runner.workDir);
@@ -46,6 +48,8 @@ it('reads every knob from the environment it is given, not from process.env', ()
       KFORGE_RUNNER_STALE_SECONDS: '5',
       KFORGE_RUNNER_TIMING: 'quick',
       KFORGE_RUNNER_WORK_DIR: join(dataDir, 'work'),
+      KFORGE_PYTHON: '/opt/py/bin/python3',
+      KFORGE_JOB_CGROUP: '0',
     });
     expect(c.jobs).toEqual({ leaseSeconds: 1.5, maxTries: 3, reaperIntervalMs: 150, generateWorkers: 4 });
     expect(c.sessions).toEqual({ maxAttempts: 7, maxRunnerSeconds: 30, sseKeepAliveMs: 100, sseStreamsPerUser: 3 });
@@ -54,6 +58,8 @@ it('reads every knob from the environment it is given, not from process.env', ()
       timing: 'quick',
       workDir: join(dataDir, 'work'),
       allowUnsandboxed: false,
+      python: '/opt/py/bin/python3',
+      jobCgroup: false,
     });
   } finally {
     delete process.env.KFORGE_JOB_MAX_TRIES;

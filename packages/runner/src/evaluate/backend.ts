@@ -1,0 +1,117 @@
+// The one shape of an evaluation backend (C on a cpu, CUDA, PyTorch) and the one driver that runs any of them:
+// prepare (outside any sandbox), then in a job sandbox compile, launch the trusted harness (again when the judge's
+// re-timing rule asks) and parse its report into an EvaluationState. Every rule that decides a verdict or a figure
+// is the judge's (judge.ts); a backend only feeds it its harness's facts.
+import type { CompileReport, Device, EvaluationJobPayload, EvaluationMode, EvaluationState } from '@kernelforge/sdk';
+import { DEFAULT_TIMING, QUICK_TIMING, RANKED_TIMING, type TimingRules } from '../harness/plan.js';
+import type { CgroupLimits } from '../sandbox/cgroup.js';
+import { JobSandbox } from '../sandbox/job-sandbox.js';
+import type { RunnerSettings } from '../settings.js';
+import { type RawLoad, shouldRetime } from './judge.js';
+
+/** Thrown when no evaluation can be made at all (no sandbox, unknown problem); the job is retried or failed. */
+export class EvaluationSetupError extends Error {}
+
+/** One evaluation as every backend sees it; `problem` is the backend's own kind of problem. */
+export interface EvaluationJob<P> {
+  payload: EvaluationJobPayload;
+  problem: P;
+  device: Device;
+  ranked: boolean;
+  timing: TimingRules;
+  /** The head of every state this job ends in. */
+  base: { mode: EvaluationMode; evaluated_at: string };
+  /** When the evaluation started (performance.now()). */
+  started: number;
+  /** Seconds since then (a state's runner_seconds). */
+  elapsed(): number;
+  /** The runner's own directory (build caches, job folders). */
+  workDir: string;
+  settings: RunnerSettings;
+  keepJobDir: boolean;
+  signal?: AbortSignal | undefined;
+}
+
+/** A state decided before the harness ran (the job refused, the candidate failed to compile). */
+export interface Refusal {
+  refused: EvaluationState;
+}
+
+/** What the judge's re-timing rule reads from a harness run. */
+export interface TimingFacts {
+  load: RawLoad | undefined;
+  bench: readonly { ratios?: readonly number[] | undefined }[];
+}
+
+/**
+ * An evaluation backend. `J` is its prepared job (the EvaluationJob plus what it built for it), `R` one run of its
+ * harness. The driver (runBackend) calls prepare, opens the job sandbox from `sandbox`, then compile, launch (once,
+ * or twice when the judge says re-time), parse, and always closes the sandbox.
+ */
+export interface Backend<P, J, R> {
+  /** Checks the job and builds what it needs outside the job sandbox (toolchain, cached harness), or refuses it. */
+  prepare(job: EvaluationJob<P>): Promise<J | Refusal>;
+  /** The job sandbox it needs: folders inside the job folder and the cgroup's limits. */
+  sandbox(job: J): { folders: readonly string[]; limits: CgroupLimits };
+  /** Stages the job folder and compiles the candidate inside the sandbox: its report (null: nothing to compile). */
+  compile(job: J, sandbox: JobSandbox): Promise<{ report: CompileReport | null } | Refusal>;
+  /** Runs the trusted harness once: correctness, then the timed phase. */
+  launch(job: J, sandbox: JobSandbox): Promise<R>;
+  /** What the re-timing rule reads from a run; null when the run has nothing to time again. */
+  timingFacts(run: R): TimingFacts | null;
+  /** The run's report as the job's state, through the judge. */
+  parse(job: J, run: R, outcome: { compile: CompileReport | null; timedRuns: number }): EvaluationState;
+}
+
+function isRefusal<J>(x: J | Refusal): x is Refusal {
+  return typeof x === 'object' && x !== null && 'refused' in x;
+}
+
+/** The timing rules of a job: given ones, `quick` (tests), else the ranked or the default rules. */
+export function timingRules(timing: 'default' | 'quick' | TimingRules | undefined, ranked: boolean): TimingRules {
+  if (typeof timing === 'object') return timing;
+  if (timing === 'quick') return QUICK_TIMING;
+  return ranked ? RANKED_TIMING : DEFAULT_TIMING;
+}
+
+/** Evaluates one job with `backend`. */
+export async function runBackend<P, J, R>(backend: Backend<P, J, R>, job: EvaluationJob<P>): Promise<EvaluationState> {
+  const prepared = await backend.prepare(job);
+  if (isRefusal(prepared)) return prepared.refused;
+  const sandbox = JobSandbox.open({
+    workDir: job.workDir,
+    ...backend.sandbox(prepared),
+    jobCgroup: job.settings.jobCgroup,
+    keep: job.keepJobDir,
+  });
+  try {
+    const compiled = await backend.compile(prepared, sandbox);
+    if (isRefusal(compiled)) return compiled.refused;
+    const { run, timedRuns } = await launchTimed(backend, prepared, sandbox, job);
+    return backend.parse(prepared, run, { compile: compiled.report, timedRuns });
+  } finally {
+    await sandbox.close();
+  }
+}
+
+/**
+ * Runs the harness; a ranked result timed while other work kept the machine busy, or whose speedup interval came
+ * out wider than the judge's RETIME_HALF_WIDTH, is timed again once (the judge's shouldRetime). Still busy, it is
+ * kept but flagged for review as noisy, never ranked silently; still wide, it is published with its interval.
+ */
+async function launchTimed<P, J, R>(
+  backend: Backend<P, J, R>,
+  prepared: J,
+  sandbox: JobSandbox,
+  job: EvaluationJob<P>,
+): Promise<{ run: R; timedRuns: number }> {
+  let run = await backend.launch(prepared, sandbox);
+  let timedRuns = 1;
+  const facts = backend.timingFacts(run);
+  if (facts && shouldRetime(job.ranked, facts.load, timedRuns, job.timing, facts.bench) && !job.signal?.aborted) {
+    run = await backend.launch(prepared, sandbox);
+    timedRuns = 2;
+  }
+  if (job.signal?.aborted) throw new EvaluationSetupError('the evaluation was aborted');
+  return { run, timedRuns };
+}

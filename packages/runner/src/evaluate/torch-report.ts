@@ -1,0 +1,133 @@
+// The torch harness's report (py/kf_torch_harness.py prints it: facts, as the C harness's) and its reading into the
+// sdk EvaluationState. Every rule that decides the verdict and the figures is the judge's (judge.ts).
+import type { CompileReport, Device, EvaluationJobPayload, EvaluationState } from '@kernelforge/sdk';
+import { z } from 'zod';
+import { llcBytes } from '../devices/cpu.js';
+import { CorrectnessRow, HarnessVerdict } from '../harness/report-json.js';
+import { judgeTimed } from './judge.js';
+
+export const TorchReport = z.object({
+  verdict: HarnessVerdict,
+  message: z.string(),
+  correctness: z.array(CorrectnessRow),
+  // Facts, as the C harness reports them: clean samples (ms), flagged calls, load. The judge decides.
+  bench: z.array(
+    z.object({
+      name: z.string(),
+      sizes: z.record(z.string(), z.number()),
+      optimized: z.array(z.number()),
+      baseline: z.array(z.number()),
+      compiled: z.array(z.number()).nullable().optional(),
+      flagged: z.number().int().nonnegative(),
+      /** Eager baseline over candidate time per clean iteration (paired, same inputs). */
+      ratios: z.array(z.number()).optional(),
+      /** Bytes of the parameters, inputs and outputs (the least traffic a call needs). */
+      bytes: z.number().nonnegative().optional(),
+    }),
+  ),
+  load: z
+    .object({
+      outside_cores: z.number(),
+      cores: z.number(),
+      wall_ms: z.number(),
+      lock: z.boolean(),
+      lock_wait_ms: z.number(),
+      lock_gave_up: z.boolean().optional(),
+      wait_share: z.number().optional(),
+      baseline_wait_share: z.number().optional(),
+      retaken_pairs: z.number().int().nonnegative().optional(),
+      waited_pairs_kept: z.number().int().nonnegative().optional(),
+    })
+    .optional(),
+  compiled_note: z.string().optional(),
+  toolchains: z.record(z.string(), z.string()).optional(),
+  profile: z.record(z.string(), z.number()).optional(),
+});
+export type TorchReport = z.infer<typeof TorchReport>;
+
+/** The harness's stdout as a report, or null when it is not one. */
+export function parseTorchReport(stdout: string): TorchReport | null {
+  try {
+    return TorchReport.parse(JSON.parse(stdout));
+  } catch {
+    return null;
+  }
+}
+
+export function stateFromTorchReport(
+  report: TorchReport,
+  a: {
+    base: { mode: EvaluationJobPayload['mode']; evaluated_at: string };
+    compile: CompileReport | null;
+    environment: EvaluationState['environment'];
+    ranked: boolean;
+    elapsed: () => number;
+    output: { stdout?: string; stderr?: string };
+    benchConstants: Record<string, number>;
+    device: Device;
+    timedRuns: number;
+    /** The static scan's findings: they flag an accepted result for review. */
+    reviewReasons: readonly string[];
+  },
+): EvaluationState {
+  const environment = a.environment
+    ? { ...a.environment, toolchains: { ...(a.environment.toolchains ?? {}), ...(report.toolchains ?? {}) } }
+    : undefined;
+  const common = {
+    ...a.base,
+    compile: a.compile,
+    correctness: {
+      passed: report.verdict === 'accepted',
+      // A ranked seed is the submission's secret: no report carries it.
+      cases: report.correctness.map(({ seed, ...rest }) => (a.ranked ? rest : { seed, ...rest })),
+    },
+    ...a.output,
+    ...(environment ? { environment } : {}),
+    runner_seconds: a.elapsed(),
+    sizes_used: a.benchConstants,
+  };
+  if (report.verdict !== 'accepted')
+    return { ...common, verdict: report.verdict, message: report.message, benchmarking_result: null };
+  const { verdict, message, result } = judgeTimed({
+    device: a.device,
+    ranked: a.ranked,
+    cases: judgedCases(report),
+    load: report.load,
+    timedRuns: a.timedRuns,
+    reviewReasons: a.reviewReasons,
+    baselineName: 'the reference in eager PyTorch',
+    compiledName: 'TorchScript freeze',
+  });
+  return {
+    ...common,
+    verdict,
+    message,
+    benchmarking_result: {
+      ...result,
+      compiled_baseline: 'torchscript-freeze',
+      ...(report.compiled_note ? { compiled_note: report.compiled_note } : {}),
+    },
+  };
+}
+
+/**
+ * The report's cases as the judge reads them. Bandwidth from the least traffic a call needs (its tensors read or
+ * written once); flops are not known for a PyTorch module, so they stay 0 and the fraction of peak is the
+ * bandwidth's. Nothing flushes the caches between calls here, so the roofline floor holds only for cases whose data
+ * is at least twice the last-level cache.
+ */
+function judgedCases(report: TorchReport) {
+  const llc = llcBytes();
+  return report.bench.map((b) => ({
+    name: b.name,
+    sizes: b.sizes,
+    optimized: b.optimized,
+    baseline: b.baseline,
+    compiled: b.compiled ?? null,
+    flagged: b.flagged,
+    ratios: b.ratios,
+    bytes: b.bytes ?? 0,
+    flops: 0,
+    cacheCold: llc > 0 && (b.bytes ?? 0) >= 2 * llc,
+  }));
+}

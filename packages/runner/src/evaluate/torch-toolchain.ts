@@ -1,0 +1,88 @@
+// The torch backend's toolchain: the runner's Python (its `python` setting, KFORGE_PYTHON), its PyTorch and the C++
+// compiler load_inline uses. Checked once per process and interpreter.
+import { execFileSync } from 'node:child_process';
+import { DEFAULT_PYTHON } from '../settings.js';
+
+export interface TorchToolchain {
+  ok: boolean;
+  /** Why not, when not ok. */
+  reason?: string;
+  versions: Record<string, string>;
+}
+
+const full = new Map<string, TorchToolchain>();
+const quick = new Map<string, TorchToolchain>();
+
+function cxxVersion(): string | undefined {
+  try {
+    return execFileSync('c++', ['--version'], { encoding: 'utf8', timeout: 10_000 }).split('\n')[0] ?? '';
+  } catch {
+    /* no compiler: load_inline candidates fail to compile, others run */
+    return undefined;
+  }
+}
+
+/** Python, PyTorch and the C++ compiler load_inline uses (imports torch: seconds, once per interpreter). */
+export function torchToolchain(python: string = DEFAULT_PYTHON): TorchToolchain {
+  const known = full.get(python);
+  if (known) return known;
+  let tc: TorchToolchain;
+  try {
+    const out = execFileSync(
+      python,
+      [
+        '-I',
+        '-c',
+        'import platform, torch; print(platform.python_version()); print(torch.__version__); print(torch.version.cuda or "")',
+      ],
+      { encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'pipe', 'pipe'] },
+    ).split('\n');
+    const versions: Record<string, string> = { python: out[0] ?? '', torch: out[1] ?? '' };
+    if (out[2]) versions.cuda = out[2];
+    const cxx = cxxVersion();
+    if (cxx !== undefined) versions.cxx = cxx;
+    tc = { ok: true, versions };
+  } catch (e) {
+    tc = {
+      ok: false,
+      reason: `PyTorch is not importable by ${python} (install python3-torch, or set KFORGE_PYTHON): ${String((e as Error).message).split('\n')[0]}`,
+      versions: {},
+    };
+  }
+  full.set(python, tc);
+  return tc;
+}
+
+/** Finds torch and reads its version file without importing it (which takes seconds). */
+const QUICK_PROBE =
+  'import importlib.util, os, platform\ns = importlib.util.find_spec("torch")\nprint(platform.python_version())\nif s:\n    ns = {}\n    exec(open(os.path.join(os.path.dirname(s.origin), "version.py")).read(), ns)\n    print(ns.get("__version__", "?")); print(ns.get("cuda") or "")';
+
+/**
+ * What a device reports (cheap: no import of torch): the toolchain versions, or why pytorch problems are unavailable
+ * here. The full check's answer when it has run.
+ */
+export function torchToolchainQuick(python: string = DEFAULT_PYTHON): TorchToolchain {
+  const known = full.get(python) ?? quick.get(python);
+  if (known) return known;
+  let tc: TorchToolchain;
+  try {
+    const out = execFileSync(python, ['-I', '-c', QUICK_PROBE], {
+      encoding: 'utf8',
+      timeout: 20_000,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }).split('\n');
+    const versions: Record<string, string> = { python: out[0] ?? '' };
+    const cxx = cxxVersion();
+    if (cxx !== undefined) versions.cxx = cxx;
+    if (!out[1]) tc = { ok: false, reason: `no PyTorch for ${python} (install python3-torch)`, versions };
+    else {
+      versions.torch = out[1];
+      if (out[2]) versions.cuda = out[2];
+      tc = { ok: true, versions };
+    }
+  } catch (e) {
+    tc = { ok: false, reason: `${python} did not run: ${String((e as Error).message).split('\n')[0]}`, versions: {} };
+  }
+  quick.set(python, tc);
+  return tc;
+}
