@@ -2,7 +2,7 @@
 // stall it, outlive its job, read the plan, and a correct kernel is never called a cheat (issue 10).
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import type { EvaluationJobPayload } from '@kernelforge/sdk';
+import { type EvaluationJobPayload, timingConditions } from '@kernelforge/sdk';
 import { describe, expect, it } from 'vitest';
 import { RETAKE_WAIT_SHARE } from '../src/evaluate/judge.js';
 import { QUICK_TIMING, type TimingRules } from '../src/harness/plan.js';
@@ -162,12 +162,19 @@ describe('a ranked result timed under heavy outside load', () => {
         '19_ReLU',
         fixture('./candidates/relu_omp.c'),
         { mode: 'ranked', secret_seed: 'load-secret', target_id: 'sub-load' },
-        { ...QUICK_TIMING, retime: true, retakeWaitShare: RETAKE_WAIT_SHARE },
+        { ...QUICK_TIMING, retime: true, retakeWaitShare: RETAKE_WAIT_SHARE, retimeWaitMs: 2_000 },
       );
       expect(state.verdict, state.message).toBe('accepted');
       const result = state.benchmarking_result!;
       expect(result.load?.noisy, JSON.stringify(result.load)).toBe(true);
       expect(result.load?.timed_runs).toBe(2);
+      // Timed again later, not at once: it waited for a quiet second, which never came (a busy loop on every core
+      // the whole time), so it waited its bound and says so.
+      expect(result.load?.retime_wait_ms).toBeGreaterThanOrEqual(1_900);
+      expect(result.load!.retime_wait_ms!).toBeLessThan(10_000);
+      expect(timingConditions(result.load)).toMatch(
+        /timed 2 times \(the last after waiting [\d.]+ s for the machine to quiet\)/,
+      );
       expect(result.load!.outside_cores).toBeGreaterThan(0.5);
       expect(result.flagged_for_review).toBe(true);
       expect(result.review_reasons.join('\n')).toMatch(/times may be noisy/);

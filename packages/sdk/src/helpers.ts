@@ -65,6 +65,9 @@ export function timingConditions(load: TimingLoad | undefined | null): string | 
   if (load.retaken_pairs)
     parts.push(`${load.retaken_pairs} ${load.retaken_pairs === 1 ? 'pair' : 'pairs'} taken again after waiting`);
   if (load.waited_pairs_kept) parts.push(`${load.waited_pairs_kept} kept after waiting (the machine stayed busy)`);
-  if ((load.timed_runs ?? 1) > 1) parts.push(`timed ${load.timed_runs} times`);
+  if ((load.timed_runs ?? 1) > 1)
+    parts.push(
+      `timed ${load.timed_runs} times${load.retime_wait_ms !== undefined ? ` (the last after waiting ${(load.retime_wait_ms / 1000).toFixed(1)} s for the machine to quiet)` : ''}`,
+    );
   return `${parts.join('; ')}.`;
 }

@@ -37,9 +37,10 @@ describe('timingConditions', () => {
         baseline_wait_share: 0.487,
         retaken_pairs: 129,
         waited_pairs_kept: 1,
+        retime_wait_ms: 12_345,
       }),
     ).toBe(
-      'Timed on 2 cores beside other work (1.41 cores busy); waiting for a cpu 65% of its time, the baseline 49%; 129 pairs taken again after waiting; 1 kept after waiting (the machine stayed busy); timed 2 times.',
+      'Timed on 2 cores beside other work (1.41 cores busy); waiting for a cpu 65% of its time, the baseline 49%; 129 pairs taken again after waiting; 1 kept after waiting (the machine stayed busy); timed 2 times (the last after waiting 12.3 s for the machine to quiet).',
     );
   });
 });

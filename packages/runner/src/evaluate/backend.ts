@@ -7,7 +7,8 @@ import { DEFAULT_TIMING, QUICK_TIMING, RANKED_TIMING, type TimingRules } from '.
 import type { CgroupLimits } from '../sandbox/cgroup.js';
 import { JobSandbox } from '../sandbox/job-sandbox.js';
 import type { RunnerSettings } from '../settings.js';
-import { type RawLoad, shouldRetime } from './judge.js';
+import { heavyLoad, type RawLoad, shouldRetime } from './judge.js';
+import { waitForQuiet } from './quiet.js';
 
 /** Thrown when no evaluation can be made at all (no sandbox, unknown problem); the job is retried or failed. */
 export class EvaluationSetupError extends Error {}
@@ -109,8 +110,13 @@ async function launchTimed<P, J, R>(
   let timedRuns = 1;
   const facts = backend.timingFacts(run);
   if (facts && shouldRetime(job.ranked, facts.load, timedRuns, job.timing, facts.bench) && !job.signal?.aborted) {
+    // Timed under load: later, once the machine has quieted (bounded), not at once beside the same neighbour.
+    const wait = heavyLoad(facts.load) ? await waitForQuiet(job.timing.retimeWaitMs ?? 0, job.signal) : null;
     run = await backend.launch(prepared, sandbox);
     timedRuns = 2;
+    // The wait is the driver's fact, not the harness's: it joins the second run's load, which the judge publishes.
+    const load = backend.timingFacts(run)?.load;
+    if (load && wait) load.retime_wait_ms = Math.round(wait.waitedMs);
   }
   if (job.signal?.aborted) throw new EvaluationSetupError('the evaluation was aborted');
   return { run, timedRuns };

@@ -59,6 +59,11 @@ export const RETIME_HALF_WIDTH = 0.03;
     from the wait shares measured on the 2-core VM (bench/README.md, 2026-11-26): 2-4% over a quiet timed phase and
     3-7% beside a core kept busy; a call that waited a fifth of its window timed the neighbour as much as itself. */
 export const RETAKE_WAIT_SHARE = 0.2;
+/** A ranked result timed under heavy outside load waits at most this long (ms) for a quiet second before it is
+    timed again: long enough for a build or a test run beside it to end its burst, short beside a ranked timing's
+    own 30 s budget and the job's lease (kept alive by heartbeats meanwhile). The wait is published with the result
+    (load.retime_wait_ms); still busy after it, the result is timed anyway and flagged as noisy, as before. */
+export const RETIME_WAIT_MS = 60_000;
 
 /** The half-width of the median's 95% interval (medianInterval) over the median; infinite when it says nothing. */
 export function relativeHalfWidth(xs: readonly number[]): number {
@@ -130,6 +135,9 @@ export interface RawLoad {
       waited (the bound reached); absent where the harness does not retake. */
   retaken_pairs?: number | undefined;
   waited_pairs_kept?: number | undefined;
+  /** Set by the driver (evaluate/backend.ts), not a harness: how long a re-timing under load waited for the machine
+      to quiet before it began (ms). */
+  retime_wait_ms?: number | undefined;
 }
 
 export function heavyLoad(load: RawLoad | undefined): boolean {
@@ -472,6 +480,7 @@ function timingLoad(raw: RawLoad | undefined, noisy: boolean, timedRuns: number)
       : {}),
     ...(raw.retaken_pairs !== undefined ? { retaken_pairs: raw.retaken_pairs } : {}),
     ...(raw.waited_pairs_kept !== undefined ? { waited_pairs_kept: raw.waited_pairs_kept } : {}),
+    ...(raw.retime_wait_ms !== undefined ? { retime_wait_ms: raw.retime_wait_ms } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 // Writes the plan the C harness reads: arguments, cases with element counts, seeds and timing rules.
-import { planRules, RETAKE_WAIT_SHARE, SPEEDUP_HALF_WIDTH } from '../evaluate/judge.js';
+import { planRules, RETAKE_WAIT_SHARE, RETIME_WAIT_MS, SPEEDUP_HALF_WIDTH } from '../evaluate/judge.js';
 import { evalExpr } from '../problems/expr.js';
 import type { CaseDef, ProblemDefinition } from '../problems/schema.js';
 import { elementCount } from '../problems/validate.js';
@@ -28,6 +28,9 @@ export interface TimingRules {
   /** Whether a ranked result timed under heavy outside load is timed again once (default true). `quick` says no:
       its numbers are unstable by design, and a second timing would only make a test wait. */
   retime?: boolean;
+  /** A ranked result timed under heavy outside load is timed again once the machine has quieted (a one-second
+      window under the noisy threshold), waiting at most this long (ms); unset or 0: at once. */
+  retimeWaitMs?: number;
 }
 
 export const DEFAULT_TIMING: TimingRules = {
@@ -41,6 +44,7 @@ export const DEFAULT_TIMING: TimingRules = {
   retakeWaitShare: RETAKE_WAIT_SHARE,
   checkProbability: 0.25,
   callTimeoutMs: 10_000,
+  retimeWaitMs: RETIME_WAIT_MS,
 };
 export const RANKED_TIMING: TimingRules = { ...DEFAULT_TIMING, maxMs: 30_000 };
 /** For tests only: enough to exercise every path, not to give stable numbers. */

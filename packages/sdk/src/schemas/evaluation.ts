@@ -107,6 +107,9 @@ export const TimingLoad = z.object({
   /** Pairs kept although a call waited that long: the bound on retaking (half the kept pairs plus two per case) was
       reached, so the machine stayed busy. */
   waited_pairs_kept: z.number().int().min(0).optional(),
+  /** A ranked result first timed under heavy outside load is timed again later: how long (ms) it waited for the
+      machine to quiet before the second timing (bounded; still busy then, it is timed anyway and flagged noisy). */
+  retime_wait_ms: z.number().min(0).optional(),
 });
 export type TimingLoad = z.infer<typeof TimingLoad>;
 

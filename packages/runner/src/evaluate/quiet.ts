@@ -1,0 +1,54 @@
+// Waiting for the machine to quiet before a ranked result is timed again (issue 20: "timed again later, bounded,
+// with the wait shown"). A result timed while other work kept the machine busy is timed a second time; timed at
+// once, the neighbour is most often still there. So the driver first watches /proc/stat in one-second windows and
+// goes on at the first window in which the machine's busy cores are under the judge's noisy threshold, or when
+// the bound is spent; the wait is published with the figure (load.retime_wait_ms).
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { sleep } from '@kernelforge/sdk/internal';
+import { NOISY_OUTSIDE_CORES } from './judge.js';
+
+/** Busy and total cpu time of the whole machine, in clock ticks (user, nice, system, irq, softirq, steal). */
+function procStat(): { busy: number; total: number } | null {
+  try {
+    const v = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const busy = (v[0] ?? 0) + (v[1] ?? 0) + (v[2] ?? 0) + (v[5] ?? 0) + (v[6] ?? 0) + (v[7] ?? 0);
+    return { busy, total: v.reduce((s, x) => s + (Number.isFinite(x) ? x : 0), 0) - (v[8] ?? 0) - (v[9] ?? 0) };
+  } catch {
+    return null;
+  }
+}
+
+/** How many cores were busy over the window just ended, from two /proc/stat readings. */
+function busyCores(a: { busy: number; total: number }, b: { busy: number; total: number }, cores: number): number {
+  const total = b.total - a.total;
+  return total > 0 ? ((b.busy - a.busy) / total) * cores : 0;
+}
+
+export interface QuietWait {
+  /** How long the wait took (ms). */
+  waitedMs: number;
+  /** Whether the machine quieted (false: the bound was spent, or /proc/stat could not be read). */
+  quiet: boolean;
+}
+
+/**
+ * Waits, at most `maxMs`, until a one-second window in which the machine kept fewer cores busy than the judge's
+ * noisy threshold (NOISY_OUTSIDE_CORES, or a quarter of the cores). Nothing of this job runs meanwhile, so what
+ * is busy is other work. An abort ends the wait at once.
+ */
+export async function waitForQuiet(maxMs: number, signal?: AbortSignal, windowMs = 1000): Promise<QuietWait> {
+  const started = performance.now();
+  const cores = availableParallelism();
+  const threshold = Math.max(NOISY_OUTSIDE_CORES, cores / 4);
+  let before = procStat();
+  if (!before || maxMs <= 0) return { waitedMs: 0, quiet: false };
+  while (performance.now() - started < maxMs && !signal?.aborted) {
+    await sleep(Math.min(windowMs, Math.max(0, maxMs - (performance.now() - started))), signal).catch(() => {});
+    const after = procStat();
+    if (!after) break;
+    if (busyCores(before, after, cores) < threshold) return { waitedMs: performance.now() - started, quiet: true };
+    before = after;
+  }
+  return { waitedMs: performance.now() - started, quiet: false };
+}
