@@ -10,4 +10,11 @@ describe('bench scripts that start several servers', () => {
     expect(r.out).toMatch(/lone session \(server A\): best #1 [\d.]+ ms/);
     expect(r.out).toMatch(/concurrent session \(server B\): best #1 [\d.]+ ms = [\d.]+x the lone run; longest wait/);
   }, 300_000);
+
+  it('tuner-best: a session beside a busy core, its top points re-timed side by side', () => {
+    const r = bench('tuner-best.mjs', ['19_ReLU', '2', '1', '--top', '2', '--short'], 280_000);
+    expect(r.status, r.tail).toBe(0);
+    expect(r.out).toMatch(/session: 2 of 2 attempts timed/);
+    expect(r.out).toMatch(/session's best #\d+; fastest side by side #\d+: /);
+  }, 300_000);
 });
