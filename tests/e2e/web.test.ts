@@ -111,7 +111,7 @@ describe('sessions and attempts', () => {
     await page.goto('/kernels/generate-kernel');
     await page.getByRole('heading', { name: 'New kernel' }).waitFor();
     await page.getByLabel('Search problems').fill('ReLU');
-    await page.getByRole('radio', { name: /^ReLU/ }).check();
+    await page.getByRole('radio', { name: /^19_ReLU\b/ }).check();
     await page.getByText('Elementwise ReLU').waitFor();
     await page.getByLabel('Number of attempts').fill('2');
     await shoot(page, 'new-kernel');

@@ -117,8 +117,8 @@ export function EmptyState({
           {PATHS[icon]}
         </svg>
       </span>
-      <p className="text-base font-semibold text-slate-900 dark:text-white">{title}</p>
-      {children ? <p className="mt-1 max-w-md text-sm text-slate-600 dark:text-slate-400">{children}</p> : null}
+      <p className="text-base font-semibold break-words text-slate-900 dark:text-white">{title}</p>
+      {children ? <p className="mt-1 max-w-lg text-sm text-slate-600 dark:text-slate-400">{children}</p> : null}
       {action ? (
         <div className="mt-4">
           {'href' in action ? (

@@ -67,7 +67,7 @@ export function ProblemPicker({
                 <span className="flex min-w-0 items-center gap-1.5 text-xs text-slate-500 dark:text-slate-400">
                   <span className="truncate">level {problem.level}</span>
                   {problem.kind === 'pytorch' ? (
-                    <span className="shrink-0 rounded bg-orange-100 px-1 font-sans text-[0.65rem] font-semibold text-orange-800 dark:bg-orange-950 dark:text-orange-200">
+                    <span className="shrink-0 rounded bg-orange-100 px-1 font-sans text-[11px] font-semibold text-orange-800 dark:bg-orange-950 dark:text-orange-200">
                       PyTorch
                     </span>
                   ) : null}
