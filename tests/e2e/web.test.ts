@@ -192,7 +192,7 @@ describe('submissions, leaderboards, tokens, admin', () => {
     await page
       .getByTestId('my-submission')
       .first()
-      .filter({ hasText: /19 ReLU.*accepted/ })
+      .filter({ hasText: /19_ReLU.*accepted/ })
       .waitFor({ timeout: 20_000 });
     await page.goto('/leaderboard/19_ReLU');
     await page.getByRole('heading', { name: 'Problem: 19 ReLU' }).waitFor();
