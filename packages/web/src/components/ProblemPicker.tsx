@@ -62,7 +62,7 @@ export function ProblemPicker({
                 <ProblemName
                   name={problem.name}
                   title={problem.title}
-                  className="font-medium text-slate-900 dark:text-slate-100"
+                  className="text-[13px] font-medium text-slate-900 dark:text-slate-100"
                 />
                 <span className="flex min-w-0 items-center gap-1.5 text-xs text-slate-500 dark:text-slate-400">
                   <span className="truncate">level {problem.level}</span>
