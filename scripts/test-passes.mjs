@@ -60,6 +60,8 @@ export const SERIAL_PRODUCT = [
   'packages/cli/test/sweep.test.ts',
   'tests/e2e/code.test.ts',
   'tests/e2e/lifecycle.test.ts',
+  // Starts (and stops) a session, which the agent and runner start on.
+  'tests/e2e/names-and-empty.test.ts',
   // The bench scripts that start two servers, each evaluating (tests/bench/bench-product.test.ts).
   'tests/bench/bench-product.test.ts',
   'tests/e2e/readable.test.ts',

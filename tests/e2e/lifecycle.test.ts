@@ -327,7 +327,7 @@ describe('comparing and linking', () => {
     await page.getByRole('heading', { name: 'Compare submissions', level: 1 }).waitFor();
     for (const side of ['A', 'B']) {
       const figures = await page.getByTestId(`figures-${side}`).textContent();
-      expect(figures).toMatch(/Problem\s*19 ReLU/);
+      expect(figures).toMatch(/Problem\s*19_ReLU/);
       expect(figures).toMatch(/Verdict/);
     }
     expect(await page.getByTestId('compare-change').textContent()).toMatch(/faster|slower|within noise/);

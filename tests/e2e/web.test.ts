@@ -122,7 +122,7 @@ describe('sessions and attempts', () => {
     await page.goto('/kernels/generate-kernel');
     await page.getByRole('heading', { name: 'New kernel' }).waitFor();
     await page.getByLabel('Search problems').fill('ReLU');
-    await page.getByRole('radio', { name: /^ReLU/ }).check();
+    await page.getByRole('radio', { name: /^19_ReLU\b/ }).check();
     await page.getByText('Elementwise ReLU').waitFor();
     await page.getByLabel('Number of attempts').fill('2');
     await shoot(page, 'new-kernel');
@@ -210,7 +210,7 @@ describe('submissions, leaderboards, tokens, admin', () => {
     await page
       .getByTestId('my-submission')
       .first()
-      .filter({ hasText: /19 ReLU.*accepted/ })
+      .filter({ hasText: /19_ReLU.*accepted/ })
       .waitFor({ timeout: 20_000 });
     await page.goto('/leaderboard/19_ReLU');
     await page.getByRole('heading', { name: 'Problem: 19 ReLU' }).waitFor();

@@ -56,7 +56,7 @@ describe('the leaderboards index', () => {
     const folded = screen.getByTestId('empty-problems') as HTMLDetailsElement;
     expect(folded.open).toBe(false);
     expect(within(folded).getByText('2 problems with no entry yet')).toBeTruthy();
-    expect(within(folded).getByRole('link', { name: 'LeakyReLU' }).getAttribute('href')).toBe(
+    expect(within(folded).getByRole('link', { name: '20_LeakyReLU' }).getAttribute('href')).toBe(
       '/leaderboard/20_LeakyReLU',
     );
   });

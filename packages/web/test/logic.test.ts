@@ -7,8 +7,20 @@ import { loginPath, safeRedirect } from '../src/lib/authPaths';
 import { resolveAuthBase } from '../src/lib/client';
 import { initTheme } from '../src/lib/theme';
 import { parentOf } from '../src/lib/wayBack';
+import { extraTitle, problemLabel } from '../src/lib/problemName';
 
 describe('small rules', () => {
+  it('names a problem by its id, with its title only where the title says more than the id', () => {
+    expect(problemLabel('19_ReLU', 'ReLU')).toBe('19_ReLU · ReLU');
+    expect(problemLabel('26_GELU_', 'GELU (tanh approximation)')).toBe('26_GELU_ · GELU (tanh approximation)');
+    expect(problemLabel('19_ReLU')).toBe('19_ReLU');
+    expect(problemLabel('19_ReLU', '  ')).toBe('19_ReLU');
+    // A title that only spells the id out adds nothing.
+    expect(extraTitle('101_HardSigmoid', '101 HardSigmoid')).toBeUndefined();
+    expect(extraTitle('19_ReLU', '19_ReLU')).toBeUndefined();
+    expect(extraTitle('19_ReLU', 'ReLU')).toBe('ReLU');
+  });
+
   it('finds the page above a dead end: the session above its attempts, the boards above one board', () => {
     expect(parentOf('/kernels/s1/attempts/a9').href).toBe('/kernels/s1');
     expect(parentOf('/kernels/s1/attempts').href).toBe('/kernels/s1');

@@ -239,6 +239,10 @@ describe('the theme', () => {
 });
 
 describe('your submissions', () => {
+  // ProblemName reads the problem catalogue for the titles beside the ids.
+  beforeEach(() => {
+    fakeApi({ 'GET /api/v1/problems': { body: { data: [], count: 0 } } });
+  });
   const submission = (over: Partial<Submission>): Submission => ({
     id: '5b0c8f7e-1d2a-4c3b-9e8f-0a1b2c3d4e5f',
     user: { id: '7806acb7-816e-4d91-835b-3b79be97e4c4', full_name: null, display_name: 'me' },
@@ -275,18 +279,21 @@ describe('your submissions', () => {
     );
     const rows = screen.getAllByTestId('my-submission');
     expect(rows).toHaveLength(3);
-    expect(rows[0]?.textContent).toMatch(/19 ReLU.*cpu-x86_64.*accepted.*1\.180 ms.*1\.37/);
+    expect(rows[0]?.textContent).toMatch(/19_ReLU.*cpu-x86_64.*accepted.*1\.180 ms.*1\.37/);
     expect(rows[1]?.textContent).toContain('evaluating');
-    expect(rows[2]?.textContent).toMatch(/1 Square matrix multiplication .*rejected/);
+    expect(rows[2]?.textContent).toMatch(/1_Square_matrix_multiplication_.*rejected/);
     expect(screen.getAllByRole('link')[0]?.getAttribute('href')).toBe(
       '/leaderboard/submission/5b0c8f7e-1d2a-4c3b-9e8f-0a1b2c3d4e5f',
     );
     expect(screen.getByText('The latest 3 of 12.')).toBeTruthy();
   });
 
-  it('says so when there is none', () => {
-    render(<MySubmissionsTable submissions={[]} total={0} />);
-    expect(screen.getByText('No submissions yet.')).toBeTruthy();
+  it('says so when there is none, with the next step', () => {
+    render(
+      <MySubmissionsTable submissions={[]} total={0} emptyAction={{ label: 'Write your solution', focus: 'src' }} />,
+    );
+    expect(screen.getByText('No submissions yet')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Write your solution' })).toBeTruthy();
   });
 });
 

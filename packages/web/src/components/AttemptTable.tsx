@@ -3,6 +3,7 @@ import type { GenerationAttempt } from '@kernelforge/sdk';
 import { withinNoise } from '../lib/noise';
 import { stacked } from '../lib/stackedTable';
 import { AppLink } from './AppLink';
+import { type EmptyAction, EmptyState } from './EmptyState';
 import { Speedup, TimeWithSpread } from './Speedup';
 import { LifecycleBadge, VerdictBadge } from './StatusBadge';
 
@@ -11,13 +12,21 @@ export function AttemptTable({
   attempts,
   bestId,
   streamed = {},
+  emptyAction,
 }: {
   sessionId: string;
   attempts: readonly GenerationAttempt[];
   bestId: string | undefined;
   streamed?: Record<string, string>;
+  /** The next step an empty session offers (none for a deleted one). */
+  emptyAction?: EmptyAction | undefined;
 }) {
-  if (attempts.length === 0) return <p className="py-4 text-sm text-slate-500 dark:text-slate-400">No attempts yet.</p>;
+  if (attempts.length === 0)
+    return (
+      <EmptyState icon="attempts" title="No attempts yet" action={emptyAction}>
+        The agent's attempts show here as it writes them, each compiled, checked and timed.
+      </EmptyState>
+    );
   const best = attempts.find((a) => a.id === bestId)?.evaluation_state?.benchmarking_result;
   return (
     <table className={stacked.table} data-testid="attempts">

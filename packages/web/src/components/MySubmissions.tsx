@@ -3,18 +3,34 @@
 import type { Submission } from '@kernelforge/sdk';
 import { useState } from 'react';
 import { formatDate, formatMs } from '../lib/format';
+import { problemLabel } from '../lib/problemName';
 import { comparePairPath } from '../lib/submissionCompare';
 import { AppLink } from './AppLink';
 import { buttonClass } from './Button';
+import { type EmptyAction, EmptyState } from './EmptyState';
+import { ProblemName } from './ProblemName';
 import { Speedup } from './Speedup';
 import { StatusBadge, VerdictBadge } from './StatusBadge';
 
-export function MySubmissionsTable({ submissions, total }: { submissions: readonly Submission[]; total: number }) {
+export function MySubmissionsTable({
+  submissions,
+  total,
+  emptyAction,
+}: {
+  submissions: readonly Submission[];
+  total: number;
+  /** The next step an empty list offers. */
+  emptyAction?: EmptyAction;
+}) {
   // The last two ticked, in the order ticked; a third tick drops the oldest (as on the sweeps page).
   const [picked, setPicked] = useState<string[]>([]);
   const toggle = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p.slice(-1), id]));
   if (submissions.length === 0)
-    return <p className="py-3 text-sm text-slate-500 dark:text-slate-400">No submissions yet.</p>;
+    return (
+      <EmptyState icon="submissions" title="No submissions yet" action={emptyAction}>
+        Submit a solution to a problem: it is compiled, checked on hidden inputs and timed, and ranked when accepted.
+      </EmptyState>
+    );
   const pair = picked.map((id) => submissions.find((s) => s.id === id)).filter((s) => s !== undefined);
   return (
     <div className="overflow-x-auto">
@@ -49,13 +65,15 @@ export function MySubmissionsTable({ submissions, total }: { submissions: readon
               <td className="py-2 pr-3">
                 <input
                   type="checkbox"
-                  aria-label={`Compare the submission to ${s.problem_name.replace(/_/g, ' ')} of ${formatDate(s.created_at)}`}
+                  aria-label={`Compare the submission to ${problemLabel(s.problem_name)} of ${formatDate(s.created_at)}`}
                   checked={picked.includes(s.id)}
                   onChange={() => toggle(s.id)}
                 />
               </td>
               <td className="py-2 pr-4">
-                <AppLink href={`/leaderboard/submission/${s.id}`}>{s.problem_name.replace(/_/g, ' ')}</AppLink>
+                <AppLink href={`/leaderboard/submission/${s.id}`}>
+                  <ProblemName name={s.problem_name} narrow />
+                </AppLink>
               </td>
               <td className="py-2 pr-4 font-mono text-xs">{s.device}</td>
               <td className="py-2 pr-4" title={s.evaluation_state?.message ?? s.error ?? undefined}>

@@ -33,6 +33,7 @@ export function NewInstructionForm({
   return (
     <form onSubmit={submit} className="space-y-3" aria-label="New instruction">
       <TextArea
+        id="new-instruction"
         label="New instruction"
         rows={3}
         value={text}

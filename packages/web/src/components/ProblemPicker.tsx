@@ -3,6 +3,7 @@
 import type { Problem } from '@kernelforge/sdk';
 import { useId, useMemo, useState } from 'react';
 import { controlClass } from './fields';
+import { ProblemName } from './ProblemName';
 import { TorchProblemSummary } from './TorchProblemSummary';
 
 export function ProblemPicker({
@@ -58,13 +59,15 @@ export function ProblemPicker({
                 className="mt-1 accent-indigo-600"
               />
               <span className="min-w-0">
-                <span className="block font-medium text-slate-900 dark:text-slate-100">{problem.title}</span>
-                <span className="flex min-w-0 items-center gap-1.5 font-mono text-xs text-slate-500 dark:text-slate-400">
-                  <span className="truncate">
-                    {problem.name} · level {problem.level}
-                  </span>
+                <ProblemName
+                  name={problem.name}
+                  title={problem.title}
+                  className="text-[13px] font-medium text-slate-900 dark:text-slate-100"
+                />
+                <span className="flex min-w-0 items-center gap-1.5 text-xs text-slate-500 dark:text-slate-400">
+                  <span className="truncate">level {problem.level}</span>
                   {problem.kind === 'pytorch' ? (
-                    <span className="shrink-0 rounded bg-orange-100 px-1 font-sans text-[0.65rem] font-semibold text-orange-800 dark:bg-orange-950 dark:text-orange-200">
+                    <span className="shrink-0 rounded bg-orange-100 px-1 font-sans text-[11px] font-semibold text-orange-800 dark:bg-orange-950 dark:text-orange-200">
                       PyTorch
                     </span>
                   ) : null}

@@ -1,21 +1,38 @@
 // A table of sessions (the caller's, or everybody's on the admin page).
 import type { AgentSessionSummary } from '@kernelforge/sdk';
+import type { ReactNode } from 'react';
 import { formatDate, formatMs } from '../lib/format';
 import { stacked } from '../lib/stackedTable';
 import { AppLink } from './AppLink';
+import { EmptyState } from './EmptyState';
+import { ProblemName } from './ProblemName';
 import { StatusBadge } from './StatusBadge';
 
 export function SessionList({
   sessions,
   showOwner = false,
   owners,
+  empty,
 }: {
   sessions: readonly AgentSessionSummary[];
   showOwner?: boolean;
   /** Owner id to the email (and name) superusers see in place of the id. */
   owners?: Record<string, string>;
+  /** What an empty list shows (default: no sessions yet, with a link to start one). */
+  empty?: ReactNode;
 }) {
-  if (sessions.length === 0) return <p className="py-4 text-sm text-slate-500 dark:text-slate-400">No sessions yet.</p>;
+  if (sessions.length === 0)
+    return (
+      empty ?? (
+        <EmptyState
+          icon="sessions"
+          title="No sessions yet"
+          action={{ label: 'Start a session', href: '/kernels/generate-kernel' }}
+        >
+          Pick a problem and a device, and an agent writes, checks and times kernels for it.
+        </EmptyState>
+      )
+    );
   return (
     <div>
       <table className={stacked.table} data-testid="sessions">
@@ -38,8 +55,8 @@ export function SessionList({
                 <AppLink href={`/kernels/${s.id}`}>{s.label || s.name}</AppLink>
                 {s.deleted_at ? <span className="ml-2 text-xs text-rose-600 dark:text-rose-400">deleted</span> : null}
               </td>
-              <td data-label="Problem" className={`${stacked.cell} font-mono text-xs break-all`}>
-                {s.problem_name}
+              <td data-label="Problem" className={`${stacked.cell} text-xs`}>
+                <ProblemName name={s.problem_name} />
               </td>
               {showOwner ? (
                 <td data-label="Owner" className={`${stacked.cell} text-xs break-all`}>

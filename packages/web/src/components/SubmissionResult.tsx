@@ -3,13 +3,13 @@
 import type { SubmissionDetail } from '@kernelforge/sdk';
 import { formatDate, formatMs } from '../lib/format';
 import { languageName } from '../lib/problemKind';
-import { AppLink } from './AppLink';
 import { Card } from './Card';
 import { CodeView } from './CodeView';
 import { CopyButton } from './CopyButton';
 import { EvaluationReport } from './EvaluationReport';
 import { Spinner } from './Spinner';
 import { Speedup } from './Speedup';
+import { ProblemName } from './ProblemName';
 import { LifecycleBadge, VerdictBadge } from './StatusBadge';
 
 export function SubmissionResult({ submission }: { submission: SubmissionDetail }) {
@@ -55,9 +55,10 @@ export function SubmissionResult({ submission }: { submission: SubmissionDetail 
         <p className="mt-4 text-sm text-slate-600 dark:text-slate-400">
           {submission.user.display_name} · <span className="font-mono text-xs">{submission.device}</span> ·{' '}
           {languageName(submission.language)} ·{' '}
-          <AppLink href={`/leaderboard/${encodeURIComponent(submission.problem_name)}`}>
-            {submission.problem_name} leaderboard
-          </AppLink>
+          <ProblemName
+            name={submission.problem_name}
+            href={`/leaderboard/${encodeURIComponent(submission.problem_name)}`}
+          />
         </p>
         {pending ? (
           <Spinner

@@ -3,8 +3,9 @@ import useSWR from 'swr';
 import { api } from '../lib/client';
 import { keys } from './keys';
 
-export function useProblems() {
-  return useSWR(keys.problems, () => api().problems.list(), { revalidateOnFocus: false });
+/** `enabled` false: no request (the catalogue is still read from the cache by whoever asks for it). */
+export function useProblems(enabled = true) {
+  return useSWR(enabled ? keys.problems : null, () => api().problems.list(), { revalidateOnFocus: false });
 }
 
 export function useProblem(name: string | undefined) {

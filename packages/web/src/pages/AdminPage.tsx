@@ -4,8 +4,10 @@ import { useState } from 'react';
 import { AdminNav } from '../components/AdminNav';
 import { Button } from '../components/Button';
 import { Card } from '../components/Card';
+import { EmptyState } from '../components/EmptyState';
 import { SelectField } from '../components/fields';
 import { PageHeader } from '../components/PageHeader';
+import { problemLabel } from '../lib/problemName';
 import { QueryState } from '../components/QueryState';
 import { SessionList } from '../components/SessionList';
 import { useUser } from '../components/SignedInLayout';
@@ -55,13 +57,45 @@ function AllSessions() {
           <option value="">Every problem</option>
           {(problems.data?.data ?? []).map((p) => (
             <option key={p.name} value={p.name}>
-              {p.title}
+              {problemLabel(p.name, p.title)}
             </option>
           ))}
         </SelectField>
       </div>
       <QueryState data={sessions.data} error={sessions.error}>
-        {(list) => <SessionList sessions={list.data} showOwner owners={owners} />}
+        {(list) => (
+          <SessionList
+            sessions={list.data}
+            showOwner
+            owners={owners}
+            empty={
+              ownerId || problemName ? (
+                <EmptyState
+                  icon="search"
+                  title="No session matches these filters"
+                  action={{
+                    label: 'Show every session',
+                    onClick: () => {
+                      setOwnerId('');
+                      setProblemName('');
+                      setOffset(0);
+                    },
+                  }}
+                >
+                  Nobody has started a session for this owner and problem.
+                </EmptyState>
+              ) : (
+                <EmptyState
+                  icon="sessions"
+                  title="No sessions yet"
+                  action={{ label: 'Start a session', href: '/kernels/generate-kernel' }}
+                >
+                  Nobody has started an agent session on this server yet.
+                </EmptyState>
+              )
+            }
+          />
+        )}
       </QueryState>
       {/* Previous and Next only when there is more than one page; then each is disabled at its end. */}
       <nav aria-label="Pages" className="mt-4 flex items-center gap-3 text-sm">

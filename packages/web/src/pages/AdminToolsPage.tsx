@@ -10,9 +10,11 @@ import { AppLink } from '../components/AppLink';
 import { Button } from '../components/Button';
 import { Card } from '../components/Card';
 import { ConfirmButton } from '../components/ConfirmButton';
+import { EmptyState } from '../components/EmptyState';
 import { controlClass } from '../components/fields';
 import { NotFoundFallback } from '../components/NotFoundFallback';
 import { PageHeader } from '../components/PageHeader';
+import { ProblemName } from '../components/ProblemName';
 import { QueryState } from '../components/QueryState';
 import { useUser } from '../components/SignedInLayout';
 import { StatusBadge } from '../components/StatusBadge';
@@ -73,7 +75,25 @@ function Users() {
       <QueryState data={list.data} error={list.error} label="Loading users…">
         {(page) =>
           page.data.length === 0 ? (
-            empty(q ? `No user matches “${q}”.` : 'No users yet.')
+            q ? (
+              <EmptyState
+                icon="search"
+                title={`No user matches “${q}”`}
+                action={{
+                  label: 'Show every user',
+                  onClick: () => {
+                    setTyped('');
+                    setQ('');
+                  },
+                }}
+              >
+                The search looks in emails, names and handles; try part of one.
+              </EmptyState>
+            ) : (
+              <EmptyState icon="search" title="No users yet">
+                People who sign up show here.
+              </EmptyState>
+            )
           ) : (
             <>
               <table className={stacked.table} data-testid="admin-users">
@@ -176,7 +196,9 @@ function ReviewRow({ item, onDone }: { item: ReviewItem; onDone: () => void }) {
   return (
     <li className="border-t border-slate-100 py-3 text-sm dark:border-slate-800" data-testid="review-item">
       <p className="flex flex-wrap items-center gap-x-3 gap-y-1">
-        <AppLink href={`/leaderboard/submission/${item.submission_id}`}>{item.problem_name}</AppLink>
+        <AppLink href={`/leaderboard/submission/${item.submission_id}`}>
+          <ProblemName name={item.problem_name} />
+        </AppLink>
         <span className="font-mono text-xs">{item.device}</span>
         <span>{item.user.display_name}</span>
         <span className="tabular-nums">{formatMs(item.time_ms)}</span>
@@ -238,7 +260,14 @@ function Review() {
         <QueryState data={pending.data} error={pending.error} label="Loading the queue…">
           {(page) =>
             page.data.length === 0 ? (
-              empty('Nothing to review: no flagged result is waiting.')
+              <EmptyState
+                icon="review"
+                title="Nothing to review"
+                action={{ label: 'See the leaderboards', href: '/leaderboard/' }}
+                testId="review-empty"
+              >
+                No flagged result is waiting: every ranked result so far is in the rankings or decided.
+              </EmptyState>
             ) : (
               <ul>
                 {page.data.map((item) => (

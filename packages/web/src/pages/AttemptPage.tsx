@@ -7,6 +7,7 @@ import { Card } from '../components/Card';
 import { EvaluationReport } from '../components/EvaluationReport';
 import { NotFoundFallback } from '../components/NotFoundFallback';
 import { PageHeader } from '../components/PageHeader';
+import { ProblemName } from '../components/ProblemName';
 import { QueryState } from '../components/QueryState';
 import { SourceTabs } from '../components/SourceTabs';
 import { LifecycleBadge } from '../components/StatusBadge';
@@ -74,6 +75,11 @@ function AttemptView({ session, attempt }: { session: AgentSession; attempt: Gen
           <span className="flex flex-wrap items-center gap-2">
             <LifecycleBadge status={attempt.status} />
             <AppLink href={`/kernels/${session.id}`}>{session.label}</AppLink>
+            <span aria-hidden="true">·</span>
+            <ProblemName
+              name={session.problem_name}
+              href={`/leaderboard/${encodeURIComponent(session.problem_name)}`}
+            />
             <span aria-hidden="true">·</span>
             <span className="font-mono text-xs">{languageName(attempt.language)}</span>
             {best?.id === attempt.id && attempt.status === 'completed' ? (

@@ -33,6 +33,7 @@ export default function AttemptsPage({ params }: PageProps) {
           attempts={session.generation_attempts}
           bestId={best?.status === 'completed' ? best.id : undefined}
           streamed={streamed}
+          emptyAction={{ label: 'Open the session', href: `/kernels/${session.id}` }}
         />
       </Card>
     </>

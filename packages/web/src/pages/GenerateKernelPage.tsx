@@ -7,8 +7,10 @@ import { useLocation } from 'wouter';
 import { Button } from '../components/Button';
 import { Card } from '../components/Card';
 import { DeviceSelect } from '../components/DeviceSelect';
+import { EmptyState } from '../components/EmptyState';
 import { SelectField, TextArea, TextField } from '../components/fields';
 import { PageHeader } from '../components/PageHeader';
+import { ProblemName } from '../components/ProblemName';
 import { ProblemPicker, ProblemSummary } from '../components/ProblemPicker';
 import { QueryState } from '../components/QueryState';
 import { SessionList } from '../components/SessionList';
@@ -99,7 +101,9 @@ export default function GenerateKernelPage() {
           </QueryState>
           {problem ? (
             <div className="mt-4 border-t border-slate-100 pt-4 dark:border-slate-800">
-              <h2 className="mb-2 font-semibold text-slate-900 dark:text-white">{problem.title}</h2>
+              <h2 className="mb-2 font-semibold text-slate-900 dark:text-white">
+                <ProblemName name={problem.name} title={problem.title} />
+              </h2>
               <ProblemSummary problem={problem} deviceKind={device_?.kind} />
             </div>
           ) : null}
@@ -170,14 +174,33 @@ export default function GenerateKernelPage() {
               setAttempts(Math.max(1, Math.min(MAX_ATTEMPTS_PER_INSTRUCTION, Number(e.target.value) || 1)))
             }
           />
-          <Button type="submit" variant="primary" className="w-full" disabled={busy || !problemName || !device}>
+          <Button
+            id="start-session"
+            type="submit"
+            variant="primary"
+            className="w-full"
+            disabled={busy || !problemName || !device}
+          >
             {busy ? 'Starting…' : 'Start session'}
           </Button>
         </Card>
       </form>
       <Card title="Your sessions" className="mt-8">
         <QueryState data={sessions.data} error={sessions.error}>
-          {(list) => <SessionList sessions={list.data} />}
+          {(list) => (
+            <SessionList
+              sessions={list.data}
+              empty={
+                <EmptyState
+                  icon="sessions"
+                  title="No sessions yet"
+                  action={{ label: 'Start your first session', focus: 'start-session' }}
+                >
+                  Your sessions show here. Pick a problem and a device above, then start one.
+                </EmptyState>
+              }
+            />
+          )}
         </QueryState>
       </Card>
     </>

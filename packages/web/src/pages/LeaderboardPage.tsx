@@ -5,9 +5,11 @@ import { AppLink } from '../components/AppLink';
 import { buttonClass } from '../components/Button';
 import { Card } from '../components/Card';
 import { DeviceSelect } from '../components/DeviceSelect';
+import { EmptyState } from '../components/EmptyState';
 import { LeaderChart } from '../components/LeaderChart';
 import { LeaderboardTable } from '../components/LeaderboardTable';
 import { PageHeader } from '../components/PageHeader';
+import { ProblemName } from '../components/ProblemName';
 import { QueryState } from '../components/QueryState';
 import { TorchProblemSummary } from '../components/TorchProblemSummary';
 import { useDevices } from '../hooks/useDevices';
@@ -32,6 +34,7 @@ export default function LeaderboardPage({ params }: PageProps) {
   const { data, error } = useLeaderboard(problemId.trim() ? problemId : '', device);
   const devices = useDevices();
   const problem = useProblem(problemId.trim() ? problemId : undefined);
+  const submitHref = `/kernels/submit?problem=${encodeURIComponent(problemId)}`;
   if (!problemId.trim()) throw new Error(PROBLEM_ID_REQUIRED);
   // The baseline of a ranked run is time x speedup; the entries' median of it is the board's baseline.
   const baseline = median(
@@ -41,9 +44,9 @@ export default function LeaderboardPage({ params }: PageProps) {
     <>
       <PageHeader
         title={`Problem: ${problemTitle(problemId)}`}
-        subtitle={data?.title && data.title !== problemTitle(problemId) ? data.title : undefined}
+        subtitle={<ProblemName name={problemId} title={data?.title ?? problem.data?.title} />}
         actions={
-          <AppLink href={`/kernels/submit?problem=${encodeURIComponent(problemId)}`} className={buttonClass('primary')}>
+          <AppLink href={submitHref} className={buttonClass('primary')}>
             Submit a solution
           </AppLink>
         }
@@ -100,14 +103,24 @@ export default function LeaderboardPage({ params }: PageProps) {
           />
         </div>
         <QueryState data={data} error={error}>
-          {(board) => (
-            <>
-              <LeaderChart entries={board.entries} baseline={baseline} />
-              <div className="mt-4 overflow-x-auto">
-                <LeaderboardTable entries={board.entries} />
-              </div>
-            </>
-          )}
+          {(board) =>
+            board.entries.length === 0 ? (
+              <EmptyState
+                icon="leaderboard"
+                title={device ? `No ranked submission on ${device} yet` : 'No ranked submission yet'}
+                action={{ label: 'Submit a solution for this problem', href: submitHref }}
+              >
+                An accepted solution is timed in ranked mode and takes the first place here.
+              </EmptyState>
+            ) : (
+              <>
+                <LeaderChart entries={board.entries} baseline={baseline} />
+                <div className="mt-4 overflow-x-auto">
+                  <LeaderboardTable entries={board.entries} />
+                </div>
+              </>
+            )
+          }
         </QueryState>
       </Card>
     </>

@@ -1,12 +1,14 @@
 // `/leaderboard/` ('Leaderboard'): every problem in one dense table (level, devices, best time per device, entries),
 // with a search and a level filter kept in the URL (?q=&level=).
-import { type Leaderboard, type LeaderboardEntry, type Problem, problemTitle } from '@kernelforge/sdk';
+import type { Leaderboard, LeaderboardEntry, Problem } from '@kernelforge/sdk';
 import { useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
 import { AppLink } from '../components/AppLink';
 import { Card } from '../components/Card';
+import { EmptyState } from '../components/EmptyState';
 import { SelectField, TextField } from '../components/fields';
 import { PageHeader } from '../components/PageHeader';
+import { ProblemName } from '../components/ProblemName';
 import { QueryState } from '../components/QueryState';
 import { useLeaderboards } from '../hooks/useLeaderboards';
 import { useProblems } from '../hooks/useProblems';
@@ -86,9 +88,24 @@ export default function LeaderboardsPage() {
                 .includes(needle);
             });
             if (list.data.length === 0)
-              return <p className="text-slate-500 dark:text-slate-400">No leaderboard yet.</p>;
+              return (
+                <EmptyState icon="leaderboard" title="No leaderboard yet">
+                  Each problem of the catalogue gets a leaderboard; this server has no problem loaded.
+                </EmptyState>
+              );
             if (rows.length === 0)
-              return <p className="text-slate-500 dark:text-slate-400">No problem matches these filters.</p>;
+              return (
+                <EmptyState
+                  icon="search"
+                  title="No problem matches these filters"
+                  action={{
+                    label: 'Clear the filters',
+                    onClick: () => navigate(window.location.pathname, { replace: true }),
+                  }}
+                >
+                  Search by the problem's id, title or description, or pick another level.
+                </EmptyState>
+              );
             // Problems with entries first, in the catalogue's order; the ones nobody has entered yet folded below
             // (the page still loads every leaderboard on entry, as the spec says).
             const ranked = rows.filter((board) => board.count > 0);
@@ -112,12 +129,11 @@ export default function LeaderboardsPage() {
                       return (
                         <tr key={board.problem_name} data-testid="problem-row" className={stacked.row}>
                           <td className={`${stacked.cell} ${stacked.wide}`}>
-                            <AppLink href={`/leaderboard/${encodeURIComponent(board.problem_name)}`}>
-                              {board.title || problemTitle(board.problem_name)}
-                            </AppLink>
-                            <span className="block font-mono text-xs text-slate-500 dark:text-slate-400">
-                              {board.problem_name}
-                            </span>
+                            <ProblemName
+                              name={board.problem_name}
+                              title={board.title}
+                              href={`/leaderboard/${encodeURIComponent(board.problem_name)}`}
+                            />
                           </td>
                           <td data-label="Level" className={`${stacked.cell} tabular-nums`}>
                             {problem?.level ?? '—'}
@@ -168,10 +184,15 @@ export default function LeaderboardsPage() {
             return (
               <>
                 {table ?? (
-                  <p className="mb-3 text-slate-500 dark:text-slate-400" data-testid="no-entries">
-                    No accepted submission yet. <AppLink href="/kernels/submit">Submit a solution</AppLink> or{' '}
-                    <AppLink href="/kernels/generate-kernel">start an agent session</AppLink> to be the first.
-                  </p>
+                  <EmptyState
+                    icon="leaderboard"
+                    title="No accepted submission yet"
+                    action={{ label: 'Submit a solution', href: '/kernels/submit' }}
+                    testId="no-entries"
+                  >
+                    Submit a solution, or <AppLink href="/kernels/generate-kernel">start an agent session</AppLink>, to
+                    be the first on a leaderboard.
+                  </EmptyState>
                 )}
                 {empty.length > 0 ? (
                   <details
@@ -184,13 +205,12 @@ export default function LeaderboardsPage() {
                     </summary>
                     <ul className="mt-2 grid gap-x-6 gap-y-1 sm:grid-cols-2 lg:grid-cols-3">
                       {empty.map((board) => (
-                        <li key={board.problem_name} className="min-w-0 truncate">
-                          <AppLink href={`/leaderboard/${encodeURIComponent(board.problem_name)}`}>
-                            {board.title || problemTitle(board.problem_name)}
-                          </AppLink>{' '}
-                          <span className="font-mono text-xs text-slate-500 dark:text-slate-400">
-                            {board.problem_name}
-                          </span>
+                        <li key={board.problem_name} className="min-w-0">
+                          <ProblemName
+                            name={board.problem_name}
+                            title={board.title}
+                            href={`/leaderboard/${encodeURIComponent(board.problem_name)}`}
+                          />
                         </li>
                       ))}
                     </ul>

@@ -7,6 +7,7 @@ import { Card } from '../components/Card';
 import { InstructionList } from '../components/InstructionList';
 import { NewInstructionForm } from '../components/NewInstructionForm';
 import { PageHeader } from '../components/PageHeader';
+import { ProblemName } from '../components/ProblemName';
 import { QueryState } from '../components/QueryState';
 import { SessionActions } from '../components/SessionActions';
 import { SessionProgress, sessionProgress } from '../components/SessionProgress';
@@ -17,7 +18,6 @@ import { useSessionEvents, useStreamedText } from '../hooks/useSessionEvents';
 import { useSessionMutations } from '../hooks/useSessionMutations';
 import { useSessionProgress } from '../hooks/useSessionProgress';
 import { Speedup, TimeWithSpread } from '../components/Speedup';
-import { problemTitle } from '@kernelforge/sdk';
 import type { PageProps } from '../lib/matchPath';
 
 /** The two newest attempts with a source, oldest first, as a comparison to start from. */
@@ -45,7 +45,10 @@ function SessionView({ session }: { session: AgentSession }) {
         subtitle={
           <span className="flex flex-wrap items-center gap-2">
             <StatusBadge status={deleted ? 'deleted' : session.status} />
-            <span>{problemTitle(session.problem_name)}</span>
+            <ProblemName
+              name={session.problem_name}
+              href={`/leaderboard/${encodeURIComponent(session.problem_name)}`}
+            />
             <span aria-hidden="true">·</span>
             <span className="font-mono text-xs">{session.device}</span>
             <span aria-hidden="true">·</span>
@@ -106,6 +109,7 @@ function SessionView({ session }: { session: AgentSession }) {
           attempts={session.generation_attempts}
           bestId={bestId}
           streamed={streamed}
+          emptyAction={deleted ? undefined : { label: 'Tell the agent what to try', focus: 'new-instruction' }}
         />
       </Card>
       <div className="mt-6 grid gap-6 lg:grid-cols-2">

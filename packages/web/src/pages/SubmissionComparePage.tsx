@@ -1,7 +1,7 @@
 // `/leaderboard/submission/{a}/compare/{b}`: two submissions side by side: who, what, where, their verdicts and
 // figures, whether their times differ beyond noise, and the diff of their sources when the viewer may read both
 // (?view=split: side by side). Another user's source stays theirs: then the comparison is by figures only.
-import { problemTitle, type SubmissionDetail } from '@kernelforge/sdk';
+import type { SubmissionDetail } from '@kernelforge/sdk';
 import { AppLink } from '../components/AppLink';
 import { buttonClass } from '../components/Button';
 import { Card } from '../components/Card';
@@ -10,6 +10,7 @@ import { CopyButton } from '../components/CopyButton';
 import { DiffLayoutTabs, useDiffLayout } from '../components/DiffLayoutTabs';
 import { DiffView } from '../components/DiffView';
 import { PageHeader } from '../components/PageHeader';
+import { ProblemName } from '../components/ProblemName';
 import { QueryState } from '../components/QueryState';
 import { TimeChange } from '../components/TimeChange';
 import { useSubmission } from '../hooks/useSubmission';
@@ -32,9 +33,10 @@ function Figures({ submission, side }: { submission: SubmissionDetail; side: 'A'
     >
       <Figure term="User">{submission.user.display_name}</Figure>
       <Figure term="Problem">
-        <AppLink href={`/leaderboard/${encodeURIComponent(submission.problem_name)}`}>
-          {problemTitle(submission.problem_name)}
-        </AppLink>
+        <ProblemName
+          name={submission.problem_name}
+          href={`/leaderboard/${encodeURIComponent(submission.problem_name)}`}
+        />
       </Figure>
       <Figure term="Device">
         <span className="font-mono text-xs">{submission.device}</span>
@@ -47,8 +49,7 @@ function Figures({ submission, side }: { submission: SubmissionDetail; side: 'A'
 /** What keeps two submissions' times from being compared: another problem, another device; empty when none does. */
 export function whyNotComparable(a: SubmissionDetail, b: SubmissionDetail): string[] {
   const why: string[] = [];
-  if (a.problem_name !== b.problem_name)
-    why.push(`different problems (${problemTitle(a.problem_name)} and ${problemTitle(b.problem_name)})`);
+  if (a.problem_name !== b.problem_name) why.push(`different problems (${a.problem_name} and ${b.problem_name})`);
   if (a.device !== b.device) why.push(`different devices (${a.device} and ${b.device})`);
   return why;
 }
@@ -80,9 +81,7 @@ function SubmissionCompareView({ a, b }: { a: SubmissionDetail; b: SubmissionDet
             <>
               <li aria-hidden="true">/</li>
               <li className="min-w-0 truncate">
-                <AppLink href={`/leaderboard/${encodeURIComponent(a.problem_name)}`}>
-                  {problemTitle(a.problem_name)}
-                </AppLink>
+                <AppLink href={`/leaderboard/${encodeURIComponent(a.problem_name)}`}>{a.problem_name}</AppLink>
               </li>
             </>
           ) : null}
@@ -93,9 +92,16 @@ function SubmissionCompareView({ a, b }: { a: SubmissionDetail; b: SubmissionDet
       <PageHeader
         title="Compare submissions"
         subtitle={
-          sameProblem
-            ? `${problemTitle(a.problem_name)}${a.device === b.device ? ` · ${a.device}` : ''}`
-            : `${problemTitle(a.problem_name)} and ${problemTitle(b.problem_name)}`
+          sameProblem ? (
+            <span className="flex flex-wrap items-baseline gap-x-2">
+              <ProblemName name={a.problem_name} />
+              {a.device === b.device ? <span className="font-mono text-xs">· {a.device}</span> : null}
+            </span>
+          ) : (
+            <span className="flex flex-wrap items-baseline gap-x-2">
+              <ProblemName name={a.problem_name} /> and <ProblemName name={b.problem_name} />
+            </span>
+          )
         }
         actions={
           <>

@@ -2,6 +2,7 @@
 // of the viewer's submissions to the same problem.
 import { CompareWith } from '../components/CompareWith';
 import { PageHeader } from '../components/PageHeader';
+import { ProblemName } from '../components/ProblemName';
 import { QueryState } from '../components/QueryState';
 import { SubmissionResult } from '../components/SubmissionResult';
 import { useSubmission } from '../hooks/useSubmission';
@@ -11,7 +12,21 @@ export default function SubmissionPage({ params }: PageProps) {
   const { data, error } = useSubmission(params.submissionId);
   return (
     <>
-      <PageHeader title={data ? `Submission to ${data.problem_name.replace(/_/g, ' ')}` : 'Submission'} />
+      <PageHeader
+        title={data ? `Submission to ${data.problem_name}` : 'Submission'}
+        heading={
+          data ? (
+            <>
+              Submission to{' '}
+              <ProblemName
+                name={data.problem_name}
+                href={`/leaderboard/${encodeURIComponent(data.problem_name)}`}
+                narrow
+              />
+            </>
+          ) : undefined
+        }
+      />
       <QueryState data={data} error={error} label="Loading submission…">
         {(submission) => (
           <>

@@ -23,6 +23,7 @@ import { useMySubmissions } from '../hooks/useMySubmissions';
 import { useProblems } from '../hooks/useProblems';
 import { useSubmission } from '../hooks/useSubmission';
 import { api } from '../lib/client';
+import { problemLabel } from '../lib/problemName';
 import { deviceRefusal, LANGUAGE_NAMES, languagesFor } from '../lib/problemKind';
 
 export function sourceTemplate(prototype: string, language: Language): string {
@@ -65,7 +66,13 @@ function MySubmissions() {
       <h2 className="mb-3 text-lg font-semibold text-slate-900 dark:text-white">Your submissions</h2>
       <Card>
         <QueryState data={data} error={error} label="Loading your submissions…">
-          {(page) => <MySubmissionsTable submissions={page.data} total={page.count} />}
+          {(page) => (
+            <MySubmissionsTable
+              submissions={page.data}
+              total={page.count}
+              emptyAction={{ label: 'Write your solution', focus: 'submit-source' }}
+            />
+          )}
         </QueryState>
       </Card>
     </section>
@@ -154,7 +161,7 @@ export default function SubmitPage() {
               >
                 {list.data.map((p) => (
                   <option key={p.name} value={p.name}>
-                    {p.title}
+                    {problemLabel(p.name, p.title)}
                   </option>
                 ))}
               </SelectField>
@@ -173,7 +180,9 @@ export default function SubmitPage() {
           {problem ? <ProblemSummary problem={problem} deviceKind={device_?.kind} referenceOpen={false} /> : null}
         </Card>
         <Card className="space-y-4 lg:col-span-3">
-          <SourceEditor value={source} onChange={setSource} language={language} />
+          <div id="submit-source">
+            <SourceEditor value={source} onChange={setSource} language={language} />
+          </div>
           <Button type="submit" variant="primary" disabled={busy || !problemName || !device || !source.trim()}>
             {busy ? 'Submitting…' : 'Submit'}
           </Button>

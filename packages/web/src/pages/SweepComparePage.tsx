@@ -5,6 +5,7 @@ import { AppLink } from '../components/AppLink';
 import { Card } from '../components/Card';
 import { FastPCurve, FastPTable } from '../components/FastPCurve';
 import { PageHeader } from '../components/PageHeader';
+import { ProblemName } from '../components/ProblemName';
 import { QueryError } from '../components/QueryState';
 import { Spinner } from '../components/Spinner';
 import { StatusBadge } from '../components/StatusBadge';
@@ -91,7 +92,9 @@ export default function SweepComparePage() {
                   const ratio = pa?.correct && pb?.correct && pa.speedup && pb.speedup ? pb.speedup / pa.speedup : null;
                   return (
                     <tr key={n} className="border-t border-slate-200 dark:border-slate-800">
-                      <td className="py-1 pr-3">{n}</td>
+                      <td className="py-1 pr-3">
+                        <ProblemName name={n} narrow />
+                      </td>
                       <td className="py-1 pr-3 text-right tabular-nums">{cell(pa)}</td>
                       <td className="py-1 pr-3 text-right tabular-nums">{cell(pb)}</td>
                       <td className="py-1 pr-3 text-right tabular-nums">

@@ -7,6 +7,7 @@ import { Button } from '../components/Button';
 import { Card } from '../components/Card';
 import { FastPCurve, FastPTable } from '../components/FastPCurve';
 import { PageHeader } from '../components/PageHeader';
+import { ProblemName } from '../components/ProblemName';
 import { QueryState } from '../components/QueryState';
 import { Speedup } from '../components/Speedup';
 import { StatusBadge, VerdictBadge } from '../components/StatusBadge';
@@ -117,7 +118,9 @@ export default function SweepPage({ params }: PageProps) {
                   <tbody>
                     {sweep.problems.map((p) => (
                       <tr key={p.problem_name} className="border-t border-slate-200 dark:border-slate-800">
-                        <td className="py-1 pr-3">{p.problem_name}</td>
+                        <td className="py-1 pr-3">
+                          <ProblemName name={p.problem_name} narrow />
+                        </td>
                         <td className="py-1 pr-3">
                           <StatusBadge status={p.status} />
                         </td>

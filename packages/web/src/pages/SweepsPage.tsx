@@ -7,6 +7,7 @@ import { AppLink } from '../components/AppLink';
 import { Button, buttonClass } from '../components/Button';
 import { Card } from '../components/Card';
 import { DeviceSelect } from '../components/DeviceSelect';
+import { EmptyState } from '../components/EmptyState';
 import { SelectField, TextArea, TextField } from '../components/fields';
 import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
@@ -67,6 +68,7 @@ function StartSweepForm() {
     <Card title="Start a sweep">
       <form className="grid gap-4 sm:grid-cols-2" onSubmit={submit} aria-label="Start a sweep">
         <SelectField
+          id="sweep-agent"
           label="Agent"
           value={provider}
           onChange={(e) => {
@@ -185,7 +187,13 @@ export default function SweepsPage() {
           <QueryState data={sweeps.data} error={sweeps.error} label="Loading sweeps…">
             {(list) =>
               list.data.length === 0 ? (
-                <p className="text-sm text-slate-600 dark:text-slate-400">No sweeps yet.</p>
+                <EmptyState
+                  icon="sweeps"
+                  title="No sweeps yet"
+                  action={{ label: 'Start your first sweep', focus: 'sweep-agent' }}
+                >
+                  A sweep runs one agent over a set of problems and scores it by fast_p.
+                </EmptyState>
               ) : (
                 <div className="overflow-x-auto">
                   <table className="min-w-full text-sm">

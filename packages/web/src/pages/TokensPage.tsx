@@ -6,6 +6,7 @@ import { Button } from '../components/Button';
 import { Card } from '../components/Card';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { CopyButton } from '../components/CopyButton';
+import { EmptyState } from '../components/EmptyState';
 import { SelectField, TextField } from '../components/fields';
 import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
@@ -60,6 +61,7 @@ export default function TokensPage() {
         <Card title="New token">
           <form onSubmit={create} className="space-y-4" aria-label="Create a token">
             <TextField
+              id="token-name"
               label="Name"
               value={name}
               required
@@ -118,7 +120,13 @@ export default function TokensPage() {
           <QueryState data={tokens.data} error={tokens.error}>
             {(list) =>
               list.data.length === 0 ? (
-                <p className="text-sm text-slate-500 dark:text-slate-400">No token yet.</p>
+                <EmptyState
+                  icon="tokens"
+                  title="No token yet"
+                  action={{ label: 'Create a token', focus: 'token-name' }}
+                >
+                  A token lets the kforge CLI and your scripts start sessions and submit as you.
+                </EmptyState>
               ) : (
                 <div>
                   <table className={stacked.table}>
