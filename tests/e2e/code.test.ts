@@ -215,6 +215,56 @@ async function counts(page: Page): Promise<[number, number]> {
   return [Number(match[1]), Number(match[2])];
 }
 
+/**
+ * The most changed lines each side of a MergeView drew while it was scrolled from top to bottom. CodeMirror draws
+ * only the lines near what is in view, and the box scrolls inside itself (a phone) or with the page: both are walked,
+ * so a change far down the file is seen wherever it sits.
+ */
+async function changedLinesSeen(page: Page, split: ReturnType<Page['getByTestId']>): Promise<{ a: number; b: number }> {
+  const [a = 0, b = 0] = await drawnWhileScrolled(page, split, [
+    '.cm-merge-a .cm-changedLine',
+    '.cm-merge-b .cm-changedLine',
+  ]);
+  return { a, b };
+}
+
+/** The most elements matching each selector drawn inside `box` while it was walked top to bottom (see above). */
+async function drawnWhileScrolled(
+  page: Page,
+  split: ReturnType<Page['getByTestId']>,
+  selectors: readonly string[],
+): Promise<number[]> {
+  const seen = selectors.map(() => 0);
+  const look = async () => {
+    await page.waitForTimeout(100);
+    for (const [i, sel] of selectors.entries()) seen[i] = Math.max(seen[i] ?? 0, await split.locator(sel).count());
+  };
+  await split.scrollIntoViewIfNeeded();
+  // The box's own scrolling parts (the merge view, or each editor's scroller), walked a half-height at a time.
+  const steps = await split.evaluate((el) => {
+    const scrollers = [el, ...el.querySelectorAll('*')].filter((e) => e.scrollHeight > e.clientHeight + 1);
+    return Math.max(0, ...scrollers.map((e) => Math.ceil(e.scrollHeight / Math.max(1, e.clientHeight / 2))));
+  });
+  for (let i = 0; i <= steps; i++) {
+    await split.evaluate((el, k) => {
+      for (const e of [el, ...el.querySelectorAll('*')])
+        if (e.scrollHeight > e.clientHeight + 1) e.scrollTop = (k * e.clientHeight) / 2;
+    }, i);
+    await look();
+  }
+  // And the page over the box, for a box taller than the window.
+  const box = await split.boundingBox();
+  const viewport = page.viewportSize()?.height ?? 800;
+  if (box) {
+    const top = box.y + (await page.evaluate(() => window.scrollY));
+    for (let y = Math.max(0, top - viewport / 2); y <= top + box.height; y += viewport / 2) {
+      await page.evaluate((to) => window.scrollTo(0, to), y);
+      await look();
+    }
+  }
+  return seen;
+}
+
 describe('the diffs', () => {
   it("the attempt page's diff is CodeMirror's unified merge view; the compare page's side by side is its MergeView", async () => {
     const idle = await untilIdle();
@@ -232,8 +282,9 @@ describe('the diffs', () => {
       // Added lines marked, the removed ones shown above where they were, as the count above the diff says.
       const [added, removed] = await counts(page);
       expect(added + removed).toBeGreaterThan(0);
-      expect((await diff.locator('.cm-changedLine').count()) > 0).toBe(added > 0);
-      expect((await diff.locator('.cm-deletedChunk').count()) > 0).toBe(removed > 0);
+      const [changed = 0, deleted = 0] = await drawnWhileScrolled(page, diff, ['.cm-changedLine', '.cm-deletedChunk']);
+      expect(changed > 0).toBe(added > 0);
+      expect(deleted > 0).toBe(removed > 0);
       expect(await diff.locator('.tok-keyword').count()).toBeGreaterThan(0);
       expect(await diff.locator('.cm-lineNumbers .cm-gutterElement').count()).toBeGreaterThan(0);
       expect(await overflow(page)).toBeLessThanOrEqual(0);
@@ -248,8 +299,11 @@ describe('the diffs', () => {
       await split.locator('.cm-mergeView').waitFor();
       // The old source on the left, the new on the right, each with its changed lines marked.
       const [added, removed] = await counts(page);
-      expect((await split.locator('.cm-merge-a .cm-changedLine').count()) > 0).toBe(removed > 0);
-      expect((await split.locator('.cm-merge-b .cm-changedLine').count()) > 0).toBe(added > 0);
+      // CodeMirror draws only the lines near the window: walk the page down the whole box, noting what each part
+      // draws, so a change far down the file is seen wherever the layout above puts it.
+      const seen = await changedLinesSeen(page, split);
+      expect(seen.a > 0).toBe(removed > 0);
+      expect(seen.b > 0).toBe(added > 0);
       // Both sides highlighted as C.
       expect(await split.locator('.cm-merge-a [class^="tok-"]').count()).toBeGreaterThan(0);
       expect(await split.locator('.cm-merge-b [class^="tok-"]').count()).toBeGreaterThan(0);
