@@ -76,14 +76,20 @@ SELECT s.owner_id, ${VERSION} AS version, json_build_object(
 )::text AS body
 FROM agent_sessions s WHERE s.id = $1`;
 
-/** Rendered bodies by session id, with the row versions they were made of; least recently used out first. */
+type Bytes = Uint8Array<ArrayBuffer>;
+const utf8 = new TextEncoder();
+
+/**
+ * Rendered bodies by session id, with the row versions they were made of; least recently used out first. Kept as
+ * UTF-8 bytes: a string body is encoded again on every write to the socket.
+ */
 export class SessionJsonCache {
-  private readonly entries = new Map<string, { version: string; body: string }>();
+  private readonly entries = new Map<string, { version: string; body: Bytes }>();
   private bytes = 0;
 
   constructor(private readonly maxBytes = 32 * 1024 * 1024) {}
 
-  get(id: string, version: string): string | null {
+  get(id: string, version: string): Bytes | null {
     const hit = this.entries.get(id);
     if (!hit || hit.version !== version) return null;
     this.entries.delete(id);
@@ -91,7 +97,7 @@ export class SessionJsonCache {
     return hit.body;
   }
 
-  set(id: string, version: string, body: string): void {
+  set(id: string, version: string, body: Bytes): void {
     this.delete(id);
     if (body.length > this.maxBytes / 4) return;
     this.entries.set(id, { version, body });
@@ -113,7 +119,7 @@ export class SessionJsonCache {
 /**
  * The caller's session as the body of GET /agent-session/{id} (the sdk's AgentSession), or the 404 that also answers
  * for other people's sessions. Postgres renders it (stored JSON such as evaluation states goes to the socket as text,
- * never parsed and re-serialised here), and the rendering is reused while the session's rows are unchanged.
+ * never parsed and re-serialised here), and the rendering is reused while the session's rows are unchanged. UTF-8.
  * The same shape as services/sessions.ts getSession, which test/product/session-read.test.ts holds it to.
  */
 export async function sessionJson(
@@ -123,7 +129,7 @@ export async function sessionJson(
   id: string,
   /** The session's owner and row versions when the caller already read them (sessionVersionOf); null: none. */
   known?: { owner_id: string; version: string } | null,
-): Promise<string> {
+): Promise<Bytes> {
   const notFound = () => new HttpError(404, 'Session not found');
   if (!isUuid(id)) throw notFound();
   const current =
@@ -134,6 +140,7 @@ export async function sessionJson(
   // Version and body come from one statement, so they describe the same snapshot.
   const [row] = await sql.query<{ owner_id: string; version: string; body: string }>(SESSION_JSON, [id]);
   if (!row) throw notFound();
-  cache.set(id, row.version, row.body);
-  return row.body;
+  const body = utf8.encode(row.body);
+  cache.set(id, row.version, body);
+  return body;
 }
