@@ -11,7 +11,8 @@ import {
   markApiTokenUsed,
 } from '../auth/api-tokens.js';
 import { type AuthUser, isUserId, userColumns, userOfRow, withoutHash } from '../auth/users.js';
-import { prepared } from '../db/sql.js';
+import { FreshReads } from '../db/fresh-reads.js';
+import { prepared, preparedName, type Sql } from '../db/sql.js';
 import type { AppContext } from '../context.js';
 import { HttpError } from './errors.js';
 import { assertScope } from './scopes.js';
@@ -74,6 +75,17 @@ function userStatement(kind: Authenticated['kind'], alongside: Alongside | undef
   return text;
 }
 
+const reads = new WeakMap<Sql, FreshReads>();
+const freshReads = (db: Sql): FreshReads => {
+  let r = reads.get(db);
+  if (!r) {
+    r = new FreshReads();
+    reads.set(db, r);
+  }
+  return r;
+};
+const touched = new WeakSet<object>();
+
 /**
  * The user behind an `Authorization: Bearer` value, or null when there is none; throws 401 for a bad one, and 403
  * when `request` is given and an API token lacks the scope it needs (see scopes.ts). With `alongside`, its row comes
@@ -98,16 +110,23 @@ export async function authenticate(
     key = userId && isUserId(userId) ? userId : null;
   }
   if (!key) throw unauthorized();
-  const [row] = await ctx.db.query<Record<string, unknown>>(userStatement(kind, alongside), [
-    key,
-    ...(alongside?.params ?? []),
-  ]);
+  const text = userStatement(kind, alongside);
+  const params = [key, ...(alongside?.params ?? [])];
+  // Callers with the same credential and row share a read that starts after they asked (db/fresh-reads.ts): what
+  // was revoked or deactivated before a request came is seen by its read.
+  const [row] = await freshReads(ctx.db).read(`${preparedName(text)}\u0000${params.join('\u0000')}`, () =>
+    ctx.db.query<Record<string, unknown>>(text, params),
+  );
   // No such token (revoked, expired, unknown) or no such user.
   if (!row) throw unauthorized();
   let scopes: readonly TokenScope[] = TOKEN_SCOPES;
   if (kind === 'api_token') {
     scopes = apiTokenScopes(row.token_scopes as string[]);
-    if (row.token_stale) await markApiTokenUsed(ctx.db, row.token_id as string);
+    // Once per row read, however many requests shared it.
+    if (row.token_stale && !touched.has(row)) {
+      touched.add(row);
+      await markApiTokenUsed(ctx.db, row.token_id as string);
+    }
   }
   const user = userOfRow(row);
   // A deleted or deactivated account's tokens stop working at once.
