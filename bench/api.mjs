@@ -2,14 +2,14 @@
 // 300 req/s (p50/p99) and at full speed, side by side with a bare Hono route in the same run; then the resident
 // memory of an idle server on PGlite and of an idle standalone `kforge-runner`.
 // Run: node bench/api.mjs [--rate 300] [--seconds 10] [--rounds 3] [--full-seconds 5] [--api-only] [--profile DIR]
-//      node bench/api.mjs --short   (a few seconds per route, for CI: one pass of everything in about a minute)
+//      node bench/api.mjs --short   (a few seconds per route and short memory settles: everything in about 2 minutes)
 // Needs a Postgres install for scripts/postgres.mjs; wrk from Debian for the full-speed figures, else a Node closed
 // loop is used. Full speed alternates the routes in rounds (bare, same body, session, then again), so load from
 // other work on the machine lands on all of them alike; the figure to quote is the RATIO line, the median of the
 // rounds' session / same-body ratios. Prints figures; never fails on timing.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -36,7 +36,7 @@ const { values: args } = parseArgs({
 const SHORT = args.short;
 const RATE = Number(args.rate);
 const SECONDS = Number(args.seconds ?? (SHORT ? 2 : 10));
-const ROUNDS = Number(args.rounds ?? (SHORT ? 2 : 3));
+const ROUNDS = Number(args.rounds ?? 3);
 const FULL_SECONDS = Number(args['full-seconds'] ?? (SHORT ? 2 : 5));
 const SERVER_SETTLE_MS = SHORT ? 3_000 : 15_000;
 const RUNNER_SETTLE_MS = SHORT ? 3_000 : 10_000;
@@ -493,6 +493,10 @@ async function memoryBench() {
     ['dist (the kforge-runner bin)', ['packages/runner/dist/main.js']],
     ['src via tsx', ['--import', 'tsx', 'packages/runner/src/main.ts']],
   ]) {
+    if (!existsSync(join(root, argv.at(-1)))) {
+      console.log(`runner (${label}): ${argv.at(-1)} is not built (pnpm -r build), skipped`);
+      continue;
+    }
     let runner;
     try {
       runner = await startProcess(
