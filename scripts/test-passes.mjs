@@ -81,6 +81,7 @@ export const SERIAL = [...SERIAL_TIMING, ...SERIAL_PRODUCT];
 export const POSTGRES = [
   'packages/server/test/product/admin-users.test.ts',
   'packages/server/test/platform/auth-google.test.ts',
+  'packages/server/test/platform/auth-under-load.test.ts',
   'packages/server/test/platform/auth-mail.test.ts',
   'packages/server/test/platform/auth-password.test.ts',
   'packages/server/test/platform/cli-create-user.test.ts',

@@ -68,18 +68,22 @@ export async function revokeApiToken(db: Sql, userId: string, id: string): Promi
 }
 
 /**
- * The owner's id and the token's scopes for a live, unexpired token; null otherwise. `last_used_at` is written at
- * most once a minute per token, so a busy CI script does not turn every read into a write.
+ * What finds a live, unexpired token by its hash (`$1`, see apiTokenHash) as `t`, for the statement that reads its
+ * owner in the same round trip (http/auth.ts): its id, scopes, and whether `last_used_at` is due a write.
  */
-export async function apiTokenOwner(db: Sql, token: string): Promise<{ userId: string; scopes: TokenScope[] } | null> {
-  const r = await db.query<{ id: string; user_id: string; scopes: string[]; stale: boolean }>(
-    `SELECT id, user_id, scopes, (last_used_at IS NULL OR last_used_at < now() - interval '1 minute') AS stale
-     FROM api_tokens
-     WHERE token_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
-    [sha256(token)],
-  );
-  const row = r[0];
-  if (!row) return null;
-  if (row.stale) await db.query('UPDATE api_tokens SET last_used_at = now() WHERE id = $1', [row.id]);
-  return { userId: row.user_id, scopes: asScopes(row.scopes) };
+export const LIVE_API_TOKEN = {
+  columns: `t.id AS token_id, t.scopes AS token_scopes,
+    (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute') AS token_stale`,
+  from: 'api_tokens t',
+  where: 't.token_hash = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())',
+};
+
+export const apiTokenHash = (token: string): string => sha256(token);
+
+/** The scopes a token row holds, in the canonical order; unknown names dropped. */
+export const apiTokenScopes = (scopes: string[]): TokenScope[] => asScopes(scopes);
+
+/** `last_used_at` is written at most once a minute per token, so a busy CI script does not turn every read into a write. */
+export async function markApiTokenUsed(db: Sql, id: string): Promise<void> {
+  await db.query('UPDATE api_tokens SET last_used_at = now() WHERE id = $1', [id]);
 }

@@ -1,6 +1,6 @@
 // Users: lookups, creation and the wire form (which never carries the password hash).
 import type { User } from '@kernelforge/sdk';
-import type { Sql } from '../db/sql.js';
+import { prepared, type Sql } from '../db/sql.js';
 import { hashPassword } from './password.js';
 
 export interface UserRecord {
@@ -20,8 +20,30 @@ export interface UserRecord {
 /** The signed-in user as routes see it: no hash. */
 export type AuthUser = Omit<UserRecord, 'hashed_password'>;
 
-const COLUMNS =
-  'id, email, full_name, display_name, handle, hashed_password, is_superuser, is_active, created_at, last_login_at';
+const COLUMN_NAMES = [
+  'id',
+  'email',
+  'full_name',
+  'display_name',
+  'handle',
+  'hashed_password',
+  'is_superuser',
+  'is_active',
+  'created_at',
+  'last_login_at',
+] as const satisfies readonly (keyof UserRecord)[];
+const COLUMNS = COLUMN_NAMES.join(', ');
+
+/** The user's columns as `alias.column`, for a statement that reads a user among other tables (http/auth.ts). */
+export const userColumns = (alias: string): string => COLUMN_NAMES.map((c) => `${alias}.${c}`).join(', ');
+
+/** The user's part of a row read with userColumns (its other columns belong to the rest of the statement). */
+export function userOfRow(row: Record<string, unknown>): UserRecord {
+  return Object.fromEntries(COLUMN_NAMES.map((c) => [c, row[c]])) as unknown as UserRecord;
+}
+
+// Read on every authenticated request (a deactivated account's tokens stop working at once), so kept prepared.
+const USER_BY_ID = prepared('user_by_id', `SELECT ${COLUMNS} FROM users WHERE id = $1`);
 
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
@@ -43,10 +65,13 @@ export function withoutHash(u: UserRecord): AuthUser {
   return rest;
 }
 
+/** Ids are uuids; anything else cannot match and must not reach Postgres as a cast error. */
+export const isUserId = (id: string): boolean =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+
 export async function findUserById(db: Sql, id: string): Promise<UserRecord | null> {
-  // Ids are uuids; anything else cannot match and must not reach Postgres as a cast error.
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
-  const r = await db.query<UserRecord>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id]);
+  if (!isUserId(id)) return null;
+  const r = await db.query<UserRecord>(USER_BY_ID, [id]);
   return r[0] ?? null;
 }
 

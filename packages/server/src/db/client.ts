@@ -8,7 +8,7 @@ import pg from 'pg';
 import { type Config, serverPackageRoot } from '../config.js';
 import { lockDataDir } from './dir-lock.js';
 import { makePrivate, restrictUmask } from './private-dir.js';
-import type { Sql } from './sql.js';
+import { preparedName, type Sql } from './sql.js';
 
 /**
  * The one database interface: `query` and `transaction` (the Sql surface every module uses, rows in and out),
@@ -151,7 +151,9 @@ async function openPostgres(url: string): Promise<Database> {
   return {
     kind: 'postgres',
     async query<T>(sql: string, params?: unknown[]) {
-      return (await pool.query(sql, params)).rows as T[];
+      const name = preparedName(sql);
+      const result = name ? await pool.query({ name, text: sql, values: params ?? [] }) : await pool.query(sql, params);
+      return result.rows as T[];
     },
     async exec(sql) {
       await pool.query(sql);

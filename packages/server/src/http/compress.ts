@@ -59,7 +59,9 @@ export function compressResponses(): MiddlewareHandler {
   return async (c, next) => {
     await next();
     const res = c.res;
-    if (c.req.method === 'HEAD' || !res.body || res.status === 204 || res.status === 304) return;
+    // res.body is read last, only when compressing: on @hono/node-server's lightweight response it builds the whole
+    // WHATWG Response and sends the body through a stream instead of writing the string straight to the socket.
+    if (c.req.method === 'HEAD' || res.status === 204 || res.status === 304) return;
     if (res.headers.has('Content-Encoding')) return;
     const type = res.headers.get('Content-Type') ?? '';
     // text/event-stream and anything else that streams is left alone: compressing it would hold events back.
@@ -75,6 +77,7 @@ export function compressResponses(): MiddlewareHandler {
       varyOnEncoding(res.headers);
       return;
     }
+    if (!res.body) return;
     const raw = Buffer.from(await res.arrayBuffer());
     const body = raw.length < MIN_COMPRESS_BYTES ? raw : await encode(raw, encoding);
     // Hono's setter copies the old response's headers onto the new one, so the new headers are set after it.

@@ -23,6 +23,8 @@ function decodes(part: string): string | null {
 /** 400 with a detail that says what to fix, for the URLs that used to reach a handler and fail there with a 500. */
 export function requestGuard(): MiddlewareHandler {
   return async (c, next) => {
+    // Without a %-escape there is nothing to decode: a raw NUL never gets past Node's HTTP parser.
+    if (!c.req.url.includes('%')) return next();
     const { path, query } = rawPathAndQuery(c.req.url);
     const decodedPath = decodes(path);
     if (decodedPath === null)

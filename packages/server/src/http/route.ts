@@ -30,6 +30,8 @@ export interface RouteSpec<P extends Schema, Q extends Schema, B extends Schema,
   errors?: readonly number[];
   /** The handler checks the caller itself (the SSE route takes a ticket or a bearer token): document, don't guard. */
   authenticatesItself?: boolean;
+  /** In place of the table's guard for `auth`, enforcing the same (requireUserAlong for 'user'). */
+  guard?: MiddlewareHandler<AppEnv>;
   /** More middleware after the guard (rate limits). */
   use?: MiddlewareHandler<AppEnv>[];
 }
@@ -82,7 +84,7 @@ export function routeTable(app: Hono<AppEnv>, prefix: string, guards: Guards) {
     });
     const middleware: MiddlewareHandler<AppEnv>[] = [];
     if (spec.auth !== 'none' && !spec.authenticatesItself) {
-      const guard = guards[spec.auth];
+      const guard = spec.guard ?? guards[spec.auth];
       if (!guard) throw new Error(`no guard for ${spec.auth} routes (${spec.method} ${spec.path})`);
       middleware.push(guard);
     }

@@ -18,9 +18,9 @@ import {
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
-import { type AppEnv, currentUser, userGuards } from '../http/auth.js';
+import { type AppEnv, currentUser, requireUserAlong, userGuards } from '../http/auth.js';
 import { routeTable } from '../http/route.js';
-import { SessionJsonCache, sessionJson } from '../sessions/session-json.js';
+import { SessionJsonCache, sessionJson, sessionVersionAlongside, sessionVersionOf } from '../sessions/session-json.js';
 import {
   bestAttemptOf,
   createCustomSession,
@@ -117,11 +117,14 @@ export function mountSessionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       path: '/agent-session/{id}',
       summary: 'A session with its attempts, instructions and best attempt',
       response: AgentSession,
+      // The user guard, reading the session's owner and row versions in the same statement as the user.
+      guard: requireUserAlong(ctx, (c) => sessionVersionAlongside(c.req.param('id') ?? '')),
     },
     async (c, { params }) => {
       // The most-read route (the web polls it, the CLI watches it): assembled by Postgres, not parsed and re-serialised
       // here. test/product/session-read.test.ts holds it to AgentSession and to getSession's shape.
-      const body = await sessionJson(ctx.db, sessionBodies, currentUser(c), params.id);
+      const known = sessionVersionOf(c.get('alongside') as Record<string, unknown> | null | undefined);
+      const body = await sessionJson(ctx.db, sessionBodies, currentUser(c), params.id, known);
       return c.body(body, 200, { 'Content-Type': 'application/json' });
     },
   );

@@ -1,6 +1,7 @@
 // The hot read path: GET a session as wire JSON assembled by Postgres in one query, without re-parsing stored JSON.
 import { HttpError } from '../http/errors.js';
-import type { Sql } from '../db/sql.js';
+import { prepared, type Sql } from '../db/sql.js';
+import type { Alongside } from '../http/auth.js';
 import { isUuid } from './queries.js';
 
 // ISO 8601 UTC with milliseconds, as Date.toISOString writes it (to_char's MS truncates, like JS Dates do).
@@ -20,7 +21,35 @@ const VERSION = `s.xmin::text
   || '/' || coalesce((SELECT string_agg(a.xmin::text, ',' ORDER BY a.id) FROM generation_attempts a WHERE a.session_id = s.id), '')
   || '/' || coalesce((SELECT string_agg(i.xmin::text, ',' ORDER BY i.id) FROM user_instructions i WHERE i.session_id = s.id), '')`;
 
-const SESSION_VERSION = `SELECT s.owner_id, ${VERSION} AS version FROM agent_sessions s WHERE s.id = $1`;
+// Checked on every GET: kept prepared, since planning it cost Postgres more than running it.
+const SESSION_VERSION = prepared(
+  'session_version',
+  `SELECT s.owner_id, ${VERSION} AS version FROM agent_sessions s WHERE s.id = $1`,
+);
+
+/**
+ * The same check made in the statement that reads the caller's user (http/auth.ts Alongside): the GET then costs
+ * one round trip to the database when the rendering is reused. Undefined for an id that is no uuid (a 404 later).
+ */
+export function sessionVersionAlongside(id: string): Alongside | undefined {
+  if (!isUuid(id)) return undefined;
+  return {
+    name: 'session_version',
+    sql: `SELECT s.owner_id AS session_owner_id, ${VERSION} AS session_version FROM agent_sessions s WHERE s.id = $2`,
+    params: [id],
+  };
+}
+
+/**
+ * The version row a guard read with sessionVersionAlongside (`c.get('alongside')`), as sessionJson takes it: null for
+ * no such session, undefined when the guard read none (sessionJson then reads it itself).
+ */
+export function sessionVersionOf(
+  alongside: Record<string, unknown> | null | undefined,
+): { owner_id: string; version: string } | null | undefined {
+  if (!alongside) return alongside;
+  return { owner_id: alongside.session_owner_id as string, version: alongside.session_version as string };
+}
 
 // The attempts are rendered once (a CTE referenced twice is materialised once) and the best is picked from them by
 // the spec's rule (rows.ts bestAttempt): the completed one with the lowest optimized_time, no time counting as the
@@ -47,14 +76,20 @@ SELECT s.owner_id, ${VERSION} AS version, json_build_object(
 )::text AS body
 FROM agent_sessions s WHERE s.id = $1`;
 
-/** Rendered bodies by session id, with the row versions they were made of; least recently used out first. */
+type Bytes = Uint8Array<ArrayBuffer>;
+const utf8 = new TextEncoder();
+
+/**
+ * Rendered bodies by session id, with the row versions they were made of; least recently used out first. Kept as
+ * UTF-8 bytes: a string body is encoded again on every write to the socket.
+ */
 export class SessionJsonCache {
-  private readonly entries = new Map<string, { version: string; body: string }>();
+  private readonly entries = new Map<string, { version: string; body: Bytes }>();
   private bytes = 0;
 
   constructor(private readonly maxBytes = 32 * 1024 * 1024) {}
 
-  get(id: string, version: string): string | null {
+  get(id: string, version: string): Bytes | null {
     const hit = this.entries.get(id);
     if (!hit || hit.version !== version) return null;
     this.entries.delete(id);
@@ -62,7 +97,7 @@ export class SessionJsonCache {
     return hit.body;
   }
 
-  set(id: string, version: string, body: string): void {
+  set(id: string, version: string, body: Bytes): void {
     this.delete(id);
     if (body.length > this.maxBytes / 4) return;
     this.entries.set(id, { version, body });
@@ -84,7 +119,7 @@ export class SessionJsonCache {
 /**
  * The caller's session as the body of GET /agent-session/{id} (the sdk's AgentSession), or the 404 that also answers
  * for other people's sessions. Postgres renders it (stored JSON such as evaluation states goes to the socket as text,
- * never parsed and re-serialised here), and the rendering is reused while the session's rows are unchanged.
+ * never parsed and re-serialised here), and the rendering is reused while the session's rows are unchanged. UTF-8.
  * The same shape as services/sessions.ts getSession, which test/product/session-read.test.ts holds it to.
  */
 export async function sessionJson(
@@ -92,16 +127,20 @@ export async function sessionJson(
   cache: SessionJsonCache,
   user: { id: string; is_superuser: boolean },
   id: string,
-): Promise<string> {
+  /** The session's owner and row versions when the caller already read them (sessionVersionOf); null: none. */
+  known?: { owner_id: string; version: string } | null,
+): Promise<Bytes> {
   const notFound = () => new HttpError(404, 'Session not found');
   if (!isUuid(id)) throw notFound();
-  const [current] = await sql.query<{ owner_id: string; version: string }>(SESSION_VERSION, [id]);
+  const current =
+    known !== undefined ? known : (await sql.query<{ owner_id: string; version: string }>(SESSION_VERSION, [id]))[0];
   if (!current || (current.owner_id !== user.id && !user.is_superuser)) throw notFound();
   const cached = cache.get(id, current.version);
   if (cached !== null) return cached;
   // Version and body come from one statement, so they describe the same snapshot.
   const [row] = await sql.query<{ owner_id: string; version: string; body: string }>(SESSION_JSON, [id]);
   if (!row) throw notFound();
-  cache.set(id, row.version, row.body);
-  return row.body;
+  const body = utf8.encode(row.body);
+  cache.set(id, row.version, body);
+  return body;
 }

@@ -118,6 +118,36 @@ describe('compressed responses', () => {
     expect(JSON.parse(small.body.toString())).toEqual({ status: 'ok' });
   });
 
+  it('compresses a session GET (whose rendering is kept as bytes) to the same JSON, and says Vary without it', async () => {
+    const { token, user } = await server.createUser();
+    const [row] = await server.ctx.db.query<{ id: string }>(
+      `INSERT INTO agent_sessions (owner_id, problem_name, name, label, device, status, agent)
+       VALUES ($1, '19_ReLU', $2, 'ReLU', 'cpu-x86_64', 'idle', '{"provider":"tuner"}') RETURNING id`,
+      [user.id, 'ü-name '.repeat(300)],
+    );
+    const url = `${server.url}/api/v1/agent-session/${row?.id}`;
+    const auth = { Authorization: `Bearer ${token}` };
+    const plain = await rawGet(url, auth);
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toContain('Accept-Encoding');
+    expect(Number(plain.headers['content-length'])).toBe(plain.body.length);
+    const body = JSON.parse(plain.body.toString('utf8')) as { name: string };
+    expect(body.name).toBe('ü-name '.repeat(300));
+    // Twice each: the first renders, the second is the kept bytes.
+    for (const [encoding, decode] of [
+      ['br', brotliDecompressSync],
+      ['gzip', gunzipSync],
+      ['br', brotliDecompressSync],
+      ['gzip', gunzipSync],
+    ] as const) {
+      const r = await rawGet(url, { ...auth, 'Accept-Encoding': encoding });
+      expect(r.headers['content-encoding']).toBe(encoding);
+      expect(r.body.length).toBeLessThan(plain.body.length);
+      expect(decode(r.body).equals(plain.body)).toBe(true);
+    }
+  });
+
   it('never compresses or holds back the SSE stream', async () => {
     const { token } = await server.createUser();
     const devices = (await (await server.request('/api/v1/devices', { token })).json()) as { data: { id: string }[] };
