@@ -26,6 +26,7 @@ export const SERIAL_TIMING = [
   'packages/runner/test/cheats.test.ts',
   'packages/runner/test/cuda.test.ts',
   'packages/runner/test/isolation.test.ts',
+  'packages/runner/test/progress.test.ts',
   'packages/runner/test/references.test.ts',
   'packages/runner/test/runner-loop.test.ts',
   'packages/runner/test/timing.test.ts',
