@@ -52,13 +52,15 @@ export interface JobLoopOptions {
 export const PROGRESS_EVERY_MS = 2000;
 
 /**
- * One job's latest progress, sent with every lease heartbeat and, when it changes, on its own at most every
- * `everyMs` (so the session page follows case i of n without a heartbeat per sample).
+ * One job's latest progress, sent with every lease heartbeat and, when it changes, on its own: a new stage at once,
+ * a new case or sample count at most every `everyMs` (so the session page follows case i of n without a heartbeat
+ * per sample).
  */
 class LiveProgress {
   current: EvaluationProgress | undefined;
   private sentAt = 0;
   private sentKey = '';
+  private sentStage: EvaluationProgress['stage'] | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
 
@@ -69,7 +71,15 @@ class LiveProgress {
 
   set(progress: EvaluationProgress): void {
     this.current = progress;
-    if (this.stopped || this.timer) return;
+    if (this.stopped) return;
+    // A new stage goes at once (three a job at most: a quick evaluation checks and times within a second or two);
+    // a new case or sample count within one waits for its turn.
+    if (progress.stage !== this.sentStage) {
+      clearTimeout(this.timer);
+      this.flush();
+      return;
+    }
+    if (this.timer) return;
     const wait = this.sentAt + this.everyMs - Date.now();
     if (wait <= 0) this.flush();
     else this.timer = setTimeout(() => this.flush(), wait);
@@ -90,6 +100,7 @@ class LiveProgress {
   private mark(progress: EvaluationProgress): void {
     this.sentAt = Date.now();
     this.sentKey = JSON.stringify(progress);
+    this.sentStage = progress.stage;
   }
 
   private flush(): void {
