@@ -26,6 +26,7 @@ export const SERIAL_TIMING = [
   'packages/runner/test/cheats.test.ts',
   'packages/runner/test/cuda.test.ts',
   'packages/runner/test/isolation.test.ts',
+  'packages/runner/test/progress.test.ts',
   // Makes its own load (a busy loop on every core) to test the wait before a re-timing.
   'packages/runner/test/quiet.test.ts',
   'packages/runner/test/references.test.ts',

@@ -253,6 +253,20 @@ describe('a running session', () => {
     );
     expect(await page.getByTestId('progress-elapsed').textContent()).toMatch(/elapsed$/);
     expect(await page.getByRole('button', { name: 'Stop', exact: true }).count()).toBeGreaterThan(0);
+    // During an evaluation: which part runs, as the runner reports it from the harness (a test case being checked,
+    // or a benchmark case being timed with the samples taken so far).
+    const caseLine = await page.waitForFunction(
+      () => {
+        const text = document.querySelector('[data-testid="progress-evaluation"]')?.textContent ?? '';
+        return /^(Checking case \d+ of \d+|Timing case \d+ of \d+ · \d+ samples?)$/.test(text) ? text : null;
+      },
+      undefined,
+      { timeout: 200_000, polling: 200 },
+    );
+    const line = String(await caseLine.jsonValue());
+    const [, i, n] = /case (\d+) of (\d+)/.exec(line) ?? [];
+    expect(Number(i)).toBeGreaterThanOrEqual(1);
+    expect(Number(i)).toBeLessThanOrEqual(Number(n));
     // Five real evaluations: about 20 s each on a busy 2-core machine (measured), so allow four minutes.
     await page.getByTestId('session-progress').waitFor({ state: 'detached', timeout: 240_000 });
     await page.getByTestId('attempt-row').nth(4).waitFor();

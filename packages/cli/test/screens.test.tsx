@@ -118,6 +118,29 @@ describe('sessions watch screen', () => {
       progress: { ...report, queue: null, phase_elapsed_seconds: 67, estimate_seconds: 0 },
     });
     await eventually(() => expect(view.lastFrame()).toContain('usually about 40 s; taking longer than usual'));
+    // Which part of the evaluation runs, as the runner last reported it: the same line as the web's.
+    events.push({
+      type: 'progress',
+      progress: {
+        ...report,
+        queue: null,
+        phase_elapsed_seconds: 67,
+        estimate_seconds: 0,
+        evaluation: { stage: 'timing', case_index: 1, case_count: 2, samples: 37 },
+      },
+    });
+    await eventually(() => expect(view.lastFrame()).toContain('#3 Timing case 1 of 2 · 37 samples'));
+    events.push({
+      type: 'progress',
+      progress: {
+        ...report,
+        queue: null,
+        phase_elapsed_seconds: 67,
+        estimate_seconds: 0,
+        evaluation: { stage: 'correctness', case_index: 12, case_count: 30, samples: 0 },
+      },
+    });
+    await eventually(() => expect(view.lastFrame()).toContain('#3 Checking case 12 of 30'));
     // The attempt moves on before the next poll: the stale report is not shown.
     events.push({
       type: 'attempt.updated',
@@ -125,6 +148,7 @@ describe('sessions watch screen', () => {
       attempt: { ...waiting, status: 'completed', evaluation_state: evaluation('accepted', 6.25, 2.2) },
     });
     await eventually(() => expect(view.lastFrame()).not.toContain('usually about'));
+    expect(view.lastFrame()).not.toContain('Checking case');
   });
 
   test('q leaves the view without touching the session', async () => {

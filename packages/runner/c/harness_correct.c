@@ -154,10 +154,13 @@ static int check_one(struct harness *h, const case_desc *c, uint64_t seed, int d
 int kfh_correctness(struct harness *h) {
   const plan_t *P = &h->plan;
   fputs("\"correctness\":[", h->out);
+  int ntest = 0, ti = 0;
+  for (int ci = 0; ci < P->ncases; ci++) ntest += !P->cases[ci].bench;
   for (int ci = 0; ci < P->ncases; ci++) {
     const case_desc *c = &P->cases[ci];
     if (c->bench) continue;
     kfh_layout(h, c);
+    kfh_progress(h, "correctness", ++ti, ntest, 0, 0);
     for (int di = 0; di < P->ndists; di++)
       for (int si = 0; si < P->nseeds; si++) {
         uint64_t seed = P->seeds[si] + (uint64_t)ci * 1000003u + (uint64_t)di * 7919u;

@@ -7,6 +7,7 @@
      harness_timing.c   the timed phase: warm-up, paired samples, baseline samples, wait shares
      harness_phase.c    the host-wide timing lock and the outside load over the timed phase
      harness_report.c   the JSON report and the verdict
+     harness_progress.c the progress file the runner shows while the harness runs (stage, case i of n, samples)
    Functions shared between these files are prefixed kfh_ so that they can never clash with a custom
    problem's reference, which is linked into the harness. Never linked with candidate code. */
 #ifndef KF_HARNESS_INTERNAL_H
@@ -73,6 +74,12 @@ struct harness {
   sched_t sched;
   int lock_fd; /* the host-wide timing lock of the device (argv[5]); -1: none */
   load_t load;
+  /* The last progress written (harness_progress.c): its stage and case, and when (ms). */
+  struct {
+    char stage[16];
+    int case_index;
+    double at;
+  } progress;
 };
 
 static inline double since(double t0) { return now_ms() - t0; }
@@ -118,5 +125,8 @@ void kfh_print_sizes(struct harness *h, const case_desc *c);
 void kfh_print_series(struct harness *h, const char *key, const series *s);
 const char *kfh_dist_name(int d);
 void kfh_print_tail(struct harness *h);
+
+/* harness_progress.c */
+void kfh_progress(struct harness *h, const char *stage, int case_index, int case_count, int samples, int force);
 
 #endif

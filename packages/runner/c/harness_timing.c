@@ -305,8 +305,9 @@ static void print_case(struct harness *h, const case_run *r, int first) {
   fputc('}', J);
 }
 
-/* Samples one benchmark case, without printing it. */
-static int sample_case(struct harness *h, case_run *r, double budget) {
+/* Samples one benchmark case (index of count, for the progress file), without printing it. */
+static int sample_case(struct harness *h, case_run *r, double budget, int index, int count) {
+  kfh_progress(h, "timing", index, count, 0, 0);
   double t0 = now_ms();
   h->case_runs = h->case_flagged = 0;
   if (warm_up(h, r)) return -1;
@@ -317,8 +318,11 @@ static int sample_case(struct harness *h, case_run *r, double budget) {
   for (int k = 0;; k++) {
     if (paired_sample(h, r, k)) return -1;
     if (done_sampling(h, r, start, budget)) break;
+    /* Between pairs, outside every timed window: throttled to a few writes a second. */
+    kfh_progress(h, "timing", index, count, r->cand.n, 0);
   }
   sched_add(h, s0);
+  kfh_progress(h, "timing", index, count, r->cand.n, 1);
   if (r->cand.n == 0) {
     char m[400];
     snprintf(m, sizeof m, "no call of case %s could be timed: %s (%d of %d calls)", r->c->name, h->flagged_why,
@@ -330,14 +334,14 @@ static int sample_case(struct harness *h, case_run *r, double budget) {
 }
 
 /* Times and prints one benchmark case. */
-static int time_case(struct harness *h, const case_desc *c, double budget, int first) {
+static int time_case(struct harness *h, const case_desc *c, double budget, int first, int index, int count) {
   kfh_layout(h, c);
   case_run r;
   memset(&r, 0, sizeof r);
   r.c = c;
   r.flush = needs_flush(h, c);
   h->prof.flushed += r.flush;
-  int rc = sample_case(h, &r, budget);
+  int rc = sample_case(h, &r, budget, index, count);
   if (rc == 0) print_case(h, &r, first);
   kfh_series_free(&r.cand);
   kfh_series_free(&r.base);
@@ -349,12 +353,12 @@ static int time_case(struct harness *h, const case_desc *c, double budget, int f
 int kfh_timing(struct harness *h) {
   const plan_t *P = &h->plan;
   fputs(",\"bench\":[", h->out);
-  int nbench = 0, printed = 0, rc = 0;
+  int nbench = 0, printed = 0, rc = 0, timed = 0;
   for (int ci = 0; ci < P->ncases; ci++) nbench += P->cases[ci].bench;
   double budget = P->max_ms / (nbench ? nbench : 1), tstart = now_ms();
   for (int ci = 0; ci < P->ncases && rc == 0; ci++) {
     if (!P->cases[ci].bench) continue;
-    rc = time_case(h, &P->cases[ci], budget, printed == 0);
+    rc = time_case(h, &P->cases[ci], budget, printed == 0, ++timed, nbench);
     printed += rc == 0;
   }
   h->prof.timing = since(tstart);

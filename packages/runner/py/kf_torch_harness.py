@@ -47,6 +47,29 @@ torch.set_num_threads(THREADS)
 SOURCE = open(PLAN["source_path"], encoding="utf-8").read()
 FILE_NAME = PLAN["file_name"]
 PROFILE = {}
+# The progress file the runner shows while this runs (src/evaluate/progress.ts): rewritten whole (a temporary file
+# renamed over it) at most a few times a second, only between calls, never inside a timed window. Informational only.
+PROGRESS_PATH = PLAN.get("progress_path")
+PROGRESS_EVERY_S = 0.25
+_PROGRESS = {"key": None, "at": 0.0}
+
+
+def progress(stage, case_index, case_count, samples, force=False):
+    if not PROGRESS_PATH:
+        return
+    now = time.monotonic()
+    key = (stage, case_index)
+    if key == _PROGRESS["key"] and not force and now - _PROGRESS["at"] < PROGRESS_EVERY_S:
+        return
+    _PROGRESS["key"], _PROGRESS["at"] = key, now
+    body = json.dumps({"stage": stage, "case_index": case_index, "case_count": case_count, "samples": samples})
+    tmp = PROGRESS_PATH + ".tmp"
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(body + "\n")
+        os.rename(tmp, PROGRESS_PATH)
+    except OSError:
+        pass
 
 
 class Verdict(Exception):
@@ -545,7 +568,8 @@ def distributions(p, seed):
 
 def correctness(cand, report):
     cases = PLAN["cases"]["test"]
-    for c in cases:
+    for ci, c in enumerate(cases):
+        progress("correctness", ci + 1, len(cases), 0)
         p = Problem(c["constants"])
         probe = p.inputs(PLAN["seeds"][0], "as_written")
         shared = Shared(p.params, probe, p.expected(probe))
@@ -702,7 +726,8 @@ def benchmark(cand, report, early):
     busy0, wall0 = proc_stat_busy(), time.monotonic()
     own0 = resource.getrusage(resource.RUSAGE_SELF)
     work0 = {}
-    for c in PLAN["cases"]["benchmark"]:
+    for ci, c in enumerate(PLAN["cases"]["benchmark"]):
+        progress("timing", ci + 1, len(PLAN["cases"]["benchmark"]), 0)
         p = Problem(c["constants"])
         base_inputs = p.inputs(PLAN["bench_seed"], "as_written")
         want = p.expected(base_inputs)
@@ -796,6 +821,8 @@ def benchmark(cand, report, early):
                 raise Verdict("incorrect", f"incorrect: a timed call at case {c['name']} was wrong: {msg}")
             check_inputs(shared["candidate"].input_views, xs, names)
             n = len(times["candidate"])
+            # Between pairs, outside every timed window (throttled).
+            progress("timing", ci + 1, len(PLAN["cases"]["benchmark"]), n)
             elapsed = (time.monotonic() - t_start) * 1000
             if converged(times["candidate"]) and converged(times["baseline"]) and speedup_converged(ratios):
                 break
@@ -803,6 +830,7 @@ def benchmark(cand, report, early):
                 break
             if elapsed >= budget * 2 and n == 0:
                 raise Verdict("rejected", f"no call of case {c['name']} could be timed: every call was flagged")
+        progress("timing", ci + 1, len(PLAN["cases"]["benchmark"]), len(times["candidate"]), force=True)
         RETAKEN[0] += retaken
         RETAKEN[1] += waited_kept
         for r, (c0, w0) in sched0.items():

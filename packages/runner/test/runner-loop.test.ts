@@ -10,6 +10,8 @@ interface Fake {
   jobs: Array<{ id: string; payload: EvaluationJobPayload }>;
   results: Map<string, RunnerResultRequest>;
   heartbeats: number;
+  /** The stages the heartbeats' progress named, in order. */
+  stages: string[];
   registrations: number;
   runners: Set<string>;
 }
@@ -22,6 +24,7 @@ function fakeServer(port: number, jobs: Fake['jobs'], results: Fake['results']):
     jobs,
     results,
     heartbeats: 0,
+    stages: [],
     registrations: 0,
     runners: new Set(),
   };
@@ -66,6 +69,7 @@ function fakeServer(port: number, jobs: Fake['jobs'], results: Fake['results']):
     const hb = /^\/api\/v1\/runner\/jobs\/([^/]+)\/heartbeat$/.exec(url);
     if (hb) {
       fake.heartbeats++;
+      if (b?.progress?.stage) fake.stages.push(b.progress.stage);
       return send(res, 200, { lease_expires_at: new Date(Date.now() + 30_000).toISOString() });
     }
     const rs = /^\/api\/v1\/runner\/jobs\/([^/]+)\/result$/.exec(url);
@@ -113,6 +117,15 @@ describe('kforge-runner loop', () => {
     expect(first.evaluation_state?.verdict).toBe('accepted');
     expect(first.lease_token).toBe('lease-job-1');
     expect(fake.heartbeats).toBeGreaterThan(0);
+    // The heartbeats carried the evaluation's progress, in order, from compiling on.
+    expect(fake.stages[0]).toBe('compiling');
+    expect(fake.stages).toContain('timing');
+    const order = ['compiling', 'correctness', 'timing'];
+    for (let i = 1; i < fake.stages.length; i++)
+      if (fake.stages[i] !== 'compiling')
+        expect(order.indexOf(fake.stages[i] as string)).toBeGreaterThanOrEqual(
+          order.indexOf(fake.stages[i - 1] as string),
+        );
     const firstRunner = loop.runnerId();
 
     // Restart: the new server knows no runners (404 on claim) and is down for a moment first.

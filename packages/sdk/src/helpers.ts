@@ -1,5 +1,6 @@
 // Small rules of the spec that every face applies the same way.
 import type { TimingLoad } from './schemas/evaluation.js';
+import type { EvaluationProgress } from './schemas/runner.js';
 import type { GenerationAttempt } from './schemas/session.js';
 
 /** Spec section 9: a user created within 300 seconds of login counts as new. */
@@ -70,4 +71,14 @@ export function timingConditions(load: TimingLoad | undefined | null): string | 
       `timed ${load.timed_runs} times${load.retime_wait_ms !== undefined ? ` (the last after waiting ${(load.retime_wait_ms / 1000).toFixed(1)} s for the machine to quiet)` : ''}`,
     );
   return `${parts.join('; ')}.`;
+}
+
+/**
+ * An evaluation's progress in one line, as the web's progress box and `kforge sessions watch` say it: 'Compiling',
+ * 'Checking case 12 of 30', 'Timing case 1 of 2 · 37 samples'.
+ */
+export function evaluationProgressText(p: EvaluationProgress): string {
+  if (p.stage === 'compiling') return 'Compiling';
+  if (p.stage === 'correctness') return `Checking case ${p.case_index} of ${p.case_count}`;
+  return `Timing case ${p.case_index} of ${p.case_count} · ${p.samples} sample${p.samples === 1 ? '' : 's'}`;
 }

@@ -15,7 +15,14 @@ export {
   type TokenStore,
   tokenExpiry,
 } from './core/token.js';
-export { bestAttempt, isNewUser, NEW_USER_WINDOW_SECONDS, problemTitle, timingConditions } from './helpers.js';
+export {
+  bestAttempt,
+  evaluationProgressText,
+  isNewUser,
+  NEW_USER_WINDOW_SECONDS,
+  problemTitle,
+  timingConditions,
+} from './helpers.js';
 export {
   type DiffLine,
   type DiffSegment,

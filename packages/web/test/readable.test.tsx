@@ -17,7 +17,7 @@ import { DefaultErrorView } from '../src/components/DefaultErrorView';
 import { DiffView } from '../src/components/DiffView';
 import { EvaluationReport } from '../src/components/EvaluationReport';
 import { LeaderboardTable } from '../src/components/LeaderboardTable';
-import { SessionProgress, horizonText, sessionProgress } from '../src/components/SessionProgress';
+import { SessionProgress, evaluationText, horizonText, sessionProgress } from '../src/components/SessionProgress';
 import { Speedup } from '../src/components/Speedup';
 import { diffLines, unifiedDiff } from '../src/lib/diff';
 import { logTicks } from '../src/lib/logScale';
@@ -252,6 +252,24 @@ describe('a running session', () => {
     expect(horizonText({ ...late, estimate_seconds: 3 }, current, at + 60_000)?.text).toBe(
       'usually about 40 s; taking longer than usual',
     );
+  });
+
+  it("shows which part of the evaluation runs: 'Compiling', 'Checking case 12 of 30', 'Timing case 1 of 2 · 37 samples'", () => {
+    const timing = report({ evaluation: { stage: 'timing', case_index: 1, case_count: 2, samples: 37 } });
+    render(<SessionProgress session={running()} streamed={{}} report={timing} />);
+    expect(screen.getByTestId('progress-evaluation').textContent).toBe('Timing case 1 of 2 · 37 samples');
+    const current = { id: 'a2', status: 'evaluating' } as const;
+    const at = (evaluation: TimedProgress['evaluation']) => evaluationText(report({ evaluation }), current);
+    expect(at({ stage: 'correctness', case_index: 12, case_count: 30, samples: 0 })).toBe('Checking case 12 of 30');
+    expect(at({ stage: 'compiling', case_index: 0, case_count: 0, samples: 0 })).toBe('Compiling');
+    expect(at({ stage: 'timing', case_index: 2, case_count: 2, samples: 1 })).toBe('Timing case 2 of 2 · 1 sample');
+    // Nothing before the runner's first report, nor about another attempt or phase.
+    expect(at(null)).toBeNull();
+    expect(evaluationText({ ...timing, attempt_id: 'a1' }, current)).toBeNull();
+    expect(evaluationText(timing, { id: 'a2', status: 'generating' })).toBeNull();
+    cleanup();
+    render(<SessionProgress session={running()} streamed={{}} report={report({})} />);
+    expect(screen.queryByTestId('progress-evaluation')).toBeNull();
   });
 
   it('says nothing of a report about another attempt or phase, or without an earlier attempt to go by', () => {

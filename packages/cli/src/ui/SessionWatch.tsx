@@ -7,6 +7,7 @@ import {
   applyWatchEvent,
   attemptTime,
   currentStream,
+  evaluationLine,
   horizonLine,
   isSessionDone,
   type WatchEvent,
@@ -80,6 +81,7 @@ export function SessionView({ state, streamLines = 8 }: { state: WatchState; str
   const stream = currentStream(state);
   const tail = stream ? stream.text.split('\n').slice(-streamLines) : [];
   const horizon = horizonLine(state);
+  const evaluation = evaluationLine(state);
   return (
     <Box flexDirection="column">
       <Text>
@@ -116,8 +118,13 @@ export function SessionView({ state, streamLines = 8 }: { state: WatchState; str
           );
         })}
       </Box>
-      {horizon ? (
+      {evaluation ? (
         <Box marginTop={1}>
+          <Text color="cyan">{evaluation}</Text>
+        </Box>
+      ) : null}
+      {horizon ? (
+        <Box marginTop={evaluation ? 0 : 1}>
           <Text color="cyan">{horizon}</Text>
         </Box>
       ) : null}

@@ -2,6 +2,7 @@
 import {
   type AgentSession,
   applySessionEvent,
+  evaluationProgressText,
   type GenerationAttempt,
   type SessionEvent,
   type SessionProgress,
@@ -125,6 +126,18 @@ export function horizonLine(state: WatchState): string | undefined {
   if (p.typical_seconds === null || p.estimate_seconds === null) return undefined;
   const left = p.estimate_seconds >= 1 ? `about ${seconds(p.estimate_seconds)} left` : 'taking longer than usual';
   return `#${attempt.attempt_number} ${attempt.status}: usually about ${seconds(Math.max(1, p.typical_seconds))}; ${left} (estimate)`;
+}
+
+/**
+ * Which part of the evaluation in flight runs now, as the web's progress box says it: '#3 Timing case 1 of 2 ·
+ * 37 samples'. Undefined when the last report is about another attempt or phase, or says nothing of it.
+ */
+export function evaluationLine(state: WatchState): string | undefined {
+  const p = state.progress;
+  const attempt = p ? state.attempts.find((a) => a.id === p.attempt_id) : undefined;
+  if (!p?.evaluation || !attempt || isSessionDone(state.status)) return undefined;
+  if (p.phase !== 'evaluating' || attempt.status !== 'evaluating') return undefined;
+  return `#${attempt.attempt_number} ${evaluationProgressText(p.evaluation)}`;
 }
 
 export function attemptTime(attempt: GenerationAttempt): number | undefined {

@@ -8,6 +8,7 @@ import type { CgroupLimits } from '../sandbox/cgroup.js';
 import { JobSandbox } from '../sandbox/job-sandbox.js';
 import type { RunnerSettings } from '../settings.js';
 import { heavyLoad, type RawLoad, shouldRetime } from './judge.js';
+import { COMPILING, PROGRESS_FOLDER, type ProgressListener, watchProgress } from './progress.js';
 import { waitForQuiet } from './quiet.js';
 
 /** Thrown when no evaluation can be made at all (no sandbox, unknown problem); the job is retried or failed. */
@@ -31,6 +32,8 @@ export interface EvaluationJob<P> {
   settings: RunnerSettings;
   keepJobDir: boolean;
   signal?: AbortSignal | undefined;
+  /** Told where the evaluation is: compiling, then what the harness writes to its progress file (progress.ts). */
+  onProgress?: ProgressListener | undefined;
 }
 
 /** A state decided before the harness ran (the job refused, the candidate failed to compile). */
@@ -79,18 +82,26 @@ export function timingRules(timing: 'default' | 'quick' | TimingRules | undefine
 export async function runBackend<P, J, R>(backend: Backend<P, J, R>, job: EvaluationJob<P>): Promise<EvaluationState> {
   const prepared = await backend.prepare(job);
   if (isRefusal(prepared)) return prepared.refused;
+  const { folders, limits } = backend.sandbox(prepared);
   const sandbox = JobSandbox.open({
     workDir: job.workDir,
-    ...backend.sandbox(prepared),
+    // The progress folder: the harness's own (a sandboxed harness gets it writable), no worker's.
+    folders: [...folders, PROGRESS_FOLDER],
+    limits,
     jobCgroup: job.settings.jobCgroup,
     keep: job.keepJobDir,
   });
+  let stopWatching = () => {};
   try {
+    sandbox.share(sandbox.path(PROGRESS_FOLDER));
+    job.onProgress?.(COMPILING);
     const compiled = await backend.compile(prepared, sandbox);
     if (isRefusal(compiled)) return compiled.refused;
+    if (job.onProgress) stopWatching = watchProgress(sandbox.path(PROGRESS_FOLDER), job.onProgress);
     const { run, timedRuns } = await launchTimed(backend, prepared, sandbox, job);
     return backend.parse(prepared, run, { compile: compiled.report, timedRuns });
   } finally {
+    stopWatching();
     await sandbox.close();
   }
 }

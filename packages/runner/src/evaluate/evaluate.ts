@@ -7,6 +7,7 @@ import { sandboxAvailable } from '../sandbox/bwrap.js';
 import { DEFAULT_RUNNER_SETTINGS, type RunnerSettings } from '../settings.js';
 import { EvaluationSetupError, type EvaluationJob, runBackend, timingRules } from './backend.js';
 import { cBackend, cudaBackend, type EvaluationProfile } from './c-abi.js';
+import type { ProgressListener } from './progress.js';
 import { torchBackend, torchJobProblem, torchToolchain } from './torch.js';
 
 export { EvaluationSetupError } from './backend.js';
@@ -36,6 +37,8 @@ export interface EvaluateOptions {
   jobCgroup?: boolean;
   /** pytorch problems: also time the reference compiled with TorchScript freeze (default true). */
   compiledBaseline?: boolean;
+  /** Told where the evaluation is while it runs: compiling, checking case i of n, timing case i of n (samples). */
+  onProgress?: ProgressListener;
   /** Called once the harness has run, with where the time went (bench/runner-profile.mjs). */
   onProfile?: (profile: EvaluationProfile) => void;
 }
@@ -96,5 +99,6 @@ function evaluationJob<P>(
     settings,
     keepJobDir: opts.keepJobDir === true,
     signal: opts.signal,
+    onProgress: opts.onProgress,
   };
 }

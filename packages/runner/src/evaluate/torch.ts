@@ -24,6 +24,7 @@ import { type JobSandbox, jobCgroupLimits } from '../sandbox/job-sandbox.js';
 import { workerFilter } from '../sandbox/seccomp.js';
 import { type SpawnResult, runCommand } from '../sandbox/spawn.js';
 import { openTimingLock } from '../sandbox/timing-lock.js';
+import { PROGRESS_FILE, PROGRESS_FOLDER } from './progress.js';
 import type { Backend, EvaluationJob, Refusal } from './backend.js';
 import { planRules } from './judge.js';
 import { pythonReviewReasons } from './python-scan.js';
@@ -350,6 +351,8 @@ function planOf(j: TorchJob) {
     after_reply_cpu_ms: AFTER_REPLY_CPU_MS,
     seccomp: j.filter ? '/w/seccomp.bpf' : null,
     lock_fd: j.hasLock ? 5 : null,
+    // The harness's progress file (progress.ts), in the one folder its sandbox may write.
+    progress_path: `/w/${PROGRESS_FOLDER}/${PROGRESS_FILE}`,
     launch: {
       candidate: workerArgv(j, '/w/box', '/w/candidate.py', 'ModelNew', 'eager'),
       baseline: workerArgv(j, '/w/refbox', '/w/reference.py', 'Model', 'eager'),
@@ -388,14 +391,10 @@ function harnessArgv(j: TorchJob, sandbox: JobSandbox): string[] {
     openFiles: 256,
     ...(j.isCuda ? {} : { addressSpace: 24 * 2 ** 30 + 8 * DATA_BYTES }),
   };
-  return sandboxArgv({ workDir: sandbox.dir, writable: false, limits, asPid1: true, gpu: j.isCuda }, [
-    j.job.settings.python,
-    '-E',
-    '-s',
-    '-B',
-    '/w/kf_torch_harness.py',
-    '/w/plan.json',
-  ]);
+  return sandboxArgv(
+    { workDir: sandbox.dir, writable: false, writableFolders: [PROGRESS_FOLDER], limits, asPid1: true, gpu: j.isCuda },
+    [j.job.settings.python, '-E', '-s', '-B', '/w/kf_torch_harness.py', '/w/plan.json'],
+  );
 }
 
 async function launch(j: TorchJob, sandbox: JobSandbox): Promise<TorchRun> {

@@ -28,6 +28,7 @@ const HARNESS_SOURCES = [
   'harness_timing.c',
   'harness_phase.c',
   'harness_report.c',
+  'harness_progress.c',
   'harness_data.c',
   'harness_plan.c',
   'harness_worker.c',

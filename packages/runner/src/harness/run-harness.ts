@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { sandboxArgv, sandboxAvailable, type SandboxLimits } from '../sandbox/bwrap.js';
 import type { JobCgroup } from '../sandbox/cgroup.js';
 import { openTimingLock } from '../sandbox/timing-lock.js';
+import { PROGRESS_FILE, PROGRESS_FOLDER } from '../evaluate/progress.js';
 import { workerFilter } from '../sandbox/seccomp.js';
 import { runCommand, type SpawnResult } from '../sandbox/spawn.js';
 import type { BuiltHarness } from './build.js';
@@ -66,7 +67,15 @@ export async function runHarness(opts: HarnessOptions): Promise<HarnessRun> {
     stdoutCapBytes: 16 << 20,
     dropRoot: opts.sandboxHarness,
     ...(opts.uid !== undefined ? { uid: opts.uid } : {}),
-    env: { PATH: '/usr/bin:/bin', HOME: '/tmp', LC_ALL: 'C', OMP_WAIT_POLICY: 'passive' },
+    env: {
+      PATH: '/usr/bin:/bin',
+      HOME: '/tmp',
+      LC_ALL: 'C',
+      OMP_WAIT_POLICY: 'passive',
+      // Where the harness writes its progress (c/harness_progress.c): relative to its working folder, the job
+      // folder (/w in a sandbox, which mounts the progress folder writable).
+      KF_PROGRESS: `${PROGRESS_FOLDER}/${PROGRESS_FILE}`,
+    },
     ...(opts.signal ? { signal: opts.signal } : {}),
   }).finally(() => {
     if (lock !== null) closeSync(lock);
@@ -139,6 +148,7 @@ function harnessArgv(opts: HarnessOptions, limits: SandboxLimits, baseline: stri
     {
       workDir: opts.jobDir,
       writable: false,
+      writableFolders: [PROGRESS_FOLDER],
       limits: {
         ...limits,
         processes: limits.processes + 16,

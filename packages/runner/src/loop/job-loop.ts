@@ -1,6 +1,6 @@
 // The one leased-job loop (claim, work under a heartbeat, report) and evaluation on it; the in-process and standalone
 // runners evaluate on it, the server's generate workers write attempts on it.
-import type { Device, EvaluationJobPayload, EvaluationState } from '@kernelforge/sdk';
+import type { Device, EvaluationJobPayload, EvaluationProgress, EvaluationState } from '@kernelforge/sdk';
 import { type EvaluateOptions, EvaluationSetupError, evaluate } from '../evaluate/evaluate.js';
 import { deviceForJob } from '../devices/cpu.js';
 import type { Catalogue } from '../problems/schema.js';
@@ -17,8 +17,11 @@ export interface LeasedJob {
 export interface JobSource<J extends LeasedJob> {
   /** The next job, or null when none came (the source waits, and handles its own errors, before answering null). */
   claim(halt: AbortSignal): Promise<J | null>;
-  /** Extends the lease; false when the job is no longer this runner's. */
-  heartbeat(job: J): Promise<boolean>;
+  /**
+   * Extends the lease; false when the job is no longer this runner's. `progress`: where the evaluation is now (the
+   * session page shows it); also sent on its own, at most every `progressMs`, when it changes between beats.
+   */
+  heartbeat(job: J, progress?: EvaluationProgress): Promise<boolean>;
   /** Hands in the outcome (only called while the lease was held to the end). */
   report(job: J, outcome: JobOutcome): Promise<void>;
   /** The lease was lost while evaluating: the job is someone else's now and its outcome is dropped. */
@@ -41,6 +44,73 @@ export interface JobLoopOptions {
   heartbeatMs: () => number;
   /** Names this runner in a setup error ("this <who> does not serve <device>"). */
   who: string;
+  /** The least time between two heartbeats that carry new progress (default PROGRESS_EVERY_MS). */
+  progressMs?: number;
+}
+
+/** How often, at most, a change of an evaluation's progress is sent between its lease's heartbeats. */
+export const PROGRESS_EVERY_MS = 2000;
+
+/**
+ * One job's latest progress, sent with every lease heartbeat and, when it changes, on its own: a new stage at once,
+ * a new case or sample count at most every `everyMs` (so the session page follows case i of n without a heartbeat
+ * per sample).
+ */
+class LiveProgress {
+  current: EvaluationProgress | undefined;
+  private sentAt = 0;
+  private sentKey = '';
+  private sentStage: EvaluationProgress['stage'] | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly send: (progress: EvaluationProgress) => Promise<unknown>,
+    private readonly everyMs: number,
+  ) {}
+
+  set(progress: EvaluationProgress): void {
+    this.current = progress;
+    if (this.stopped) return;
+    // A new stage goes at once (three a job at most: a quick evaluation checks and times within a second or two);
+    // a new case or sample count within one waits for its turn.
+    if (progress.stage !== this.sentStage) {
+      clearTimeout(this.timer);
+      this.flush();
+      return;
+    }
+    if (this.timer) return;
+    const wait = this.sentAt + this.everyMs - Date.now();
+    if (wait <= 0) this.flush();
+    else this.timer = setTimeout(() => this.flush(), wait);
+  }
+
+  /** A lease heartbeat is about to carry the current progress. */
+  beat(): EvaluationProgress | undefined {
+    if (this.current) this.mark(this.current);
+    return this.current;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private mark(progress: EvaluationProgress): void {
+    this.sentAt = Date.now();
+    this.sentKey = JSON.stringify(progress);
+    this.sentStage = progress.stage;
+  }
+
+  private flush(): void {
+    this.timer = undefined;
+    const progress = this.current;
+    if (this.stopped || !progress || JSON.stringify(progress) === this.sentKey) return;
+    this.mark(progress);
+    // A lost lease is the lease heartbeat's to notice; a failed send is retried by the next change or beat.
+    this.send(progress).catch(() => {});
+  }
 }
 
 /**
@@ -111,12 +181,22 @@ export function runJobLoop<J extends LeasedJob>(
   opts: JobLoopOptions,
   halt: AbortSignal,
 ): Promise<void> {
+  const live = new Map<J, LiveProgress>();
   return runLeaseLoop<J, EvaluationState>(
     {
       claim: (h) => source.claim(h),
-      heartbeat: (job) => source.heartbeat(job),
+      heartbeat: (job) => source.heartbeat(job, live.get(job)?.beat()),
       heartbeatMs: opts.heartbeatMs,
-      work: (job, signal) => evaluateJob(job, opts, signal),
+      work: async (job, signal) => {
+        const progress = new LiveProgress((p) => source.heartbeat(job, p), opts.progressMs ?? PROGRESS_EVERY_MS);
+        live.set(job, progress);
+        try {
+          return await evaluateJob(job, opts, signal, (p) => progress.set(p));
+        } finally {
+          progress.stop();
+          live.delete(job);
+        }
+      },
       report: (job, settled) =>
         source.report(
           job,
@@ -130,7 +210,12 @@ export function runJobLoop<J extends LeasedJob>(
   );
 }
 
-async function evaluateJob(job: LeasedJob, opts: JobLoopOptions, signal: AbortSignal): Promise<EvaluationState> {
+async function evaluateJob(
+  job: LeasedJob,
+  opts: JobLoopOptions,
+  signal: AbortSignal,
+  onProgress: (progress: EvaluationProgress) => void,
+): Promise<EvaluationState> {
   // Its own id, or the generic one it extends (a job queued under `cpu-x86_64` before devices were named by model).
   const device = deviceForJob(opts.devices, job.payload.device);
   if (!device) throw new EvaluationSetupError(`this ${opts.who} does not serve ${job.payload.device}`);
@@ -139,6 +224,7 @@ async function evaluateJob(job: LeasedJob, opts: JobLoopOptions, signal: AbortSi
     device,
     workDir: opts.workDir,
     signal,
+    onProgress,
     ...(opts.timing ? { timing: opts.timing } : {}),
     ...(opts.allowUnsandboxed ? { allowUnsandboxed: true } : {}),
     ...(opts.python !== undefined ? { python: opts.python } : {}),

@@ -1,6 +1,13 @@
 // The standalone runner: register, long-poll for jobs, evaluate with heartbeats, post results; survives server restarts.
 import { hostname } from 'node:os';
-import { ApiError, type ClaimedJob, type Device, type EvaluationState, RunnerClient } from '@kernelforge/sdk';
+import {
+  ApiError,
+  type ClaimedJob,
+  type Device,
+  type EvaluationProgress,
+  type EvaluationState,
+  RunnerClient,
+} from '@kernelforge/sdk';
 import { retryDelayMs, sleep } from '@kernelforge/sdk/internal';
 import type { EvaluateOptions } from '../evaluate/evaluate.js';
 import type { Catalogue } from '../problems/schema.js';
@@ -109,7 +116,7 @@ class StandaloneRunner {
   source(): JobSource<ClaimedJob> {
     return {
       claim: () => this.claim(),
-      heartbeat: (job) => this.heartbeat(job),
+      heartbeat: (job, progress) => this.heartbeat(job, progress),
       report: (job, outcome) => this.report(job, outcome),
       leaseLost: (job) => this.log(`lost the lease of job ${job.job_id}; dropped it`),
     };
@@ -155,9 +162,13 @@ class StandaloneRunner {
     }
   }
 
-  private async heartbeat(job: ClaimedJob): Promise<boolean> {
+  private async heartbeat(job: ClaimedJob, progress?: EvaluationProgress): Promise<boolean> {
     try {
-      await this.api.heartbeat(job.job_id, { runner_id: this.runnerId as string, lease_token: job.lease_token });
+      await this.api.heartbeat(job.job_id, {
+        runner_id: this.runnerId as string,
+        lease_token: job.lease_token,
+        ...(progress ? { progress } : {}),
+      });
       return true;
     } catch (e) {
       // 409: another runner owns the job now; our result would be refused, so stop working on it.

@@ -22,6 +22,9 @@ export interface SandboxSpec {
   limits: SandboxLimits;
   /** Give the sandbox the GPU device nodes. */
   gpu?: boolean;
+  /** Folders below workDir mounted read-write at /w/<folder> although /w is read-only (the trusted harness's
+      progress folder): never one a worker sees. */
+  writableFolders?: readonly string[];
   /** Size of the private /tmp (bytes). */
   tmpBytes?: number;
   /** An fd the launcher has open on a seccomp program (bwrap `--seccomp`). */
@@ -147,6 +150,7 @@ export function sandboxArgv(spec: SandboxSpec, command: readonly string[]): stri
     spec.writable ? '--bind' : '--ro-bind',
     spec.workDir,
     '/w',
+    ...(spec.writableFolders ?? []).flatMap((f) => ['--bind', `${spec.workDir}/${f}`, `/w/${f}`]),
     '--chdir',
     '/w',
     ...(spec.gpu ? gpuDevices().flatMap((d) => ['--dev-bind', d, d]) : []),

@@ -74,7 +74,8 @@ export class RunnerClient {
     return this.#post('/runner/claim', body, RunnerClaimResponse, (body.wait_ms ?? 0) + TIMEOUT_MS.claim, options);
   }
 
-  /** POST /api/v1/runner/jobs/{id}/heartbeat: extends the lease (409 once the job is someone else's). */
+  /** POST /api/v1/runner/jobs/{id}/heartbeat: extends the lease (409 once the job is someone else's); `progress`, where
+      given, is what the session page shows of the evaluation. */
   heartbeat(jobId: string, body: RunnerHeartbeatRequest, options?: RequestOptions) {
     return this.#post(
       path`/runner/jobs/${jobId}/heartbeat`,

@@ -73,7 +73,35 @@ export type ClaimedJob = z.infer<typeof ClaimedJob>;
 export const RunnerClaimResponse = z.object({ job: ClaimedJob.nullable() });
 export type RunnerClaimResponse = z.infer<typeof RunnerClaimResponse>;
 
-export const RunnerHeartbeatRequest = z.object({ runner_id: Text, lease_token: Text });
+/** The most cases, and timed samples of one case, an evaluation's progress may name (far above any real one). */
+export const MAX_PROGRESS_CASES = 10_000;
+export const MAX_PROGRESS_SAMPLES = 10_000_000;
+
+/**
+ * Which part of an evaluation runs now, as its runner last saw it: compiling; checking correctness, test case
+ * `case_index` of `case_count`; or timing, benchmark case `case_index` of `case_count` with `samples` clean timed
+ * samples of that case taken so far. Written by the trusted harness (never the candidate), informational only: no
+ * verdict or figure is read from it. Compiling names no case (0 of 0).
+ */
+export const EvaluationProgress = z
+  .object({
+    stage: z.enum(['compiling', 'correctness', 'timing']),
+    case_index: z.number().int().min(0).max(MAX_PROGRESS_CASES),
+    case_count: z.number().int().min(0).max(MAX_PROGRESS_CASES),
+    samples: z.number().int().min(0).max(MAX_PROGRESS_SAMPLES),
+  })
+  .refine((p) => p.case_index <= p.case_count, {
+    message: 'case_index must not exceed case_count',
+    path: ['case_index'],
+  });
+export type EvaluationProgress = z.infer<typeof EvaluationProgress>;
+
+export const RunnerHeartbeatRequest = z.object({
+  runner_id: Text,
+  lease_token: Text,
+  /** Where the evaluation is now; stored on the job and shown on its session's progress (absent: unchanged). */
+  progress: EvaluationProgress.optional(),
+});
 export type RunnerHeartbeatRequest = z.infer<typeof RunnerHeartbeatRequest>;
 export const RunnerHeartbeatResponse = z.object({ lease_expires_at: Text });
 export type RunnerHeartbeatResponse = z.infer<typeof RunnerHeartbeatResponse>;

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { Id, Timestamp, Text } from './common.js';
 import { EvaluationState } from './evaluation.js';
+import { EvaluationProgress } from './runner.js';
 import { CustomProblemInput, Language } from './problem.js';
 
 /** queued -> generating -> evaluating -> completed | failed | stopped. `completed` means evaluated, whatever the verdict. */
@@ -108,6 +109,12 @@ export const SessionProgress = z.object({
   typical_seconds: z.number().nonnegative().nullable(),
   /** Where the typical duration comes from: this session's attempts, or the owner's recent ones on the problem and device. */
   typical_from: z.enum(['session', 'problem']).nullable(),
+  /**
+   * While the attempt is being evaluated: which part runs now (compiling, checking test case i of n, timing
+   * benchmark case i of n with the samples taken so far), as its runner last reported it; null otherwise or
+   * before the runner's first report. Absent from servers before it existed.
+   */
+  evaluation: EvaluationProgress.nullable().optional(),
 });
 export type SessionProgress = z.infer<typeof SessionProgress>;
 

@@ -1,6 +1,7 @@
 // The job queue, and the one owner of a job's lifecycle: enqueue, claim with a lease (FOR UPDATE SKIP LOCKED),
 // heartbeat, complete, retry with backoff, dead-letter, reap lapsed leases, cancel. No other file writes `jobs.status`.
 import { randomUUID } from 'node:crypto';
+import type { EvaluationProgress } from '@kernelforge/sdk';
 import type { Sql } from '../db/sql.js';
 import { announceJob } from './signals.js';
 import type { ClaimOptions, EnqueueOptions, Job, JobStatus } from './types.js';
@@ -62,7 +63,7 @@ export async function claimJob(sql: Sql, opts: ClaimOptions): Promise<Job | null
     deviceFilter = `AND j.device = ANY($${params.length}::text[])`;
   }
   const rows = await sql.query<Job>(
-    `UPDATE jobs SET status = 'leased', attempts = attempts + 1, lease_token = $2, runner_id = $3,
+    `UPDATE jobs SET progress = NULL, status = 'leased', attempts = attempts + 1, lease_token = $2, runner_id = $3,
        lease_expires_at = now() + make_interval(secs => $4), leased_at = now(), updated_at = now()
      WHERE id = (
        WITH running AS (
@@ -80,18 +81,23 @@ export async function claimJob(sql: Sql, opts: ClaimOptions): Promise<Job | null
   return rows[0] ?? null;
 }
 
-/** Extends a lease; null when the lease was lost (expired and requeued, cancelled or finished). */
+/**
+ * Extends a lease; null when the lease was lost (expired and requeued, cancelled or finished). `progress`, where
+ * given (an evaluation's stage, case and samples, already validated), replaces the job's; absent, it is kept.
+ */
 export async function heartbeatJob(
   sql: Sql,
   id: string,
   leaseToken: string,
   leaseSeconds: number,
+  progress?: EvaluationProgress,
 ): Promise<Date | null> {
   const rows = await sql.query<{ lease_expires_at: Date }>(
-    `UPDATE jobs SET lease_expires_at = now() + make_interval(secs => $3), updated_at = now()
+    `UPDATE jobs SET lease_expires_at = now() + make_interval(secs => $3), updated_at = now(),
+       progress = coalesce($4::jsonb, progress)
      WHERE id = $1 AND lease_token = $2 AND status = 'leased'
      RETURNING lease_expires_at`,
-    [id, leaseToken, leaseSeconds],
+    [id, leaseToken, leaseSeconds, progress ? JSON.stringify(progress) : null],
   );
   const at = rows[0]?.lease_expires_at;
   return at ? new Date(at) : null;
@@ -109,7 +115,7 @@ export async function lockLeasedJob(sql: Sql, id: string, leaseToken: string): P
 /** Marks a leased job done; false when the lease was lost meanwhile (the caller must then discard its result). */
 export async function completeJob(sql: Sql, id: string, leaseToken: string): Promise<boolean> {
   const rows = await sql.query(
-    `UPDATE jobs SET status = 'done', lease_token = NULL, lease_expires_at = NULL, updated_at = now()
+    `UPDATE jobs SET progress = NULL, status = 'done', lease_token = NULL, lease_expires_at = NULL, updated_at = now()
      WHERE id = $1 AND lease_token = $2 AND status = 'leased' RETURNING id`,
     [id, leaseToken],
   );
@@ -140,7 +146,7 @@ export async function failJob(
     if (!job) return { outcome: 'lost', job: null };
     if (opts.retryable && job.attempts < job.max_attempts) {
       await tx.query(
-        `UPDATE jobs SET status = 'queued', lease_token = NULL, lease_expires_at = NULL, runner_id = NULL,
+        `UPDATE jobs SET progress = NULL, status = 'queued', lease_token = NULL, lease_expires_at = NULL, runner_id = NULL,
            last_error = $2, run_after = now() + make_interval(secs => $3), updated_at = now()
          WHERE id = $1`,
         [id, error, backoffMs(job.attempts) / 1000],
@@ -149,7 +155,7 @@ export async function failJob(
     }
     const reason = opts.retryable ? `${error} (gave up after ${job.attempts} tries)` : error;
     await tx.query(
-      `UPDATE jobs SET status = 'dead', lease_token = NULL, lease_expires_at = NULL, last_error = $2,
+      `UPDATE jobs SET progress = NULL, status = 'dead', lease_token = NULL, lease_expires_at = NULL, last_error = $2,
          dead_reason = $3, updated_at = now() WHERE id = $1`,
       [id, error, reason],
     );
@@ -165,7 +171,7 @@ export async function failJob(
 export async function cancelAttemptJobs(sql: Sql, attemptIds: string[]): Promise<Job[]> {
   if (attemptIds.length === 0) return [];
   return sql.query<Job>(
-    `UPDATE jobs SET status = 'cancelled', lease_token = NULL, lease_expires_at = NULL, updated_at = now()
+    `UPDATE jobs SET progress = NULL, status = 'cancelled', lease_token = NULL, lease_expires_at = NULL, updated_at = now()
      WHERE (kind = 'generate' AND status IN ('queued', 'leased') AND payload->>'attempt_id' = ANY($1::text[]))
         OR (kind = 'evaluate' AND status = 'queued' AND payload->>'target_id' = ANY($1::text[]))
      RETURNING ${JOB_COLUMNS}`,
@@ -178,7 +184,7 @@ export async function cancelAttemptJobs(sql: Sql, attemptIds: string[]): Promise
 export async function cancelQueuedEvaluations(sql: Sql, dedupeKeys: string[]): Promise<Job[]> {
   if (dedupeKeys.length === 0) return [];
   return sql.query<Job>(
-    `UPDATE jobs SET status = 'cancelled', updated_at = now()
+    `UPDATE jobs SET progress = NULL, status = 'cancelled', updated_at = now()
      WHERE kind = 'evaluate' AND status = 'queued' AND dedupe_key = ANY($1::text[])
      RETURNING ${JOB_COLUMNS}`,
     [dedupeKeys],
@@ -191,13 +197,13 @@ export async function cancelQueuedEvaluations(sql: Sql, dedupeKeys: string[]): P
  */
 export async function reapExpiredLeases(sql: Sql): Promise<{ requeued: Job[]; dead: Job[] }> {
   const requeued = await sql.query<Job>(
-    `UPDATE jobs SET status = 'queued', lease_token = NULL, lease_expires_at = NULL, runner_id = NULL,
+    `UPDATE jobs SET progress = NULL, status = 'queued', lease_token = NULL, lease_expires_at = NULL, runner_id = NULL,
        last_error = 'lease expired', run_after = now(), updated_at = now()
      WHERE status = 'leased' AND lease_expires_at < now() AND attempts < max_attempts
      RETURNING ${JOB_COLUMNS}`,
   );
   const dead = await sql.query<Job>(
-    `UPDATE jobs SET status = 'dead', lease_token = NULL, lease_expires_at = NULL, last_error = 'lease expired',
+    `UPDATE jobs SET progress = NULL, status = 'dead', lease_token = NULL, lease_expires_at = NULL, last_error = 'lease expired',
        dead_reason = 'the runner holding it stopped responding ' || attempts || ' times', updated_at = now()
      WHERE status = 'leased' AND lease_expires_at < now() AND attempts >= max_attempts
      RETURNING ${JOB_COLUMNS}`,

@@ -125,7 +125,7 @@ export function mountRunnerRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     {
       method: 'post',
       path: '/runner/jobs/{id}/heartbeat',
-      summary: "Extend a job's lease; 409 when it was lost",
+      summary: "Extend a job's lease, with the evaluation's progress; 409 when it was lost",
       tags,
       auth: 'runner',
       params: JobParam,
@@ -135,7 +135,9 @@ export function mountRunnerRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     },
     async (_c, { params: { id }, body }) => {
       await touchRunner(ctx, body.runner_id);
-      const until = isUuid(id) ? await heartbeatJob(ctx.db, id, body.lease_token, ctx.config.jobs.leaseSeconds) : null;
+      const until = isUuid(id)
+        ? await heartbeatJob(ctx.db, id, body.lease_token, ctx.config.jobs.leaseSeconds, body.progress)
+        : null;
       if (!until) throw new HttpError(409, 'Lease lost: the job was requeued, cancelled or finished');
       return { lease_expires_at: until.toISOString() };
     },

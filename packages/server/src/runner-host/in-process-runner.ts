@@ -81,8 +81,15 @@ function jobsTable(ctx: AppContext, runnerId: string, deviceIds: string[]): JobS
         return null;
       }
     },
-    async heartbeat(job) {
-      return (await heartbeatJob(ctx.db, job.id, job.lease_token as string, ctx.config.jobs.leaseSeconds)) !== null;
+    async heartbeat(job, progress) {
+      const until = await heartbeatJob(
+        ctx.db,
+        job.id,
+        job.lease_token as string,
+        ctx.config.jobs.leaseSeconds,
+        progress,
+      );
+      return until !== null;
     },
     async report(job, outcome) {
       try {

@@ -1,5 +1,5 @@
 // A running session's horizon: where its current attempt's job stands in its queue, and how long the phase usually takes.
-import type { QueuePosition, SessionProgress } from '@kernelforge/sdk';
+import { EvaluationProgress, type QueuePosition, type SessionProgress } from '@kernelforge/sdk';
 import type { AppContext } from '../context.js';
 import type { Sql } from '../db/sql.js';
 import { ownSession } from '../sessions/queries.js';
@@ -15,6 +15,7 @@ const NOTHING: SessionProgress = {
   estimate_seconds: null,
   typical_seconds: null,
   typical_from: null,
+  evaluation: null,
 };
 
 /** How many earlier phases a typical duration is the median of: recent enough to follow a session's drift. */
@@ -27,13 +28,14 @@ interface CurrentRow {
   job_kind: 'generate' | 'evaluate' | null;
   job_status: 'queued' | 'leased' | null;
   running_seconds: number | string | null;
+  progress: unknown;
 }
 
 /** The first live attempt (as the web's progress box picks it) and the job that carries its phase, if any. */
 async function currentAttempt(sql: Sql, sessionId: string): Promise<CurrentRow | null> {
   const rows = await sql.query<CurrentRow>(
     `SELECT a.id, a.status, j.id AS job_id, j.kind AS job_kind, j.status AS job_status,
-       extract(epoch FROM now() - j.leased_at) AS running_seconds
+       extract(epoch FROM now() - j.leased_at) AS running_seconds, j.progress
      FROM generation_attempts a
      LEFT JOIN jobs j ON j.status IN ('queued', 'leased') AND j.dedupe_key =
        CASE WHEN a.status = 'evaluating' THEN 'evaluate:attempt:' || a.id ELSE 'generate:' || a.id END
@@ -114,6 +116,21 @@ async function typicalDuration(
   return theirs === null ? null : { seconds: theirs, from: 'problem' };
 }
 
+/** The evaluation's progress as its runner last reported it (validated when stored; read back defensively). */
+function evaluationOf(stored: unknown): EvaluationProgress | null {
+  if (stored === null || stored === undefined) return null;
+  let value = stored;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return null;
+    }
+  }
+  const parsed = EvaluationProgress.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
 /** GET /api/v1/agent-session/{id}/progress: owner or superuser, like the session itself (404 otherwise). */
 export async function sessionProgressOf(ctx: AppContext, user: Caller, id: string): Promise<SessionProgress> {
   const session = await ownSession(ctx.db, user, id);
@@ -130,6 +147,7 @@ export async function sessionProgressOf(ctx: AppContext, user: Caller, id: strin
   const estimate = typical && elapsed !== null ? Math.max(0, Math.round((typical.seconds - elapsed) * 10) / 10) : null;
   return {
     attempt_id: current.id,
+    evaluation: phaseJob === 'evaluate' && current.job_status === 'leased' ? evaluationOf(current.progress) : null,
     phase: current.status,
     queue,
     phase_elapsed_seconds: elapsed,

@@ -11,6 +11,7 @@ import {
   fakeState,
   json,
   postResult,
+  RUNNER_TOKEN,
   registerRunner,
   startProductServer,
   waitForQueuedAttempt,
@@ -125,5 +126,86 @@ test("another user gets the session route's 404; a superuser sees it; a stopped 
     estimate_seconds: null,
     typical_seconds: null,
     typical_from: null,
+    evaluation: null,
   });
+});
+
+/** Claims evaluate jobs until the one of `sessionId`'s first attempt comes (earlier tests leave others queued). */
+async function claimFor(sessionId: string): Promise<Claimed> {
+  for (let i = 0; i < 20; i++) {
+    const job = (await claim(server, runnerId, [CPU.id])) as Claimed | null;
+    if (!job) break;
+    if ((await attemptOf(job)) === `${sessionId}#1`) return job;
+  }
+  throw new Error(`no evaluate job for ${sessionId}`);
+}
+
+const beat = (job: Claimed, extra: Record<string, unknown>) =>
+  json<{ lease_expires_at?: string; detail?: Array<{ loc: unknown[]; msg: string; type: string }> }>(
+    server.request(`/api/v1/runner/jobs/${job.job_id}/heartbeat`, {
+      method: 'POST',
+      token: RUNNER_TOKEN,
+      json: { runner_id: runnerId, lease_token: job.lease_token, ...extra },
+    }),
+  );
+
+test("a heartbeat's progress is stored on the job and shown as the evaluation's stage, case and samples", async () => {
+  const s = await createReluSession(server, user, 'live', 1);
+  await waitForQueuedAttempt(server, s.id, 1);
+  // Queued: nothing is evaluating yet.
+  expect((await progress(s.id)).evaluation).toBeNull();
+  const job = await claimFor(s.id);
+  // Leased, before the runner's first report: the phase, no evaluation detail.
+  expect(await progress(s.id)).toMatchObject({ phase: 'evaluating', evaluation: null });
+
+  const compiling = { stage: 'compiling', case_index: 0, case_count: 0, samples: 0 };
+  expect((await beat(job, { progress: compiling })).status).toBe(200);
+  expect((await progress(s.id)).evaluation).toEqual(compiling);
+  const timing = { stage: 'timing', case_index: 1, case_count: 2, samples: 37 };
+  expect((await beat(job, { progress: timing })).status).toBe(200);
+  expect((await progress(s.id)).evaluation).toEqual(timing);
+  // A plain heartbeat keeps the last progress.
+  expect((await beat(job, {})).status).toBe(200);
+  expect((await progress(s.id)).evaluation).toEqual(timing);
+  const rows = await server.ctx.db.query<{ progress: unknown }>('SELECT progress FROM jobs WHERE id = $1', [
+    job.job_id,
+  ]);
+  const stored = typeof rows[0]?.progress === 'string' ? JSON.parse(rows[0].progress) : rows[0]?.progress;
+  expect(stored).toEqual(timing);
+
+  // The result ends the lease and clears the progress.
+  await postResult(server, runnerId, job, { evaluation_state: fakeState('benchmark', 2) });
+  const after = await server.ctx.db.query<{ progress: unknown }>('SELECT progress FROM jobs WHERE id = $1', [
+    job.job_id,
+  ]);
+  expect(after[0]?.progress ?? null).toBeNull();
+  expect((await progress(s.id)).evaluation ?? null).toBeNull();
+});
+
+test('a heartbeat with a bad progress gets a 422 that says which field, and changes nothing', async () => {
+  const s = await createReluSession(server, user, 'bad beats', 1);
+  await waitForQueuedAttempt(server, s.id, 1);
+  const job = await claimFor(s.id);
+  const good = { stage: 'correctness', case_index: 3, case_count: 30, samples: 0 };
+  expect((await beat(job, { progress: good })).status).toBe(200);
+  const bad: Array<[unknown, string]> = [
+    [{ ...good, stage: 'judging' }, 'stage'],
+    [{ ...good, case_index: -1 }, 'case_index'],
+    [{ ...good, case_index: 1.5 }, 'case_index'],
+    [{ ...good, case_index: 31 }, 'case_index'],
+    [{ ...good, case_count: 10_001 }, 'case_count'],
+    [{ ...good, samples: 10_000_001 }, 'samples'],
+    [{ ...good, samples: '37' }, 'samples'],
+    [{ stage: 'timing' }, 'case_index'],
+    ['timing case 1 of 2', 'progress'],
+  ];
+  for (const [value, field] of bad) {
+    const r = await beat(job, { progress: value });
+    expect(r.status, JSON.stringify(value)).toBe(422);
+    const issue = r.body.detail?.[0];
+    expect(issue?.loc.slice(0, 2)).toEqual(['body', 'progress']);
+    if (field !== 'progress') expect(issue?.loc.at(-1)).toBe(field);
+    expect(issue?.msg).toBeTruthy();
+  }
+  expect((await progress(s.id)).evaluation).toEqual(good);
 });

@@ -1,7 +1,7 @@
 // Where a running session is: which attempt of how many, the phase of the current one, its place in the queue or how
 // long the phase usually takes, the agent's streamed text and the time since the attempt started. Shown only while the
 // session is running.
-import type { AgentSession, GenerationAttempt } from '@kernelforge/sdk';
+import { type AgentSession, evaluationProgressText, type GenerationAttempt } from '@kernelforge/sdk';
 import { useEffect, useState } from 'react';
 import type { TimedProgress } from '../hooks/useSessionProgress';
 
@@ -60,6 +60,19 @@ export function horizonText(
   };
 }
 
+/**
+ * Which part of the attempt's evaluation runs now ('Timing case 1 of 2 · 37 samples'), as its runner last reported
+ * it; null when the report is about another attempt or phase, or says nothing of it yet.
+ */
+export function evaluationText(
+  report: TimedProgress | undefined,
+  current: Pick<GenerationAttempt, 'id' | 'status'>,
+): string | null {
+  if (!report?.evaluation || report.attempt_id !== current.id || current.status !== 'evaluating') return null;
+  if (report.phase !== 'evaluating') return null;
+  return evaluationProgressText(report.evaluation);
+}
+
 function useNow(active: boolean): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -87,6 +100,7 @@ export function SessionProgress({
   const phase = PHASES.findIndex((p) => p.status === current.status);
   const text = streamed[current.id];
   const horizon = horizonText(report, current, now);
+  const evaluation = evaluationText(report, current);
   return (
     <section
       aria-label="Progress"
@@ -108,6 +122,16 @@ export function SessionProgress({
           {formatElapsed(now - Date.parse(current.created_at))} elapsed
         </p>
       </div>
+      {evaluation ? (
+        <p
+          className="mt-1 text-sm font-medium text-sky-900 tabular-nums dark:text-sky-100"
+          data-testid="progress-evaluation"
+          aria-live="polite"
+          title="As the runner last reported it"
+        >
+          {evaluation}
+        </p>
+      ) : null}
       {horizon ? (
         <p
           className="mt-1 text-sm text-sky-800 tabular-nums dark:text-sky-200"

@@ -6,6 +6,8 @@ import { api } from '../lib/client';
 import { keys } from './keys';
 
 export const PROGRESS_POLL_MS = 3000;
+/** While an evaluation runs, its part (case i of n, samples) changes every second or two: polled this often then. */
+export const EVALUATION_POLL_MS = 1000;
 
 /** The report, with when it arrived, so an estimate can count down between polls. */
 export type TimedProgress = SessionProgress & { fetched_at: number };
@@ -14,6 +16,9 @@ export function useSessionProgress(id: string | undefined, running: boolean) {
   return useSWR(
     id && running ? keys.sessionProgress(id) : null,
     async (): Promise<TimedProgress> => ({ ...(await api().sessions.progress(id ?? '')), fetched_at: Date.now() }),
-    { refreshInterval: PROGRESS_POLL_MS, revalidateOnFocus: false },
+    {
+      refreshInterval: (latest) => (latest?.phase === 'evaluating' ? EVALUATION_POLL_MS : PROGRESS_POLL_MS),
+      revalidateOnFocus: false,
+    },
   );
 }

@@ -1,0 +1,165 @@
+// An evaluation's live progress: the runner says when it compiles, the trusted harness (C, and the torch one) writes
+// its stage, case i of n and samples taken to the job's progress folder, and the runner passes each change on, in
+// order. Evaluates real candidates (SERIAL_TIMING).
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import type { EvaluationJobPayload, EvaluationProgress } from '@kernelforge/sdk';
+import { describe, expect, it } from 'vitest';
+import { readProgress } from '../src/evaluate/progress.js';
+import { torchToolchain } from '../src/evaluate/torch.js';
+import { evaluate } from '../src/index.js';
+import { loadTorchProblems, torchFilesIn } from '../src/problems/torch.js';
+import { catalogue, cpuDevice, fixture, payload, repoRoot, workDir } from './helpers.js';
+
+const STAGES = ['compiling', 'correctness', 'timing'] as const;
+
+/** What a listener heard, checked: the stages in order, cases counting up within a stage, samples within a case. */
+function expectOrdered(seen: EvaluationProgress[]): void {
+  expect(seen[0]).toEqual({ stage: 'compiling', case_index: 0, case_count: 0, samples: 0 });
+  for (let i = 1; i < seen.length; i++) {
+    const [a, b] = [seen[i - 1] as EvaluationProgress, seen[i] as EvaluationProgress];
+    const order = STAGES.indexOf(b.stage) - STAGES.indexOf(a.stage);
+    expect(order, JSON.stringify(seen)).toBeGreaterThanOrEqual(0);
+    if (order === 0 && b.case_index === a.case_index) expect(b.samples).toBeGreaterThanOrEqual(a.samples);
+    if (order === 0) expect(b.case_index).toBeGreaterThanOrEqual(a.case_index);
+    if (b.stage !== 'compiling') {
+      expect(b.case_index).toBeGreaterThanOrEqual(1);
+      expect(b.case_index).toBeLessThanOrEqual(b.case_count);
+    }
+  }
+  expect(new Set(seen.map((p) => p.stage))).toEqual(new Set(STAGES));
+  // A timed case ends with its count of clean samples (at least the plan's minimum, 5 in quick timing).
+  expect(Math.max(...seen.filter((p) => p.stage === 'timing').map((p) => p.samples))).toBeGreaterThanOrEqual(5);
+}
+
+async function heard(
+  job: EvaluationJobPayload,
+  extra: { problems?: typeof catalogue; compiledBaseline?: boolean } = {},
+) {
+  const seen: EvaluationProgress[] = [];
+  const state = await evaluate(job, {
+    problems: extra.problems ?? catalogue,
+    device: cpuDevice(),
+    workDir,
+    timing: 'quick',
+    onProgress: (p) => seen.push(p),
+    ...(extra.compiledBaseline === false ? { compiledBaseline: false } : {}),
+  });
+  return { state, seen };
+}
+
+describe('live progress of an evaluation', () => {
+  it('the C harness: compiling, then each test case, then each benchmark case with its samples', async () => {
+    const { state, seen } = await heard(payload('19_ReLU', fixture('./candidates/relu_omp.c')));
+    expect(state.verdict, state.message).toBe('accepted');
+    expectOrdered(seen);
+    const tests = catalogue.get('19_ReLU')?.cases.test.length ?? 0;
+    const correctness = seen.filter((p) => p.stage === 'correctness');
+    expect(correctness.every((p) => p.case_count === tests && p.samples === 0)).toBe(true);
+    // Each test case is written as it starts; a watcher may miss one that passed in a moment, never see one twice or
+    // out of order, and hears the last.
+    const indices = correctness.map((p) => p.case_index);
+    expect(indices).toEqual([...new Set(indices)].sort((a, b) => a - b));
+    expect(indices.at(-1)).toBe(tests);
+    const timing = seen.filter((p) => p.stage === 'timing');
+    expect(timing.at(-1)?.case_index).toBe(timing.at(-1)?.case_count);
+  }, 120_000);
+
+  it('a custom problem (the harness in its own sandbox) reports through its writable progress folder', async () => {
+    const { state, seen } = await heard(
+      payload(
+        'double it',
+        '#include <stdint.h>\nvoid solution(const float* x, float* y, int64_t n) { for (int64_t i = 0; i < n; i++) y[i] = x[i] + x[i]; }',
+        {
+          custom_problem: {
+            signature: [
+              { name: 'x', type: 'f32*', role: 'in', shape: ['n'] },
+              { name: 'y', type: 'f32*', role: 'out', shape: ['n'] },
+              { name: 'n', type: 'i64', role: 'size' },
+            ],
+            reference_source:
+              '#include <stdint.h>\nvoid solution(const float* x, float* y, int64_t n) { for (int64_t i = 0; i < n; i++) y[i] = 2 * x[i]; }',
+            language: 'c',
+            cases: {
+              test: [
+                { name: 't7', sizes: { n: 7 } },
+                { name: 't1001', sizes: { n: 1001 } },
+              ],
+              benchmark: [
+                { name: 'b1', sizes: { n: 100_000 } },
+                { name: 'b2', sizes: { n: 200_000 } },
+              ],
+            },
+            cost: { flops: 'n', bytes: '8*n' },
+          },
+        },
+      ),
+    );
+    expect(state.verdict, state.message).toBe('accepted');
+    expectOrdered(seen);
+    expect(seen.filter((p) => p.stage === 'correctness').at(-1)?.case_index).toBe(2);
+    const timed = seen.filter((p) => p.stage === 'timing');
+    expect(new Set(timed.map((p) => `${p.case_index}/${p.case_count}`))).toEqual(new Set(['1/2', '2/2']));
+  }, 120_000);
+
+  it.skipIf(!torchToolchain().ok)(
+    'the torch harness: the same stages from its sandbox',
+    async () => {
+      const files = torchFilesIn(join(repoRoot, 'problems', 'pytorch'), 'builtin').filter((f) =>
+        f.path.endsWith('101_HardSigmoid.py'),
+      );
+      const r = await loadTorchProblems(files, {
+        taken: new Set(catalogue.keys()),
+        cacheDir: join(workDir, 'cache'),
+        budgets: { cpu: 16 << 20, cuda: 64 << 20 },
+      });
+      const problems = new Map(r.problems.map((p) => [p.name, p] as const));
+      const source = problems.get('101_HardSigmoid')?.torch?.source ?? '';
+      const { state, seen } = await heard(
+        payload('101_HardSigmoid', source.replace(/\bModel\b/g, 'ModelNew'), {
+          language: 'pytorch',
+          device: cpuDevice().id,
+        }),
+        { problems, compiledBaseline: false },
+      );
+      expect(state.verdict, state.message).toBe('accepted');
+      expectOrdered(seen);
+    },
+    300_000,
+  );
+});
+
+describe('reading a progress file', () => {
+  const dir = mkdtempSync(join(workDir, 'progress-'));
+  const file = (name: string, text: string) => {
+    writeFileSync(join(dir, name), text);
+    return join(dir, name);
+  };
+
+  it('takes a valid one, and refuses what is not one (bad stage, out of bounds, garbage, a link, a fifo)', () => {
+    expect(readProgress(file('ok.json', '{"stage":"timing","case_index":1,"case_count":2,"samples":37}\n'))).toEqual({
+      stage: 'timing',
+      case_index: 1,
+      case_count: 2,
+      samples: 37,
+    });
+    expect(readProgress(file('stage.json', '{"stage":"cheating","case_index":1,"case_count":2,"samples":3}'))).toBe(
+      null,
+    );
+    expect(readProgress(file('over.json', '{"stage":"timing","case_index":3,"case_count":2,"samples":3}'))).toBe(null);
+    expect(readProgress(file('neg.json', '{"stage":"timing","case_index":1,"case_count":2,"samples":-1}'))).toBe(null);
+    expect(readProgress(file('frac.json', '{"stage":"timing","case_index":1,"case_count":2,"samples":1.5}'))).toBe(
+      null,
+    );
+    expect(readProgress(file('big.json', `{"stage":"timing",${' '.repeat(1000)}"case_index":1}`))).toBe(null);
+    expect(readProgress(file('half.json', '{"stage":"tim'))).toBe(null);
+    expect(readProgress(join(dir, 'missing.json'))).toBe(null);
+    symlinkSync(join(dir, 'ok.json'), join(dir, 'link.json'));
+    expect(readProgress(join(dir, 'link.json'))).toBe(null);
+    execFileSync('mkfifo', [join(dir, 'fifo.json')]);
+    expect(readProgress(join(dir, 'fifo.json'))).toBe(null);
+    mkdirSync(join(dir, 'folder.json'));
+    expect(readProgress(join(dir, 'folder.json'))).toBe(null);
+  });
+});
