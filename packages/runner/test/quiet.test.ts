@@ -13,7 +13,7 @@ describe('waitForQuiet', () => {
     try {
       await new Promise((r) => setTimeout(r, 200));
       const w = await waitForQuiet(1_500, undefined, 250);
-      expect(w.quiet).toBe(false);
+      expect(w.quiet, JSON.stringify(w)).toBe(false);
       expect(w.waitedMs).toBeGreaterThanOrEqual(1_400);
       expect(w.waitedMs).toBeLessThan(5_000);
     } finally {

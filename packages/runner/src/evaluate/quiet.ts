@@ -19,10 +19,11 @@ function procStat(): { busy: number; total: number } | null {
   }
 }
 
-/** How many cores were busy over the window just ended, from two /proc/stat readings. */
+/** How many cores were busy over the window just ended, from two /proc/stat readings; NaN when the counters did not
+    move (no reading: never taken for quiet). */
 function busyCores(a: { busy: number; total: number }, b: { busy: number; total: number }, cores: number): number {
   const total = b.total - a.total;
-  return total > 0 ? ((b.busy - a.busy) / total) * cores : 0;
+  return total > 0 ? ((b.busy - a.busy) / total) * cores : Number.NaN;
 }
 
 export interface QuietWait {
@@ -30,6 +31,8 @@ export interface QuietWait {
   waitedMs: number;
   /** Whether the machine quieted (false: the bound was spent, or /proc/stat could not be read). */
   quiet: boolean;
+  /** The busy cores of the last window read (NaN: none). */
+  lastBusyCores: number;
 }
 
 /**
@@ -42,13 +45,18 @@ export async function waitForQuiet(maxMs: number, signal?: AbortSignal, windowMs
   const cores = availableParallelism();
   const threshold = Math.max(NOISY_OUTSIDE_CORES, cores / 4);
   let before = procStat();
-  if (!before || maxMs <= 0) return { waitedMs: 0, quiet: false };
+  let last = Number.NaN;
+  if (!before || maxMs <= 0) return { waitedMs: 0, quiet: false, lastBusyCores: last };
   while (performance.now() - started < maxMs && !signal?.aborted) {
     await sleep(Math.min(windowMs, Math.max(0, maxMs - (performance.now() - started))), signal).catch(() => {});
     const after = procStat();
     if (!after) break;
-    if (busyCores(before, after, cores) < threshold) return { waitedMs: performance.now() - started, quiet: true };
-    before = after;
+    const busy = busyCores(before, after, cores);
+    if (Number.isFinite(busy)) {
+      last = busy;
+      before = after;
+    }
+    if (busy < threshold) return { waitedMs: performance.now() - started, quiet: true, lastBusyCores: last };
   }
-  return { waitedMs: performance.now() - started, quiet: false };
+  return { waitedMs: performance.now() - started, quiet: false, lastBusyCores: last };
 }
