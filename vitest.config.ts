@@ -1,10 +1,11 @@
 // One vitest config for the whole workspace; packages resolve to their sources, so tests never wait on a build.
-// Two projects (scripts/test-passes.mjs says which file goes where): `parallel`, every file that does not evaluate
-// kernels, on several workers; then `serial`, the files that do, one at a time.
+// Three projects (scripts/test-passes.mjs says which file goes where): `parallel`, every file that does not evaluate
+// kernels, on several workers, and beside it `side`, files that mostly wait, one at a time; then `serial`, the files
+// that evaluate, one at a time.
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { SERIAL, TEST_FILES, TYPE_TEST_FILES } from './scripts/test-passes.mjs';
+import { SERIAL, SIDE, TEST_FILES, TYPE_TEST_FILES } from './scripts/test-passes.mjs';
 
 const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
 
@@ -38,9 +39,19 @@ export default defineConfig({
         test: {
           name: 'parallel',
           include: TEST_FILES,
-          exclude: ['**/node_modules/**', ...SERIAL],
+          exclude: ['**/node_modules/**', ...SERIAL, ...SIDE],
           maxWorkers: parallelWorkers,
           typecheck: { enabled: true, include: TYPE_TEST_FILES, tsconfig: './tsconfig.typetests.json' },
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Files that mostly wait (scripts/test-passes.mjs SIDE): one at a time, beside the parallel pass.
+          name: 'side',
+          include: SIDE,
+          fileParallelism: false,
           sequence: { groupOrder: 0 },
         },
       },

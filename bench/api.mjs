@@ -1,7 +1,7 @@
 // API and memory figures for bench/README.md (DESIGN 10): GET a session with 20 attempts on Postgres at a fixed
 // 300 req/s (p50/p99) and at full speed, side by side with a bare Hono route in the same run; then the resident
 // memory of an idle server on PGlite and of an idle standalone `kforge-runner`.
-// Run: node bench/api.mjs [--rate 300] [--seconds 10] [--rounds 3] [--full-seconds 5] [--api-only] [--profile DIR]
+// Run: node bench/api.mjs [--rate 300] [--seconds 10] [--rounds 3] [--full-seconds 5] [--settle S] [--api-only] [--profile DIR]
 //      node bench/api.mjs --short   (a few seconds per route and short memory settles: everything in about 2 minutes)
 // Needs a Postgres install for scripts/postgres.mjs; wrk from Debian for the full-speed figures, else a Node closed
 // loop is used. Full speed alternates the routes in rounds (bare, same body, session, then again), so load from
@@ -26,6 +26,7 @@ const { values: args } = parseArgs({
     // Full speed: this many rounds of every route, each this long.
     rounds: { type: 'string' },
     'full-seconds': { type: 'string' },
+    settle: { type: 'string' },
     // A few seconds per route and short memory settles: a smoke run CI can afford; quote the default run's figures.
     short: { type: 'boolean', default: false },
     // Writes a V8 CPU profile of the API server (Postgres part) into this folder, to see where a request's time goes.
@@ -38,8 +39,10 @@ const RATE = Number(args.rate);
 const SECONDS = Number(args.seconds ?? (SHORT ? 2 : 10));
 const ROUNDS = Number(args.rounds ?? 3);
 const FULL_SECONDS = Number(args['full-seconds'] ?? (SHORT ? 2 : 5));
-const SERVER_SETTLE_MS = SHORT ? 3_000 : 15_000;
-const RUNNER_SETTLE_MS = SHORT ? 3_000 : 10_000;
+// --settle S: how long each idle process settles before its memory is read (CI's smoke run: 1 s).
+const SETTLE_MS = args.settle === undefined ? undefined : Number(args.settle) * 1000;
+const SERVER_SETTLE_MS = SETTLE_MS ?? (SHORT ? 3_000 : 15_000);
+const RUNNER_SETTLE_MS = SETTLE_MS ?? (SHORT ? 3_000 : 10_000);
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -82,15 +85,22 @@ function startProcess(argv, env, ready, cwd = root) {
   children.push(child);
   let log = '';
   return new Promise((resolve, reject) => {
+    // Cleared once the process is up or gone: a pending timer kept the script alive 90 s after its last figure.
+    const timer = setTimeout(() => reject(new Error(`${argv.join(' ')} did not start:\n${log}`)), 90_000);
     const onData = (chunk) => {
       log += chunk.toString();
       const m = ready.exec(log);
-      if (m) resolve({ child, match: m, log: () => log });
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, match: m, log: () => log });
+      }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${argv.join(' ')} exited with ${code}:\n${log}`)));
-    setTimeout(() => reject(new Error(`${argv.join(' ')} did not start:\n${log}`)), 90_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${argv.join(' ')} exited with ${code}:\n${log}`));
+    });
   });
 }
 

@@ -75,6 +75,16 @@ export const SERIAL_PRODUCT = [
 export const SERIAL = [...SERIAL_TIMING, ...SERIAL_PRODUCT];
 
 /**
+ * Files of the `side` project: they neither evaluate kernels nor touch the test database, and mostly wait (servers
+ * they start, a browser, load they make and measure). scripts/test.mjs runs them one at a time beside the `parallel`
+ * pass, after the Postgres pass on that side, so their waiting overlaps the busier pass instead of adding to it.
+ */
+export const SIDE = [
+  // The bench scripts that time no kernel (api: per-request cost and idle memory; cli; web).
+  'tests/bench/bench-faces.test.ts',
+];
+
+/**
  * Server files run a second time on a real Postgres: those whose behaviour goes through SQL (queries, transactions,
  * locking, NOTIFY, migrations). Not the agents (no database), not the PyTorch evaluations (the database side of an
  * attempt is the C one's), not transport-only files (compression, configuration).
@@ -150,25 +160,29 @@ export function checkPasses() {
   for (const [name, list] of [
     ['SERIAL', SERIAL],
     ['POSTGRES', POSTGRES],
+    ['SIDE', SIDE],
   ])
     for (const f of list) if (!existsSync(join(root, f))) problems.push(`${f} is listed in ${name} but does not exist`);
   for (const f of POSTGRES)
     if (!f.startsWith('packages/server/')) problems.push(`${f} is in POSTGRES but is not a server test`);
   for (const f of SERIAL_TIMING)
     if (SERIAL_PRODUCT.includes(f)) problems.push(`${f} is in both serial lanes (SERIAL_TIMING and SERIAL_PRODUCT)`);
+  for (const f of SIDE)
+    if (SERIAL.includes(f) || POSTGRES.includes(f)) problems.push(`${f} is in SIDE and in SERIAL or POSTGRES`);
   const projects = projectFiles();
   const parallel = projects.get('parallel') ?? new Set();
   const serial = projects.get('serial') ?? new Set();
+  const side = projects.get('side') ?? new Set();
   for (const name of projects.keys())
-    if (name !== 'parallel' && name !== 'serial') problems.push(`vitest has a project ${name} that no pass runs`);
+    if (name !== 'parallel' && name !== 'serial' && name !== 'side')
+      problems.push(`vitest has a project ${name} that no pass runs`);
   const files = allTestFiles();
   for (const f of files) {
-    const inP = parallel.has(f);
-    const inS = serial.has(f);
-    if (inP && inS) problems.push(`${f} runs in both the parallel and the serial pass`);
-    if (!inP && !inS) problems.push(`${f} runs in neither pass (vitest never runs it)`);
+    const passes = [parallel.has(f), serial.has(f), side.has(f)].filter(Boolean).length;
+    if (passes > 1) problems.push(`${f} runs in more than one of the parallel, serial and side passes`);
+    if (passes === 0) problems.push(`${f} runs in no pass (vitest never runs it)`);
   }
-  for (const f of [...parallel, ...serial])
+  for (const f of [...parallel, ...serial, ...side])
     if (!files.includes(f)) problems.push(`${f} is run by vitest but is not a *.test file`);
   return problems;
 }

@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startPostgres } from './postgres.mjs';
-import { checkPasses, POSTGRES, SERIAL, SERIAL_PRODUCT, SERIAL_TIMING } from './test-passes.mjs';
+import { checkPasses, POSTGRES, SERIAL, SERIAL_PRODUCT, SERIAL_TIMING, SIDE } from './test-passes.mjs';
 
 const filters = process.argv.slice(2);
 mkdirSync('reports', { recursive: true });
@@ -176,17 +176,37 @@ try {
   // 1. Files that do not evaluate kernels, on several workers; beside them, the database files on Postgres that do
   //    not evaluate kernels either (neither holds the timing lock). The Postgres pass gets one worker: beside the
   //    other pass's, more left the cores too busy for the heavier files' timeouts on 2 cores.
+  //    After the Postgres pass on that side, the files that mostly wait (SIDE: bench smoke runs of servers, the CLI
+  //    and a browser), one at a time, so their waiting overlaps the busier pass.
+  const sideFiles = selected(SIDE);
   const printLogs = await Promise.all([
     vitest('tests (embedded PGlite)', 'reports/vitest-pglite.json', ['--project', 'parallel', ...common], cliEnv),
-    pg && pgParallel.length > 0
-      ? vitest(
-          'server tests (Postgres)',
-          'reports/vitest-postgres.json',
-          ['--project', 'parallel', '--maxWorkers=1', '--passWithNoTests', ...pgParallel],
-          pgEnv,
-          'reports/vitest-postgres.log',
-        )
-      : undefined,
+    (async () => {
+      const prints = [];
+      if (pg && pgParallel.length > 0)
+        prints.push(
+          await vitest(
+            'server tests (Postgres)',
+            'reports/vitest-postgres.json',
+            ['--project', 'parallel', '--maxWorkers=1', '--passWithNoTests', ...pgParallel],
+            pgEnv,
+            'reports/vitest-postgres.log',
+          ),
+        );
+      if (sideFiles.length > 0)
+        prints.push(
+          await vitest(
+            'side tests (waiting on servers and a browser)',
+            'reports/vitest-side.json',
+            ['--project', 'side', '--passWithNoTests', ...sideFiles],
+            cliEnv,
+            'reports/vitest-side.log',
+          ),
+        );
+      return () => {
+        for (const print of prints) print?.();
+      };
+    })(),
   ]);
   for (const print of printLogs) print?.();
   // 2. Files that evaluate kernels, in two lanes side by side, one file at a time in each (every timed phase takes the

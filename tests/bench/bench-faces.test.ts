@@ -5,7 +5,11 @@ import { bench } from './run-bench';
 
 describe('bench scripts of the faces', () => {
   it('api: the session GET beside a bare route with the same body, and idle memory', () => {
-    const r = bench('api.mjs', ['--short', '--seconds', '1', '--rounds', '1', '--full-seconds', '1'], 280_000);
+    const r = bench(
+      'api.mjs',
+      ['--short', '--seconds', '1', '--rounds', '1', '--full-seconds', '1', '--settle', '1'],
+      280_000,
+    );
     expect(r.status, r.tail).toBe(0);
     expect(r.out).toMatch(/RATIO GET session \/ bare route sending the same 84 KB body: [\d.]+x/);
     expect(r.out).toMatch(/server idle on PGlite, bundled, first start .*RSS \d+ MB/);

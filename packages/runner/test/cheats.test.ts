@@ -50,7 +50,6 @@ describe('cheats get their verdicts', () => {
     ['cache_by_size.c', ['incorrect']],
     ['cache_by_pointer_timed.c', ['incorrect'], /n8M/],
     ['mutate_inputs.c', ['incorrect'], /input x was modified/],
-    ['detached_thread.c', ['rejected', 'incorrect', 'nondeterministic']],
     ['sleep_then_work.c', ['rejected'], /still running after solution\(\) returned/],
     ['early_reply.c', ['rejected'], /after solution\(\) returned|outside the timed call|clock/],
     // Touching ~4 GiB before RLIMIT_AS stops it: on a quiet machine that takes seconds and ends in runtime_error;
@@ -87,6 +86,21 @@ describe('cheats get their verdicts', () => {
       expect(state.verdict, state.message).toBe('rejected');
       expect(state.message).toMatch(/clock/);
     }
+  }, 120_000);
+
+  it('work handed to a detached thread never shortens the time: rejected or incorrect, or timed to its end', async () => {
+    // The call returns at once and a detached thread does all the work. The harness sees it still running after
+    // the reply (rejected), or the outputs unwritten when checked (incorrect). On a loaded machine the harness may
+    // read the reply only after the thread has finished: nothing is left to see, and the time then covers the whole
+    // of the work, so it is accepted at an honest time, never a faster one (seen in CI beside the product lane).
+    const twin = await run('19_ReLU', `#define KF_HONEST_TWIN 1\n${withDefines('detached_thread.c')}`);
+    expect(twin.verdict, twin.message).toBe('accepted');
+    const cheat = await run('19_ReLU', withDefines('detached_thread.c'));
+    expect(['rejected', 'incorrect', 'nondeterministic', 'accepted'], cheat.message).toContain(cheat.verdict);
+    if (cheat.verdict === 'accepted')
+      expect(cheat.benchmarking_result!.optimized_time!).toBeGreaterThan(
+        0.8 * twin.benchmarking_result!.optimized_time!,
+      );
   }, 120_000);
 
   it('a forged early reply never shortens the time: rejected, or timed to the end of the real work', async () => {
