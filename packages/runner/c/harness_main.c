@@ -36,7 +36,11 @@ static int open_data(struct harness *h) {
   return shm_fd;
 }
 
-/* The no-op round trip: the median (taken off every timed call) and 90th percentile of 33 calls. */
+/* The no-op round trip of 33 calls: the fastest is taken off every timed call, the 90th percentile is the clock
+   check's slack. The fastest, not the median: a round trip is never shorter than it, so no call's time is cut below
+   its own work, whatever the load was while these 33 ran. (The median, taken while another process kept the cores
+   busy, was longer than the round trips of calmer calls later: a 65,536-element ReLU then read 2.7 us a call,
+   195 GB/s against a 52 GB/s peak, and was called implausible in CI.) */
 static void calibrate(struct harness *h) {
   double rt[33];
   kf_reply rep;
@@ -52,7 +56,7 @@ static void calibrate(struct harness *h) {
       rt[j] = rt[j - 1];
       rt[j - 1] = t;
     }
-  h->nop_ms = rt[16];
+  h->nop_ms = rt[0];
   h->nop_p90_ms = rt[29];
   h->prof.calibrate = since(t0);
 }

@@ -12,13 +12,25 @@ export const EVALUATION_POLL_MS = 1000;
 /** The report, with when it arrived, so an estimate can count down between polls. */
 export type TimedProgress = SessionProgress & { fetched_at: number };
 
-export function useSessionProgress(id: string | undefined, running: boolean) {
+/**
+ * `current`: the session's live attempt and its status, as the event stream has it. A change of either (an attempt
+ * starting to evaluate) fetches at once, and while one evaluates the report is polled every second: an evaluation
+ * can be over in a couple of seconds, shorter than the idle poll.
+ */
+export function useSessionProgress(
+  id: string | undefined,
+  running: boolean,
+  current?: { id: string; status: string } | undefined,
+) {
+  const evaluating = current?.status === 'evaluating';
   return useSWR(
-    id && running ? keys.sessionProgress(id) : null,
+    id && running ? [...keys.sessionProgress(id), current?.id ?? '', current?.status ?? ''] : null,
     async (): Promise<TimedProgress> => ({ ...(await api().sessions.progress(id ?? '')), fetched_at: Date.now() }),
     {
-      refreshInterval: (latest) => (latest?.phase === 'evaluating' ? EVALUATION_POLL_MS : PROGRESS_POLL_MS),
+      refreshInterval: (latest) =>
+        evaluating || latest?.phase === 'evaluating' ? EVALUATION_POLL_MS : PROGRESS_POLL_MS,
       revalidateOnFocus: false,
+      keepPreviousData: true,
     },
   );
 }

@@ -37,7 +37,12 @@ function SessionView({ session }: { session: AgentSession }) {
   const bestId = best?.status === 'completed' ? best.id : undefined;
   const result = best?.evaluation_state?.benchmarking_result;
   const deleted = session.deleted_at !== null;
-  const { data: report } = useSessionProgress(session.id, !deleted && sessionProgress(session) !== null);
+  const live = sessionProgress(session);
+  const { data: report } = useSessionProgress(
+    session.id,
+    !deleted && live !== null,
+    live ? { id: live.current.id, status: live.current.status } : undefined,
+  );
   return (
     <>
       <PageHeader
