@@ -93,6 +93,15 @@ const names = (page: Page, problem: string) =>
     }),
   );
 
+/** A naming without a title given looks it up in the problem catalogue, which may arrive after the first paint. */
+async function titlesLoaded(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('[data-testid="problem-name"][data-problem="19_ReLU"]')].every((e) =>
+      (e.getAttribute('title') ?? '').includes(' · '),
+    ),
+  );
+}
+
 describe('one naming of problems', () => {
   it('names 19_ReLU the same on the sessions list, the session page and the leaderboards', async () => {
     const { context, page } = await openAt(1280, busy.token);
@@ -102,6 +111,7 @@ describe('one naming of problems', () => {
         .locator('[data-testid="problem-name"][data-problem="19_ReLU"] [data-testid="problem-title"]')
         .first()
         .waitFor();
+      await titlesLoaded(page);
       for (const n of await names(page, '19_ReLU')) seen.push({ where, ...n });
     };
     await page.goto('/sessions');
@@ -147,6 +157,7 @@ describe('one naming of problems', () => {
     ] as const) {
       await page.goto(path);
       await page.locator('[data-testid="problem-name"][data-problem="19_ReLU"]').first().waitFor();
+      await titlesLoaded(page);
       expect(await overflow(page), path).toBeLessThanOrEqual(0);
       problems.push(...(await smallText(page)).map((t) => `${path}: ${t}`));
       // Every naming starts with the id and carries id and title in its tooltip.
