@@ -51,7 +51,13 @@ describe('cheats get their verdicts', () => {
     ['cache_by_pointer_timed.c', ['incorrect'], /n8M/],
     ['mutate_inputs.c', ['incorrect'], /input x was modified/],
     ['sleep_then_work.c', ['rejected'], /still running after solution\(\) returned/],
-    ['early_reply.c', ['rejected'], /after solution\(\) returned|outside the timed call|clock/],
+    // Rejected; or, where the harness read the forged reply only after the work was done (seen once in CI beside the
+    // product lane), accepted at the time of the whole work: never faster (checked below).
+    [
+      'early_reply.c',
+      ['rejected', 'accepted'],
+      /after solution\(\) returned|outside the timed call|clock|slower|faster|noise/,
+    ],
     // Touching ~4 GiB before RLIMIT_AS stops it: on a quiet machine that takes seconds and ends in runtime_error;
     // under a load of 9 on 2 cores it once ran past even the 30 s deadline (timeout). Either way it is stopped,
     // not accepted, and the machine survives (the runner-health test below).
@@ -67,6 +73,10 @@ describe('cheats get their verdicts', () => {
       const state = await run('19_ReLU', withDefines(file), {}, timing);
       expect(verdicts, state.message).toContain(state.verdict);
       if (message) expect(state.message).toMatch(message);
+      // Accepted only at an honest time: a forged early reply that stopped the clock would read hundreds of times
+      // faster than the reference (a few microseconds against milliseconds).
+      if (file === 'early_reply.c' && state.verdict === 'accepted')
+        expect(state.benchmarking_result!.speedup, state.message).toBeLessThan(10);
       if (file === 'include_secret.c') expect(state.compile?.log).not.toContain('TOP-SECRET');
     }, 120_000);
   }
