@@ -84,6 +84,7 @@ typedef struct {
   int dead;
   char error[256]; /* why it stopped: "timeout", or an exit status */
   int timed_out;
+  int forged; /* a reply that was not the stub's answer to the command sent (worker_call): the verdict is rejected */
   /* The sandbox's cpu time when a call was last seen to leave nothing running (worker_busy_after_return). */
   int idle_known;
   long long idle_cpu_ns;

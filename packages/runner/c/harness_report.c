@@ -13,7 +13,7 @@ void kfh_worker_failure(struct harness *h, worker_t *w, const char *during) {
   if (!strcmp(h->verdict, "rejected")) return; /* kfh_timed_call found work left running: that is the verdict */
   char m[512];
   snprintf(m, sizeof m, "%s: %s", during, w->error);
-  kfh_fail(h, w->timed_out ? "timeout" : "runtime_error", m);
+  kfh_fail(h, w->forged ? "rejected" : w->timed_out ? "timeout" : "runtime_error", m);
 }
 
 void kfh_json_str(struct harness *h, const char *s) {

@@ -199,15 +199,56 @@ timeout:
   return -1;
 }
 
+/* A fresh nonce per command (splitmix64 over a seed from the kernel): a reply must echo its command's. */
+static uint64_t next_nonce(void) {
+  static uint64_t state;
+  if (!state) {
+    if (syscall(SYS_getrandom, &state, sizeof state, 0) != (long)sizeof state) state = (uint64_t)now_ms() * 2654435761u;
+    state |= 1;
+  }
+  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return (z ^ (z >> 31)) | 1; /* never 0, the hello's */
+}
+
+/* A reply that is not the stub's answer to the command just sent: something in the worker's process (the candidate)
+   wrote to the reply pipe. The worker is stopped (its protocol can no longer be trusted) and the verdict is
+   `rejected` (kfh_worker_failure). */
+static int forged(worker_t *w, const char *what) {
+  if (w->init_pidfd < 0) find_sandbox_init(w);
+  kill_sandbox(w);
+  reap(w, NULL);
+  w->forged = 1;
+  snprintf(w->error, sizeof w->error,
+           "%s: something in the worker's process wrote to its reply pipe (a forged reply, e.g. one sent before the work "
+           "was done)",
+           what);
+  return -1;
+}
+
+/* Before a command: the reply pipe must be empty. Left-over bytes are a second reply to the last command. */
+static int reply_pipe_pending(worker_t *w) {
+  struct pollfd pf = {w->reply_fd, POLLIN, 0};
+  if (poll(&pf, 1, 0) != 1 || !(pf.revents & POLLIN)) return 0;
+  char b;
+  ssize_t got = read(w->reply_fd, &b, 1);
+  if (got > 0) return forged(w, "a reply arrived that no command asked for");
+  return 0; /* end of file: the worker is gone, which the command's own reply will say */
+}
+
 int worker_call(worker_t *w, int op, const kf_arg *args, int nargs, double timeout_ms, kf_reply *rep) {
   if (w->dead) return -1;
   double start = now_ms(), deadline = start + timeout_ms;
   if (op == KF_OP_RUN) w->after_done = w->after_counted = 0;
+  uint64_t nonce = 0;
   if (op != 0) {
+    if (reply_pipe_pending(w)) return -1;
     kf_cmd cmd;
     memset(&cmd, 0, sizeof cmd);
     cmd.op = op;
     cmd.nargs = nargs;
+    cmd.nonce = nonce = next_nonce();
     for (int i = 0; i < nargs; i++) cmd.args[i] = args[i];
     const char *p = (const char *)&cmd;
     size_t n = sizeof cmd;
@@ -226,6 +267,7 @@ int worker_call(worker_t *w, int op, const kf_arg *args, int nargs, double timeo
     if (w->timed_out) snprintf(w->error, sizeof w->error, "no answer within %.0f ms", timeout_ms);
     return -1;
   }
+  if (rep->nonce != nonce) return forged(w, "a reply did not answer the command it was sent");
   if (op == KF_OP_RUN) w->call_ms = now_ms() - start;
   return 0;
 }

@@ -131,9 +131,11 @@ describe('peaks measured on a busy machine', () => {
   it('a kernel above an understated peak gets a fresh measurement, not an implausible verdict', async () => {
     const first = await run('19_ReLU', fixture('./candidates/relu_omp.c'));
     expect(first.verdict, first.message).toBe('accepted');
-    // A device whose bandwidth peak was measured while the machine was busy: half what this kernel reaches.
+    // A device whose bandwidth peak was measured while the machine was busy: an eighth of what this kernel reached.
+    // (Half was too little: beside other work the second run was once under 0.625x the first's speed, so within
+    // the 1.25x margin of the understated peak, and nothing called for a fresh measurement.)
     const device = structuredClone(cpuDevice());
-    device.peaks.bandwidth_gbps = first.benchmarking_result!.gbps! / 2;
+    device.peaks.bandwidth_gbps = first.benchmarking_result!.gbps! / 8;
     const understated = device.peaks.bandwidth_gbps;
     const state = await evaluate(payload('19_ReLU', fixture('./candidates/relu_omp.c')), {
       problems: catalogue,

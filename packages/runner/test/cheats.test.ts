@@ -51,18 +51,22 @@ describe('cheats get their verdicts', () => {
     ['cache_by_pointer_timed.c', ['incorrect'], /n8M/],
     ['mutate_inputs.c', ['incorrect'], /input x was modified/],
     ['sleep_then_work.c', ['rejected'], /still running after solution\(\) returned/],
-    // Rejected; or, where the harness read the forged reply only after the work was done (seen once in CI beside the
-    // product lane), accepted at the time of the whole work: never faster (checked below).
+    // Rejected: the stub writes its own reply with a raw system call, which the interposed write() cannot swallow,
+    // so a second reply arrives (or the forged one lacks its command's nonce). Kept: accepted only at the time of
+    // the whole work, never faster (checked below), should a later stub let the forged reply through again.
     [
       'early_reply.c',
       ['rejected', 'accepted'],
-      /after solution\(\) returned|outside the timed call|clock|slower|faster|noise/,
+      /reply pipe|after solution\(\) returned|outside the timed call|clock|slower|faster|noise/,
     ],
     // Touching ~4 GiB before RLIMIT_AS stops it: on a quiet machine that takes seconds and ends in runtime_error;
     // under a load of 9 on 2 cores it once ran past even the 30 s deadline (timeout). Either way it is stopped,
     // not accepted, and the machine survives (the runner-health test below).
     ['memory_hog.c', ['runtime_error', 'timeout']],
-    ['garbage_reply.c', ['runtime_error'], /reply was not one the stub sends/],
+    // A forged reply with the stub's own reply hidden behind /dev/null: the nonce gives it away.
+    ['hide_reply.c', ['rejected'], /wrote to its reply pipe/],
+    // Bytes on the reply pipe that are not the stub's answer to the command sent: the protocol is broken on purpose.
+    ['garbage_reply.c', ['rejected'], /wrote to its reply pipe/],
     ['include_secret.c', ['compile_error']],
   ];
   for (const [file, verdicts, message] of cases) {
@@ -119,7 +123,7 @@ describe('cheats get their verdicts', () => {
     const cheat = await run('19_ReLU', withDefines('early_reply_tail.c'));
     expect(['rejected', 'accepted'], cheat.message).toContain(cheat.verdict);
     if (cheat.verdict === 'rejected')
-      expect(cheat.message).toMatch(/after solution\(\) returned|outside the timed call|clock disagrees/);
+      expect(cheat.message).toMatch(/reply pipe|after solution\(\) returned|outside the timed call|clock disagrees/);
     // Rejected: work seen after the reply, or (the reply read late, so the outside time covers all the work) its
     // own clock, which stops at the forged reply, disagrees with the outside one.
     // Three quarters of the work comes after the forged reply: had it stopped the clock, the time would be

@@ -33,6 +33,9 @@ function versionOf(binary: string): string {
   }
 }
 
+/** Where the cuda toolkit's cuBLAS header is when the runner has cuBLAS (candidates and baselines link it then). */
+export const CUBLAS_HEADER = '/usr/local/cuda/include/cublas_v2.h';
+
 /** The cuda architecture flag for a compute capability such as "9.0"; sm_90 when unknown (H100/H200). */
 export function cudaArchFlag(computeCapability?: string): string {
   const cc = (computeCapability ?? '9.0').replace('.', '');
@@ -52,7 +55,9 @@ export function toolchainFor(language: Language, computeCapability?: string): To
       binary,
       version: versionOf(binary),
       flags: ['-O3', cudaArchFlag(computeCapability)],
-      linkFlags: [],
+      // A candidate may call cuBLAS, as the references do where the runner has it (the baseline is linked the same
+      // way, harness/build.ts); --as-needed keeps it out of workers that do not use it.
+      linkFlags: existsSync(CUBLAS_HEADER) ? ['-Xlinker', '--as-needed', '-lcublas'] : [],
     };
   } else {
     const name = language === 'cpp' ? 'c++' : 'cc';

@@ -16,7 +16,7 @@ import { cSourceDir } from '../internal/paths.js';
 import type { ProblemDefinition } from '../problems/schema.js';
 import { sandboxArgv } from '../sandbox/bwrap.js';
 import { runCommand } from '../sandbox/spawn.js';
-import { toolchainFor, type Toolchain } from '../compile/toolchain.js';
+import { CUBLAS_HEADER, toolchainFor, type Toolchain } from '../compile/toolchain.js';
 import { glueSource } from './glue.js';
 
 const HARNESS_SOURCES = [
@@ -172,8 +172,7 @@ async function compileCudaWorkerParts(tmp: string, p: ProblemDefinition, nv: Too
   await compileIn(tmp, nv, [...nv.flags, '-c', 'worker_cuda.cu', '-o', 'kf_stub_cuda.o'], 'the cuda worker stub');
   await compileIn(tmp, nv, [...nv.flags, '-c', 'glue_solution.cu', '-o', 'kf_glue_cuda.o'], 'the cuda glue');
   if (!p.reference_cu) return;
-  const cublas =
-    p.reference_cu.includes('cublas') && existsSync('/usr/local/cuda/include/cublas_v2.h') ? ['-lcublas'] : [];
+  const cublas = p.reference_cu.includes('cublas') && existsSync(CUBLAS_HEADER) ? ['-lcublas'] : [];
   await compileIn(
     tmp,
     nv,

@@ -1,4 +1,5 @@
-/* Cheat: replaces clock_gettime (and gettimeofday) so its own timing reads half the real time.
+/* Cheat: replaces clock_gettime (and gettimeofday) so its own timing reads a tenth of the real time (a half was
+   within the check's slack on a fast machine under load: the single-threaded 8M ReLU there takes 1-3 ms).
    Expected: rejected (the harness's outside timing disagrees). */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -12,7 +13,7 @@ int clock_gettime(clockid_t id, struct timespec* ts) {
   syscall(SYS_clock_gettime, id, &real);
   int64_t ns = (int64_t)real.tv_sec * 1000000000 + real.tv_nsec;
   if (base_ns < 0) base_ns = ns;
-  ns = base_ns + (ns - base_ns) / 2;
+  ns = base_ns + (ns - base_ns) / 10;
   ts->tv_sec = ns / 1000000000;
   ts->tv_nsec = ns % 1000000000;
   return 0;
