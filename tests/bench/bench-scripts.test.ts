@@ -3,8 +3,13 @@
 // This file holds the ones that time kernels in this process or through one server (the runner-and-timing lane);
 // bench-product.test.ts the ones that start several servers or a browser (the product lane), and bench-faces.test.ts
 // the ones that time no kernel (the parallel pass). anchors.mjs is a module of tuner.mjs and tuner-session.mjs.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { bench } from './run-bench';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The servers' in-process runners time with the test-only quick rules: a smoke run. */
 const QUICK = { KFORGE_RUNNER_TIMING: 'quick' };
@@ -49,6 +54,24 @@ describe('bench scripts in their short modes', () => {
     const r = bench('tuner-session.mjs', ['1', '19_ReLU'], 280_000, QUICK);
     expect(r.status, r.tail).toBe(0);
     expect(r.out).toMatch(/19_ReLU: best #1 [\d.]+ ms, [\d.]+x the reference/);
+  }, 300_000);
+
+  it('cuda: a rehearsal without a GPU (every source compiles with nvcc), and the bundle for a GPU machine runs', () => {
+    // On a GPU machine the same script checks verdicts and prints the figures (bench/README.md, "CUDA"); CI has no
+    // GPU, so this keeps the script, its kernels and the bundle from rotting.
+    const r = bench('cuda.mjs', ['--quick', '--rehearse', 'relu good', 'broken', 'forged early'], 280_000);
+    expect(r.status, r.tail).toBe(0);
+    expect(r.out).toMatch(/relu broken \(compile\): compile_error/);
+    expect(r.out).toMatch(/forged early reply: runtime_error/);
+    const b = spawnSync('node', [join(root, 'bench/cuda-bundle.mjs')], { encoding: 'utf8', timeout: 120_000 });
+    expect(b.status, `${b.stdout}${b.stderr}`).toBe(0);
+    const run = spawnSync('sh', ['packages/runner/.gpu/run.sh', '--quick', '--rehearse', 'broken'], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
+    expect(run.stdout).toMatch(/1 as expected, 0 not/);
   }, 300_000);
 
   it('torch-tuner-session: the tuner on a pytorch problem through the product', () => {
