@@ -191,6 +191,16 @@ function ProgressProbe({ running }: { running: boolean }) {
   return <p data-testid="probe">{data?.queue ? `${data.queue.ahead} ahead` : 'none'}</p>;
 }
 
+/** The progress hook for an attempt being evaluated, rendered again at each tick as the session page is. */
+function EvaluatingProbe({ tick }: { tick: number }) {
+  const { data } = useSessionProgress('s1', true, { id: 'a2', status: 'evaluating' });
+  return (
+    <p data-testid="probe" data-tick={tick}>
+      {data?.evaluation?.stage ?? 'none'}
+    </p>
+  );
+}
+
 describe('a running session', () => {
   it("says 'Attempt 2 of 5', the phase, the streamed text and the time elapsed", () => {
     const s = session('active', [attempt(1, 'completed'), attempt(2, 'evaluating'), attempt(3, 'queued')]);
@@ -310,6 +320,41 @@ describe('a running session', () => {
     );
     await waitFor(() => expect(screen.getByTestId('probe').textContent).toBe('3 ahead'));
     expect(calls).toEqual(['GET /api/v1/agent-session/s1/progress']);
+  });
+
+  it("polls an evaluating attempt's report every second, however often the page renders", async () => {
+    // The page renders on every event (streamed text ten times a second): each render once restarted SWR's poll
+    // timer, and its 2 s deduping window swallowed every other 1 s poll, so a short evaluation's checking and
+    // timing were never fetched.
+    const body = {
+      attempt_id: 'a2',
+      phase: 'evaluating',
+      queue: null,
+      phase_elapsed_seconds: 1,
+      estimate_seconds: null,
+      typical_seconds: null,
+      typical_from: null,
+      evaluation: { stage: 'correctness', case_index: 1, case_count: 5, samples: 0 },
+    };
+    const { calls } = fakeApi({ 'GET /api/v1/agent-session/s1/progress': { body } });
+    const cache = new Map();
+    const { rerender } = render(
+      <SWRConfig value={{ provider: () => cache }}>
+        <EvaluatingProbe tick={0} />
+      </SWRConfig>,
+    );
+    const started = Date.now();
+    for (let tick = 1; Date.now() - started < 3500; tick++) {
+      await new Promise((r) => setTimeout(r, 100));
+      rerender(
+        <SWRConfig value={{ provider: () => cache }}>
+          <EvaluatingProbe tick={tick} />
+        </SWRConfig>,
+      );
+    }
+    // At 0 s and about 1, 2 and 3 s (a loaded machine may push the last past 3.5 s); before, once.
+    expect(calls.length).toBeGreaterThanOrEqual(3);
+    expect(calls.length).toBeLessThanOrEqual(5);
   });
 
   it('shows nothing once the session is idle or stopped', () => {
