@@ -44,6 +44,10 @@ typedef struct {
   int have_lock_fd, locked, gave_up;
   double wait_ms, wall_ms, outside_cores;
   int cores;
+  /* The core budget (harness_budget.c): the cpus the candidate and the baseline were both confined to, the cores
+     free when the evaluation began; budget_cores 0 when it could not be read (every allowed cpu then). */
+  int budget_cores;
+  char budget_cpus[128];
 } load_t;
 
 /* Everything one run of the harness knows; one instance, owned by main() (harness_main.c). */
@@ -115,6 +119,8 @@ int kfh_timing(struct harness *h);
 
 /* harness_phase.c */
 void kfh_timed_phase(struct harness *h);
+/* Confines the harness (and the workers it starts after) to the cpus free now (harness_budget.c). */
+void kfh_core_budget(struct harness *h);
 
 /* harness_report.c */
 void kfh_fail(struct harness *h, const char *v, const char *msg);

@@ -111,6 +111,7 @@ int main(int argc, char **argv) {
   fputs("{", h->out);
   double t0 = now_ms();
   h->cand.cuda = h->base.cuda = h->plan.cuda;
+  kfh_core_budget(h);
   int started = worker_start(&h->cand, argv[2], shm_fd, 3, 4, drop);
   h->prof.worker_start = since(t0);
   if (started) {

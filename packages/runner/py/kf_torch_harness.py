@@ -26,6 +26,65 @@ PLAN = json.load(open(sys.argv[1], encoding="utf-8"))
 T = PLAN["timing"]
 TOL = PLAN["tolerance"]
 THREADS = PLAN["threads"]
+
+
+def core_budget(probe_s=0.05):
+    """The core budget (c/harness_budget.c has the same rule): the cpus free now, read from /proc/stat's per-cpu
+    counters twice, probe_s apart, while this process sleeps; a cpu is free when busy under half that window. The
+    harness confines itself to them and every worker it starts inherits that (their seccomp filter denies
+    sched_setaffinity). None free, or all: every allowed cpu."""
+
+    def ticks():
+        out = {}
+        with open("/proc/stat") as f:
+            for line in f:
+                if not line.startswith("cpu"):
+                    break
+                name, *v = line.split()
+                if name == "cpu" or len(v) < 4:
+                    continue
+                v = [int(x) for x in v[:8]] + [0] * (8 - min(8, len(v)))
+                busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7]
+                out[int(name[3:])] = (busy, busy + v[3] + v[4])
+        return out
+
+    allowed = os.sched_getaffinity(0)
+    try:
+        a = ticks()
+        time.sleep(probe_s)
+        b = ticks()
+        free = set()
+        for c in allowed:
+            if c in a and c in b:
+                busy, total = b[c][0] - a[c][0], b[c][1] - a[c][1]
+                if total == 0 or busy * 2 < total:
+                    free.add(c)
+        if 0 < len(free) < len(allowed):
+            os.sched_setaffinity(0, free)
+            allowed = free
+    except (OSError, ValueError):
+        pass
+    return sorted(allowed)
+
+
+def cpu_list(cpus):
+    parts, i = [], 0
+    while i < len(cpus):
+        j = i
+        while j + 1 < len(cpus) and cpus[j + 1] == cpus[j] + 1:
+            j += 1
+        parts.append(str(cpus[i]) if i == j else f"{cpus[i]}-{cpus[j]}")
+        i = j + 1
+    return ",".join(parts)
+
+
+BUDGET = core_budget()
+if len(BUDGET) < THREADS:
+    # The workers size their thread pools to the budget (the launch line names their threads).
+    THREADS = len(BUDGET)
+    for _argv in PLAN["launch"].values():
+        if isinstance(_argv, list) and "--threads" in _argv:
+            _argv[_argv.index("--threads") + 1] = str(THREADS)
 AFTER_REPLY_NS = int(PLAN.get("after_reply_cpu_ms", 1.0) * 1e6)
 SOCK_FD, SECCOMP_FD = 11, 10
 WARM_CALLS = 3
@@ -865,6 +924,7 @@ def benchmark(cand, report, early):
     report["load"] = {
         "outside_cores": round(outside, 3), "cores": cores, "wall_ms": round(wall * 1000, 1), "lock": locked,
         "lock_wait_ms": round(lock_wait, 1), "lock_gave_up": gave_up,
+        "budget_cores": len(BUDGET), "budget_cpus": cpu_list(BUDGET),
     }
     for role, key in (("candidate", "wait_share"), ("baseline", "baseline_wait_share")):
         cpu, wait = SCHED[role]

@@ -24,6 +24,10 @@ describe('a correct candidate', () => {
       expect(share).toBeGreaterThanOrEqual(0);
       expect(share).toBeLessThanOrEqual(1);
     }
+    // The core budget both sides ran on (the cpus free when the evaluation began) is stated with the figures.
+    expect(r.load?.budget_cores).toBeGreaterThanOrEqual(1);
+    expect(r.load?.budget_cores).toBeLessThanOrEqual(r.load!.cores);
+    expect(r.load?.budget_cpus).toMatch(/^\d+(-\d+)?(,\d+(-\d+)?)*$/);
     const c = r.cases[0]!;
     expect(c.optimized.samples).toBeGreaterThanOrEqual(10);
     expect(c.optimized.samples * c.optimized.mean_ms).toBeGreaterThanOrEqual(100);

@@ -1,7 +1,8 @@
 // One test kernel per cheat (test/cheats/*.c), each with its verdict; the runner stays healthy after each.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUICK_TIMING } from '../src/harness/plan.js';
@@ -28,6 +29,13 @@ afterAll(() => server.close());
 
 const withDefines = (file: string) =>
   `#define KF_SECRET "${secret}"\n#define KF_DATA_FILE "${dataFile}"\n#define KF_OTHER_SOURCE "${otherSource}"\n#define KF_PORT ${port}\n${fixture(`./cheats/${file}`)}`;
+
+/** "0-2,5" -> [0, 1, 2, 5]. */
+const expandCpus = (list: string) =>
+  list.split(',').flatMap((part) => {
+    const [a, b] = part.split('-').map(Number) as [number, number | undefined];
+    return Array.from({ length: (b ?? a) - a + 1 }, (_, i) => a + i);
+  });
 
 const good = () => fixture('./candidates/relu_omp.c');
 
@@ -195,6 +203,34 @@ describe('cheats get their verdicts', () => {
     const results = [...(state.stdout ?? '').matchAll(/syscall (.+) (\S+)\n/g)].map((m) => [m[1], m[2]]);
     expect(results).toHaveLength(12);
     for (const [name, errno] of results) expect(errno, name).toBe('EPERM');
+  }, 120_000);
+
+  it('the core budget: the candidate runs on the cpus the result states and cannot widen them', async () => {
+    // A neighbour pinned to cpu 0 for the whole evaluation: where another cpu is free when it begins, the budget
+    // leaves cpu 0 out (both sides); where none is (a loaded machine), the budget is every cpu and says so.
+    const cpus = availableParallelism();
+    const burner =
+      cpus > 1 ? spawn('taskset', ['-c', '0', 'sh', '-c', 'while :; do :; done'], { stdio: 'ignore' }) : null;
+    try {
+      if (burner) await new Promise((r) => setTimeout(r, 300));
+      const state = await run('19_ReLU', withDefines('widen_cores.c'));
+      expect(state.verdict, state.message).toBe('accepted');
+      const load = state.benchmarking_result?.load;
+      expect(load?.budget_cores, JSON.stringify(load)).toBeGreaterThanOrEqual(1);
+      expect(load!.budget_cores!).toBeLessThanOrEqual(load!.cores);
+      const seen = /cores seen: ([\d ]+)\n/
+        .exec(state.stdout ?? '')?.[1]
+        ?.trim()
+        .split(' ')
+        .map(Number);
+      expect(seen, state.stdout).toBeDefined();
+      expect(seen).toHaveLength(load!.budget_cores!);
+      expect(expandCpus(load!.budget_cpus!)).toEqual(seen);
+      if (burner && load!.budget_cores! < load!.cores) expect(seen).not.toContain(0);
+      expect(state.stdout).toContain('widen EPERM');
+    } finally {
+      burner?.kill('SIGKILL');
+    }
   }, 120_000);
 
   it('caching by content never pays: every timed sample has fresh inputs', async () => {

@@ -213,6 +213,9 @@ describe.skipIf(!hasTorch)('faithful and wrong candidates', () => {
       const result = state.benchmarking_result!;
       expect(result.gbps).toBeGreaterThan(0);
       expect(result.gflops).toBe(0);
+      // The core budget both sides ran on (the cpus free when the evaluation began) is stated with the figures.
+      expect(result.load?.budget_cores).toBeGreaterThanOrEqual(1);
+      expect(result.load?.budget_cores).toBeLessThanOrEqual(result.load!.cores);
       if (name === '101_HardSigmoid') {
         const { batch_size, dim } = state.sizes_used as { batch_size: number; dim: number };
         const bytes = result.gbps * result.optimized_time * 1e6;

@@ -56,8 +56,12 @@ export function timingConditions(load: TimingLoad | undefined | null): string | 
   if (!load) return undefined;
   const pct = (x: number) => `${Math.round(x * 100)}%`;
   const busy = load.outside_cores >= 0.05;
+  const cores =
+    load.budget_cores !== undefined && load.budget_cores < load.cores
+      ? `${load.budget_cores} of ${load.cores} cores (cpu ${load.budget_cpus ?? '?'}, free when the evaluation began; the baseline on the same)`
+      : `${load.cores} ${load.cores === 1 ? 'core' : 'cores'}`;
   const parts = [
-    `Timed on ${load.cores} ${load.cores === 1 ? 'core' : 'cores'} ${busy ? `beside other work (${load.outside_cores.toFixed(2)} cores busy)` : 'with the machine otherwise quiet'}`,
+    `Timed on ${cores} ${busy ? `beside other work (${load.outside_cores.toFixed(2)} cores busy)` : 'with the machine otherwise quiet'}`,
   ];
   if (load.wait_share !== undefined)
     parts.push(

@@ -24,6 +24,26 @@ describe('timingConditions', () => {
     ).toBe('Timed on 2 cores with the machine otherwise quiet; waiting for a cpu 3% of its time, the baseline 2%.');
   });
 
+  it('a core budget smaller than the machine: which cpus both sides had', () => {
+    const load = {
+      outside_cores: 0.98,
+      cores: 2,
+      lock: true,
+      lock_wait_ms: 0,
+      noisy: true,
+      timed_runs: 1,
+      budget_cores: 1,
+      budget_cpus: '1',
+    };
+    expect(timingConditions(load)).toBe(
+      'Timed on 1 of 2 cores (cpu 1, free when the evaluation began; the baseline on the same) beside other work (0.98 cores busy).',
+    );
+    // Every core in the budget: said as before.
+    expect(timingConditions({ ...load, outside_cores: 0, budget_cores: 2, budget_cpus: '0-1' })).toBe(
+      'Timed on 2 cores with the machine otherwise quiet.',
+    );
+  });
+
   it('a neighbour: the outside load, the pairs taken again and kept, the second timing', () => {
     expect(
       timingConditions({

@@ -135,6 +135,10 @@ export interface RawLoad {
       waited (the bound reached); absent where the harness does not retake. */
   retaken_pairs?: number | undefined;
   waited_pairs_kept?: number | undefined;
+  /** The core budget both sides were confined to (the cpus free when the evaluation began) and which cpus; absent
+      from older harnesses. */
+  budget_cores?: number | undefined;
+  budget_cpus?: string | undefined;
   /** Set by the driver (evaluate/backend.ts), not a harness: how long a re-timing under load waited for the machine
       to quiet before it began (ms). */
   retime_wait_ms?: number | undefined;
@@ -481,6 +485,8 @@ function timingLoad(raw: RawLoad | undefined, noisy: boolean, timedRuns: number)
     ...(raw.retaken_pairs !== undefined ? { retaken_pairs: raw.retaken_pairs } : {}),
     ...(raw.waited_pairs_kept !== undefined ? { waited_pairs_kept: raw.waited_pairs_kept } : {}),
     ...(raw.retime_wait_ms !== undefined ? { retime_wait_ms: raw.retime_wait_ms } : {}),
+    ...(raw.budget_cores !== undefined ? { budget_cores: raw.budget_cores } : {}),
+    ...(raw.budget_cpus !== undefined ? { budget_cpus: raw.budget_cpus } : {}),
   };
 }
 

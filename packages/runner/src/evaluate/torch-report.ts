@@ -37,6 +37,8 @@ export const TorchReport = z.object({
       baseline_wait_share: z.number().optional(),
       retaken_pairs: z.number().int().nonnegative().optional(),
       waited_pairs_kept: z.number().int().nonnegative().optional(),
+      budget_cores: z.number().int().positive().optional(),
+      budget_cpus: z.string().max(128).optional(),
     })
     .optional(),
   compiled_note: z.string().optional(),

@@ -27,6 +27,7 @@ const HARNESS_SOURCES = [
   'harness_stats.c',
   'harness_timing.c',
   'harness_phase.c',
+  'harness_budget.c',
   'harness_report.c',
   'harness_progress.c',
   'harness_data.c',

@@ -67,6 +67,9 @@ export const HarnessReportSchema = z.object({
       baseline_wait_share: z.number().optional(),
       retaken_pairs: z.number().int().nonnegative().optional(),
       waited_pairs_kept: z.number().int().nonnegative().optional(),
+      /** The core budget: how many cpus the candidate and the baseline were both confined to, and which. */
+      budget_cores: z.number().int().positive().optional(),
+      budget_cpus: z.string().max(128).optional(),
     })
     .optional(),
   /** Where the harness's time went (ms, and sample counts). */

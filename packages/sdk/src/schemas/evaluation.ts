@@ -110,6 +110,11 @@ export const TimingLoad = z.object({
   /** A ranked result first timed under heavy outside load is timed again later: how long (ms) it waited for the
       machine to quiet before the second timing (bounded; still busy then, it is timed anyway and flagged noisy). */
   retime_wait_ms: z.number().min(0).optional(),
+  /** The core budget: the number of cpus the candidate and the baseline were both confined to (the ones free when
+      the evaluation began; every cpu when none or all were), so a neighbour takes a core from both sides alike. */
+  budget_cores: z.number().int().positive().optional(),
+  /** Which cpus, as a list ("1", "0-3,6"). */
+  budget_cpus: z.string().optional(),
 });
 export type TimingLoad = z.infer<typeof TimingLoad>;
 
