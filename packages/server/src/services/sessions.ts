@@ -13,7 +13,7 @@ import type { CreateCustomSessionRequest as CustomSchema } from '@kernelforge/sd
 import type { z } from 'zod';
 import { HttpError } from '../http/errors.js';
 import { createAttempt } from '../sessions/attempts.js';
-import { DEFAULT_INSTRUCTION, dailyAttemptsLeft, publish } from '../sessions/loop.js';
+import { DEFAULT_INSTRUCTION, dailyAttemptsLeft, publish } from '../sessions/instruction-chain.js';
 import { findSession, ownSession, sessionAttempts, sessionInstructions } from '../sessions/queries.js';
 import { markSessionActive } from '../sessions/session-lifecycle.js';
 import { stopSessionWork } from '../sessions/stop.js';

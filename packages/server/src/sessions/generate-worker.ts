@@ -8,7 +8,7 @@ import type { AppContext } from '../context.js';
 import type { AttemptRow, SessionRow } from '../db/rows.js';
 import { buildAgentContext } from './agent-context.js';
 import { markEvaluating, markFailed, markGenerating } from './attempts.js';
-import { finishInstruction, publish, settleSession } from './loop.js';
+import { finishInstruction, publish, settleSession } from './instruction-chain.js';
 import { findAttempt, findSession } from './queries.js';
 
 const IDLE_POLL_MS = 1000;

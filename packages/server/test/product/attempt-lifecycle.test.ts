@@ -13,7 +13,7 @@ import {
 } from '../../src/sessions/attempts.js';
 import { JOB_PRIORITY } from '../../src/jobs/types.js';
 import type { SessionRow } from '../../src/db/rows.js';
-import { continueInstruction } from '../../src/sessions/loop.js';
+import { continueInstruction } from '../../src/sessions/instruction-chain.js';
 import { findSession } from '../../src/sessions/queries.js';
 import type { TestServer, TestUser } from '../helpers/server.js';
 import { CPU, fakeState, json, registerRunner, startProductServer } from './helpers.js';

@@ -1,5 +1,6 @@
-// The session loop's transactional steps (DESIGN 7): continue an instruction with its next attempt (created, with its
-// job, by attempts.ts) or finish it, settle the session (its status through session-lifecycle.ts).
+// The instruction chain, DESIGN 7's session loop as transactional steps (nothing here loops: each step runs when an
+// attempt ends): continue an instruction with its next attempt (created, with its job, by attempts.ts) or finish it,
+// settle the session (its status through session-lifecycle.ts).
 import type { SessionEvent } from '@kernelforge/sdk';
 import type { AppContext } from '../context.js';
 import { type SessionRow, toInstruction } from '../db/rows.js';
