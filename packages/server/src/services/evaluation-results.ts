@@ -4,7 +4,7 @@ import { claimJob, completeJob, failJob, lockLeasedJob } from '../jobs/queue.js'
 import type { ClaimOptions, Job } from '../jobs/types.js';
 import { markCompleted, markFailed } from '../sessions/attempts.js';
 import { settleDeadGeneration } from '../sessions/generate-worker.js';
-import { continueInstruction } from '../sessions/loop.js';
+import { continueInstruction } from '../sessions/instruction-chain.js';
 import { findSession } from '../sessions/queries.js';
 import { failSweepEvaluation, recordSweepEvaluation } from '../sessions/sweep-runs.js';
 import { genericDeviceId } from '@kernelforge/runner';

@@ -1,6 +1,6 @@
 // User instructions: rename, soft delete (stops its work, keeps its attempts), restore, stop, star and unstar.
 import type { UserInstruction } from '@kernelforge/sdk';
-import { publish } from '../sessions/loop.js';
+import { publish } from '../sessions/instruction-chain.js';
 import { ownInstruction } from '../sessions/queries.js';
 import { stopInstructionWork } from '../sessions/stop.js';
 import type { AppContext } from '../context.js';

@@ -13,8 +13,8 @@ import type { CreateCustomSessionRequest as CustomSchema } from '@kernelforge/sd
 import type { z } from 'zod';
 import { HttpError } from '../http/errors.js';
 import { createAttempt } from '../sessions/attempts.js';
-import { DEFAULT_INSTRUCTION, dailyAttemptsLeft, publish, queueAttempt, queueEvaluation } from '../sessions/loop.js';
-import { ownSession, sessionAttempts, sessionInstructions } from '../sessions/queries.js';
+import { DEFAULT_INSTRUCTION, dailyAttemptsLeft, publish } from '../sessions/instruction-chain.js';
+import { findSession, ownSession, sessionAttempts, sessionInstructions } from '../sessions/queries.js';
 import { markSessionActive } from '../sessions/session-lifecycle.js';
 import { stopSessionWork } from '../sessions/stop.js';
 import { customProblemName, customToProblem } from '../sessions/custom-problem.js';
@@ -111,7 +111,10 @@ export async function createSession(ctx: AppContext, user: Caller, body: CreateS
   return getSession(ctx, user, id);
 }
 
-/** A session on a catalogue problem with its first instruction and first queued attempt (checks done by the caller). */
+/**
+ * A session on a catalogue problem (created `active`) with its first instruction and first queued attempt (checks
+ * done by the caller).
+ */
 export async function startCatalogueSession(
   ctx: AppContext,
   tx: Sql,
@@ -130,7 +133,7 @@ export async function startCatalogueSession(
   });
   const text = opts.instruction?.trim() || DEFAULT_INSTRUCTION;
   const instruction = await insertInstruction(tx, session.id, text, opts.maxAttempts);
-  await queueAttempt(ctx, tx, session.id, instruction.id);
+  await createAttempt(ctx, tx, session, { instructionId: instruction.id });
   return session.id;
 }
 
@@ -153,18 +156,12 @@ export async function createCustomSession(ctx: AppContext, user: Caller, body: C
     });
     const text = body.instruction?.trim() || DEFAULT_INSTRUCTION;
     const instruction = await insertInstruction(tx, session.id, text, body.max_attempts ?? DEFAULT_MAX_ATTEMPTS);
-    if (body.solution_source?.trim()) {
-      // The user's own candidate is attempt #1, evaluated as is; the agent takes over from its result.
-      const attempt = await createAttempt(ctx, tx, {
-        sessionId: session.id,
-        instructionId: instruction.id,
-        language: problem.languages[0] ?? 'c',
-        given: { source: body.solution_source, explanation: 'Your own solution, evaluated as submitted.' },
-      });
-      await queueEvaluation(ctx, tx, session, attempt);
-    } else {
-      await queueAttempt(ctx, tx, session.id, instruction.id);
-    }
+    // The user's own candidate is attempt #1, evaluated as is (its language the session's: a custom reference is C
+    // on cpu); the agent takes over from its result. Without one, an agent writes attempt #1.
+    const given = body.solution_source?.trim()
+      ? { source: body.solution_source, explanation: 'Your own solution, evaluated as submitted.' }
+      : undefined;
+    await createAttempt(ctx, tx, session, { instructionId: instruction.id, given });
     return session.id;
   });
   return getSession(ctx, user, id);
@@ -283,7 +280,9 @@ export async function newAttempts(
     const instruction = await insertInstruction(tx, id, body.instruction, body.max_attempts ?? DEFAULT_MAX_ATTEMPTS);
     await markSessionActive(ctx, tx, id, { resume: true });
     await publish(ctx, tx, { type: 'instruction.updated', session_id: id, instruction: toInstruction(instruction) });
-    const attempt = await queueAttempt(ctx, tx, id, instruction.id);
+    const locked = await findSession(tx, id, { lock: true });
+    if (!locked) throw new Error(`session ${id} vanished`);
+    const attempt = await createAttempt(ctx, tx, locked, { instructionId: instruction.id });
     return { instruction: toInstruction(instruction), generation_attempts: [toAttempt(attempt)] };
   });
 }

@@ -23,7 +23,7 @@ import { HttpError, ValidationError } from '../http/errors.js';
 import { isUuid } from '../sessions/queries.js';
 import { stopSessionWork } from '../sessions/stop.js';
 import { sweepJobKey } from '../sessions/sweep-runs.js';
-import { publish } from '../sessions/loop.js';
+import { publish } from '../sessions/instruction-chain.js';
 import { assertCanQueue, type Caller, startCatalogueSession } from './sessions.js';
 import { deviceIds } from './leaderboards.js';
 import { enforceDailyQuota, requireDevice, resolveAgent, resolveDevice } from './validation.js';

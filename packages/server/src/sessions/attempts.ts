@@ -1,8 +1,10 @@
-// The one owner of a generation attempt's lifecycle: every status write and every attempt event goes through here.
-import type { AttemptStatus, EvaluationState, Language } from '@kernelforge/sdk';
+// The one owner of a generation attempt's lifecycle: every status write, every attempt event and every attempt job
+// (a queued attempt's `generate` job, an evaluating one's `evaluate` job) goes through here.
+import type { AttemptStatus, EvaluationState } from '@kernelforge/sdk';
 import type { AppContext } from '../context.js';
 import { ATTEMPT_COLUMNS, type AttemptRow, toAttempt } from '../db/rows.js';
 import type { Sql } from '../db/sql.js';
+import { type AttemptSession, enqueueEvaluate, enqueueGenerate, problemKind, sessionLanguage } from './attempt-jobs.js';
 import { isUuid } from './queries.js';
 
 /**
@@ -65,35 +67,38 @@ async function announce(ctx: AppContext, tx: Sql, attempt: AttemptRow): Promise<
 }
 
 /**
- * Creates the session's next numbered attempt, `queued` for an agent to write, or `evaluating` when its source
- * is already known (a custom session's own solution). The caller holds the session row lock, which serialises
- * numbering; the unique (session_id, attempt_number) constraint backs it up.
+ * Creates the session's next numbered attempt with the job it waits on, in the caller's transaction: `queued` with
+ * its `generate` job for an agent to write, or `evaluating` with its `evaluate` job when its source is already known
+ * (a custom session's own solution). Its language is the session's (`sessionLanguage`). The caller holds the session
+ * row lock, which serialises numbering; the unique (session_id, attempt_number) constraint backs it up.
  */
 export async function createAttempt(
   ctx: AppContext,
   tx: Sql,
+  session: AttemptSession,
   values: {
-    sessionId: string;
     instructionId: string;
-    language: Language;
-    given?: { source: string; explanation: string };
+    given?: { source: string; explanation: string } | undefined;
   },
 ): Promise<AttemptRow> {
+  const language = sessionLanguage(session, await problemKind(ctx, session));
   const rows = await tx.query<AttemptRow>(
     `INSERT INTO generation_attempts (session_id, instruction_id, attempt_number, status, language, source, explanation)
      SELECT $1, $2, coalesce(max(attempt_number), 0) + 1, $3, $4, $5, $6 FROM generation_attempts WHERE session_id = $1
      RETURNING ${ATTEMPT_COLUMNS}`,
     [
-      values.sessionId,
+      session.id,
       values.instructionId,
       values.given ? 'evaluating' : 'queued',
-      values.language,
+      language,
       values.given?.source ?? null,
       values.given?.explanation ?? null,
     ],
   );
   const attempt = rows[0] as AttemptRow;
-  await ctx.bus.publish(tx, { type: 'attempt.created', session_id: values.sessionId, attempt: toAttempt(attempt) });
+  await ctx.bus.publish(tx, { type: 'attempt.created', session_id: session.id, attempt: toAttempt(attempt) });
+  if (values.given) await enqueueEvaluate(ctx, tx, session, attempt);
+  else await enqueueGenerate(ctx, tx, session, attempt);
   return attempt;
 }
 
@@ -111,10 +116,15 @@ export async function markGenerating(ctx: AppContext, tx: Sql, attemptId: string
   return row;
 }
 
-/** The agent's candidate is stored: generating -> evaluating. Null when a stop or failure came first. */
+/**
+ * The agent's candidate is stored: generating -> evaluating, and its `evaluate` job is enqueued on the session's
+ * device (`session` is the attempt's, its row locked by the caller). Null, and no job, when a stop or failure came
+ * first.
+ */
 export async function markEvaluating(
   ctx: AppContext,
   tx: Sql,
+  session: AttemptSession,
   attemptId: string,
   result: {
     source: string;
@@ -137,8 +147,11 @@ export async function markEvaluating(
       result.usage ? JSON.stringify(result.usage) : null,
     ],
   );
-  if (row) await announce(ctx, tx, row);
-  return row ?? null;
+  if (!row) return null;
+  if (row.session_id !== session.id) throw new Error(`attempt ${attemptId} is not of session ${session.id}`);
+  await announce(ctx, tx, row);
+  await enqueueEvaluate(ctx, tx, session, row);
+  return row;
 }
 
 /** A runner's verdict is stored: evaluating -> completed (whatever the verdict). Null for a late report. */

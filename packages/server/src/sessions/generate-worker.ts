@@ -1,5 +1,5 @@
-// Generate workers: claim `generate` jobs on the one lease loop, run the session's agent for one attempt, store it
-// and queue its evaluation.
+// Generate workers: claim `generate` jobs on the one lease loop, run the session's agent for one attempt, and hand
+// the candidate to attempts.ts (`markEvaluating` stores it and enqueues its evaluation).
 import { AgentError, type AgentResult, agentsConfigFrom, createAgent } from '../agents/index.js';
 import { type LeaseWorker, runLeaseLoop, type Settled } from '@kernelforge/runner';
 import { claimJob, completeJob, failJob, heartbeatJob, lockLeasedJob } from '../jobs/queue.js';
@@ -8,7 +8,7 @@ import type { AppContext } from '../context.js';
 import type { AttemptRow, SessionRow } from '../db/rows.js';
 import { buildAgentContext } from './agent-context.js';
 import { markEvaluating, markFailed, markGenerating } from './attempts.js';
-import { finishInstruction, publish, queueEvaluation, settleSession } from './loop.js';
+import { finishInstruction, publish, settleSession } from './instruction-chain.js';
 import { findAttempt, findSession } from './queries.js';
 
 const IDLE_POLL_MS = 1000;
@@ -147,15 +147,12 @@ async function settleGeneration(ctx: AppContext, job: Job, outcome: Settled<Gene
   await ctx.db.transaction(async (tx) => {
     const locked = await findSession(tx, session.id, { lock: true });
     if (!locked || !(await lockLeasedJob(tx, job.id, token))) return;
-    const stored = await markEvaluating(ctx, tx, attempt.id, result);
-    if (stored) {
-      if (result.usage) {
-        await tx.query(
-          'UPDATE agent_sessions SET input_tokens = input_tokens + $2, output_tokens = output_tokens + $3 WHERE id = $1',
-          [session.id, result.usage.input_tokens, result.usage.output_tokens],
-        );
-      }
-      await queueEvaluation(ctx, tx, locked, stored);
+    const stored = await markEvaluating(ctx, tx, locked, attempt.id, result);
+    if (stored && result.usage) {
+      await tx.query(
+        'UPDATE agent_sessions SET input_tokens = input_tokens + $2, output_tokens = output_tokens + $3 WHERE id = $1',
+        [session.id, result.usage.input_tokens, result.usage.output_tokens],
+      );
     }
     await completeJob(tx, job.id, token);
   });

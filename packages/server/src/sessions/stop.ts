@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import type { Sql } from '../db/sql.js';
 import { LIVE_ATTEMPT_SQL, markStopped } from './attempts.js';
 import { cancelAttemptJobs } from '../jobs/queue.js';
-import { finishInstruction, settleSession } from './loop.js';
+import { finishInstruction, settleSession } from './instruction-chain.js';
 import { markSessionStopped } from './session-lifecycle.js';
 
 /**

@@ -51,7 +51,8 @@ export async function scoreSweepProblem(ctx: AppContext, tx: Sql, sessionId: str
   };
   const problem = await ctx.catalogue.find(session.problem_name);
   if (problem?.kind === 'pytorch') {
-    // As the session loop does: only the device's kind picks the sizes (no device lookup inside this transaction).
+    // As an attempt's evaluate job does (attempt-jobs.ts): only the device's kind picks the sizes (no device lookup
+    // inside this transaction).
     const kind = session.device.startsWith('cuda') ? 'cuda' : 'cpu';
     const def = (await ctx.catalogue.definitions()).get(session.problem_name);
     const tp = torchJobProblem(payload, def, { kind } as Parameters<typeof torchJobProblem>[2]);

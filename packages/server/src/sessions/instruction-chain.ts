@@ -1,11 +1,9 @@
-// The session loop's transactional steps (DESIGN 7): queue an attempt, continue or finish an instruction, settle the session
-// (its status through session-lifecycle.ts).
-import { torchJobProblem } from '@kernelforge/runner';
-import type { EvaluationJobPayload, Language, SessionEvent } from '@kernelforge/sdk';
-import { enqueueJob } from '../jobs/queue.js';
-import { JOB_PRIORITY } from '../jobs/types.js';
+// The instruction chain, DESIGN 7's session loop as transactional steps (nothing here loops: each step runs when an
+// attempt ends): continue an instruction with its next attempt (created, with its job, by attempts.ts) or finish it,
+// settle the session (its status through session-lifecycle.ts).
+import type { SessionEvent } from '@kernelforge/sdk';
 import type { AppContext } from '../context.js';
-import { type AttemptRow, type SessionRow, toInstruction } from '../db/rows.js';
+import { type SessionRow, toInstruction } from '../db/rows.js';
 import type { Sql } from '../db/sql.js';
 import { createAttempt, LIVE_ATTEMPT_SQL } from './attempts.js';
 import { findInstruction, findSession } from './queries.js';
@@ -14,101 +12,8 @@ import { scoreSweepProblem } from './sweep-runs.js';
 
 export const DEFAULT_INSTRUCTION = 'Optimize for speed';
 
-/** The language attempts of a session are written in: a pytorch problem's is `pytorch`; else the device decides, a custom problem may say. */
-export function sessionLanguage(
-  session: Pick<SessionRow, 'device' | 'custom_problem'>,
-  problemKind: 'c' | 'pytorch' = 'c',
-): Language {
-  if (problemKind === 'pytorch') return 'pytorch';
-  if (session.device.startsWith('cuda')) return 'cuda';
-  const custom = session.custom_problem as { language?: Language } | null;
-  return custom?.language && custom.language !== 'cuda' ? custom.language : 'c';
-}
-
 export function publish(ctx: AppContext, tx: Sql, event: SessionEvent): Promise<void> {
   return ctx.bus.publish(tx, event);
-}
-
-/**
- * Creates the next numbered attempt (queued) and its generate job. The session row lock serialises
- * numbering, and the unique (session_id, attempt_number) constraint backs it up.
- */
-export async function queueAttempt(
-  ctx: AppContext,
-  tx: Sql,
-  sessionId: string,
-  instructionId: string,
-): Promise<AttemptRow> {
-  const session = await findSession(tx, sessionId, { lock: true });
-  if (!session) throw new Error(`session ${sessionId} vanished`);
-  await markSessionActive(ctx, tx, sessionId);
-  const language = sessionLanguage(session, await problemKind(ctx, session));
-  const attempt = await createAttempt(ctx, tx, { sessionId, instructionId, language });
-  await enqueueJob(tx, {
-    kind: 'generate',
-    payload: { attempt_id: attempt.id },
-    sessionId,
-    maxAttempts: ctx.config.jobs.maxTries,
-    dedupeKey: `generate:${attempt.id}`,
-    priority: await attemptPriority(tx, attempt),
-    ownerId: session.owner_id,
-  });
-  return attempt;
-}
-
-async function problemKind(ctx: AppContext, session: Pick<SessionRow, 'problem_name' | 'custom_problem'>) {
-  if (session.custom_problem) return 'c';
-  return (await ctx.catalogue.find(session.problem_name))?.kind ?? 'c';
-}
-
-/** Queues the evaluation of a generated attempt on the session's device. */
-export async function queueEvaluation(
-  ctx: AppContext,
-  tx: Sql,
-  session: SessionRow,
-  attempt: AttemptRow,
-): Promise<void> {
-  const payload: EvaluationJobPayload = {
-    kind: 'attempt',
-    target_id: attempt.id,
-    mode: 'benchmark',
-    problem_name: session.problem_name,
-    device: session.device,
-    language: attempt.language as Language,
-    source: attempt.source ?? '',
-    ...(session.custom_problem
-      ? { custom_problem: session.custom_problem as EvaluationJobPayload['custom_problem'] }
-      : {}),
-  };
-  // A pytorch problem travels with its job (file and this device's sizes), as submissions do: a remote runner may not have it.
-  if (!session.custom_problem && (await problemKind(ctx, session)) === 'pytorch') {
-    // Only the device's kind picks the sizes; no device lookup here (it would query outside `tx`, and PGlite's
-    // single connection is held by this transaction).
-    const kind = session.device.startsWith('cuda') ? 'cuda' : 'cpu';
-    const def = (await ctx.catalogue.definitions()).get(session.problem_name);
-    const tp = torchJobProblem(payload, def, { kind } as Parameters<typeof torchJobProblem>[2]);
-    if (tp) payload.torch_problem = tp;
-  }
-  await enqueueJob(tx, {
-    kind: 'evaluate',
-    payload,
-    device: session.device,
-    sessionId: session.id,
-    maxAttempts: ctx.config.jobs.maxTries,
-    dedupeKey: `evaluate:attempt:${attempt.id}`,
-    priority: await attemptPriority(tx, attempt),
-    ownerId: session.owner_id,
-  });
-}
-
-/** The first attempt of an instruction answers a user who just asked; later ones are the session grinding on. */
-async function attemptPriority(tx: Sql, attempt: AttemptRow): Promise<number> {
-  if (!attempt.instruction_id) return JOB_PRIORITY.laterAttempt;
-  const [row] = await tx.query<{ first: boolean }>(
-    `SELECT NOT EXISTS (SELECT 1 FROM generation_attempts WHERE instruction_id = $1 AND attempt_number < $2) AS first`,
-    [attempt.instruction_id, attempt.attempt_number],
-  );
-  return row?.first ? JOB_PRIORITY.firstAttempt : JOB_PRIORITY.laterAttempt;
 }
 
 /** Why the session cannot take another attempt now (budgets and the owner's daily quota), or null. */
@@ -169,7 +74,10 @@ export async function continueInstruction(
     const blocked = done ? null : await budgetExhausted(ctx, tx, session);
     if (!done && !blocked) {
       // One attempt at a time per instruction: a duplicate call (a retried result) must not fork the chain.
-      if ((row?.live ?? 0) === 0) await queueAttempt(ctx, tx, sessionId, instruction.id);
+      if ((row?.live ?? 0) === 0) {
+        await markSessionActive(ctx, tx, sessionId);
+        await createAttempt(ctx, tx, session, { instructionId: instruction.id });
+      }
       return;
     }
     if ((row?.live ?? 0) === 0) await finishInstruction(ctx, tx, instruction.id, 'completed');
