@@ -116,6 +116,8 @@ long long worker_cpu_ns(worker_t *w);
 void worker_quiet(worker_t *w, double max_ms);
 /* The same, and their time runnable but waiting for a cpu (ns, schedstat's run delay): a neighbour's share. */
 void worker_sched_ns(worker_t *w, long long *cpu_ns, long long *wait_ns);
+/* Every thread of the worker's sandbox (its processes' tasks), at most cap; the count. */
+int worker_tids(worker_t *w, pid_t *tids, int cap);
 /* Whether the call's work all happened between sending RUN and its reply. 0: it did. 1: flagged: a thread of
    the worker's sandbox still running after the call returned, more cpu used after the reply than a thread
    going back to sleep needs, or more cpu used over the call than its round trip leaves room for (a forged

@@ -8,9 +8,16 @@
    How: /proc/stat's per-cpu counters are read twice, KF_BUDGET_PROBE_MS apart, while the harness sleeps (so its own
    work is not counted), before any worker starts; a cpu is free when it was busy less than half of that window
    (a busy neighbour shows 100%, an idle core 0-20%: the threshold sits far from both). The harness then confines
-   itself to the free cpus (sched_setaffinity) and every worker it starts inherits that. The workers' seccomp filter
-   denies sched_setaffinity, so a candidate cannot widen its own budget. When no cpu is free, or every allowed cpu
-   is, nothing changes (the budget is every allowed cpu) and the load figures say the machine was busy. */
+   itself to the free cpus (sched_setaffinity) and every worker it starts inherits that. When no cpu is free, or
+   every allowed cpu is, nothing changes (the budget is every allowed cpu) and the load figures say the machine was
+   busy.
+
+   A candidate may still place its own threads (the tuner's matmul moves each thread of its team to a cpu of its
+   own at the start of a call: on this VM that halves its time), so sched_setaffinity is not denied. Instead, after
+   every timed call, outside its window, a narrowed budget is kept (kfh_keep_budget): a thread found with cpus
+   outside the budget is set back to the part of them inside it (all of the budget when none is), and the result
+   counts it (`budget_resets`) and is flagged for review, never ranked silently. A thread that widens and narrows
+   again within one call is not seen (docs/evaluation.md says so). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>
@@ -21,6 +28,9 @@
 
 #define KF_BUDGET_PROBE_MS 50
 #define KF_MAX_CPUS 1024
+
+/* The budget kfh_core_budget picked (kept by kfh_keep_budget). */
+static cpu_set_t budget_set;
 
 /* busy and total ticks of each cpu from /proc/stat; the number of cpu lines read, or -1. */
 static int read_cpu_ticks(unsigned long long *busy, unsigned long long *total) {
@@ -81,8 +91,28 @@ void kfh_core_budget(struct harness *h) {
   }
   int nfree = CPU_COUNT(&free_set);
   const cpu_set_t *budget = &allowed;
-  if (nfree > 0 && nfree < CPU_COUNT(&allowed) && sched_setaffinity(0, sizeof free_set, &free_set) == 0)
+  if (nfree > 0 && nfree < CPU_COUNT(&allowed) && sched_setaffinity(0, sizeof free_set, &free_set) == 0) {
     budget = &free_set;
+    L->budget_narrow = 1;
+  }
+  budget_set = *budget;
   L->budget_cores = CPU_COUNT(budget);
   format_cpus(budget, L->budget_cpus, sizeof L->budget_cpus);
+}
+
+int kfh_keep_budget(struct harness *h, worker_t *w) {
+  if (!h->load.budget_narrow) return 0;
+  pid_t tids[256];
+  int n = worker_tids(w, tids, 256), reset = 0;
+  for (int i = 0; i < n; i++) {
+    cpu_set_t mask, inside;
+    if (sched_getaffinity(tids[i], sizeof mask, &mask) != 0) continue;
+    CPU_AND(&inside, &mask, &budget_set);
+    if (CPU_EQUAL(&inside, &mask)) continue;
+    if (CPU_COUNT(&inside) == 0) inside = budget_set;
+    sched_setaffinity(tids[i], sizeof inside, &inside); /* counted either way: the call ran outside the budget */
+    reset++;
+  }
+  h->load.budget_resets += reset;
+  return reset;
 }

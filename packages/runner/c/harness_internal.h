@@ -48,6 +48,9 @@ typedef struct {
      free when the evaluation began; budget_cores 0 when it could not be read (every allowed cpu then). */
   int budget_cores;
   char budget_cpus[128];
+  /* Whether the budget is narrower than the cpus the harness was allowed (then it is kept: kfh_keep_budget), and
+     how many times a thread of the candidate was found with cpus outside it (and set back). */
+  int budget_narrow, budget_resets;
 } load_t;
 
 /* Everything one run of the harness knows; one instance, owned by main() (harness_main.c). */
@@ -121,6 +124,9 @@ int kfh_timing(struct harness *h);
 void kfh_timed_phase(struct harness *h);
 /* Confines the harness (and the workers it starts after) to the cpus free now (harness_budget.c). */
 void kfh_core_budget(struct harness *h);
+/* After a call, outside its window: every thread of the worker whose cpus reach outside the budget is set back to
+   the budget (its cpus within it, or all of it); the number set back. Nothing when the budget is every cpu. */
+int kfh_keep_budget(struct harness *h, worker_t *w);
 
 /* harness_report.c */
 void kfh_fail(struct harness *h, const char *v, const char *msg);

@@ -67,6 +67,7 @@ void kfh_timed_phase(struct harness *h) {
   timing_lock(h);
   long long busy0 = machine_busy_ns(), own0 = own_cpu_ns(h);
   double t0 = now_ms();
+  kfh_keep_budget(h, &h->cand); /* a thread moved during the checks starts the timed phase inside the budget */
   kfh_timing(h);
   /* /proc/stat counts in ticks (10 ms): a short timed phase says nothing about the load around it, so the
      measurement window is held open (idle, lock still held) until it is at least plan.load_window_ms long. A

@@ -73,7 +73,9 @@ static void print_load(struct harness *h) {
   if (bw >= 0) fprintf(h->out, ",\"baseline_wait_share\":%.4f", bw);
   if (h->plan.retake_wait_share > 0)
     fprintf(h->out, ",\"retaken_pairs\":%d,\"waited_pairs_kept\":%d", h->sched.retaken, h->sched.waited_kept);
-  if (L->budget_cores > 0) fprintf(h->out, ",\"budget_cores\":%d,\"budget_cpus\":\"%s\"", L->budget_cores, L->budget_cpus);
+  if (L->budget_cores > 0)
+    fprintf(h->out, ",\"budget_cores\":%d,\"budget_cpus\":\"%s\",\"budget_resets\":%d", L->budget_cores, L->budget_cpus,
+            L->budget_resets);
   fputc('}', h->out);
 }
 

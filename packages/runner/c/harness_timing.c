@@ -180,6 +180,7 @@ static int candidate_sample(struct harness *h, case_run *r, uint64_t seed, int c
   *flagged = kfh_after_return(h);
   h->prof.busy += since(ta);
   wait_after(h, &h->cand, s0, r);
+  kfh_keep_budget(h, &h->cand);
   if (*flagged < 0) return -1;
   if (!*flagged) {
     h->prof.samples++;

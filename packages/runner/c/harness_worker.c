@@ -433,6 +433,24 @@ static int scan_threads_each(pid_t root, long long *cpu_ns, pid_t *running_tids,
   return running;
 }
 
+/* Every thread of the worker's sandbox (its processes' tasks); the count. */
+int worker_tids(worker_t *w, pid_t *tids, int cap) {
+  if (w->dead || w->pid <= 0) return 0;
+  pid_t procs[256];
+  int np = descendants(w->pid, procs, 256), n = 0;
+  for (int k = 0; k < np; k++) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task", procs[k]);
+    DIR *d = opendir(path);
+    if (!d) continue;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < cap)
+      if (e->d_name[0] >= '0' && e->d_name[0] <= '9') tids[n++] = (pid_t)atoi(e->d_name);
+    closedir(d);
+  }
+  return n;
+}
+
 static int scan_threads(pid_t root, long long *cpu_ns, pid_t *running_tids, int cap) {
   return scan_threads_each(root, cpu_ns, running_tids, cap, NULL);
 }

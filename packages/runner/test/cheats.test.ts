@@ -205,7 +205,7 @@ describe('cheats get their verdicts', () => {
     for (const [name, errno] of results) expect(errno, name).toBe('EPERM');
   }, 120_000);
 
-  it('the core budget: the candidate runs on the cpus the result states and cannot widen them', async () => {
+  it('the core budget: the candidate runs on the cpus the result states; widening them is set back and flagged', async () => {
     // A neighbour pinned to cpu 0 for the whole evaluation: where another cpu is free when it begins, the budget
     // leaves cpu 0 out (both sides); where none is (a loaded machine), the budget is every cpu and says so.
     const cpus = availableParallelism();
@@ -215,19 +215,28 @@ describe('cheats get their verdicts', () => {
       if (burner) await new Promise((r) => setTimeout(r, 300));
       const state = await run('19_ReLU', withDefines('widen_cores.c'));
       expect(state.verdict, state.message).toBe('accepted');
-      const load = state.benchmarking_result?.load;
-      expect(load?.budget_cores, JSON.stringify(load)).toBeGreaterThanOrEqual(1);
-      expect(load!.budget_cores!).toBeLessThanOrEqual(load!.cores);
+      const result = state.benchmarking_result!;
+      const load = result.load!;
+      expect(load.budget_cores, JSON.stringify(load)).toBeGreaterThanOrEqual(1);
+      expect(load.budget_cores!).toBeLessThanOrEqual(load.cores);
       const seen = /cores seen: ([\d ]+)\n/
         .exec(state.stdout ?? '')?.[1]
         ?.trim()
         .split(' ')
         .map(Number);
       expect(seen, state.stdout).toBeDefined();
-      expect(seen).toHaveLength(load!.budget_cores!);
-      expect(expandCpus(load!.budget_cpus!)).toEqual(seen);
-      if (burner && load!.budget_cores! < load!.cores) expect(seen).not.toContain(0);
-      expect(state.stdout).toContain('widen EPERM');
+      expect(expandCpus(load.budget_cpus!)).toEqual(seen);
+      // sched_setaffinity is allowed (a kernel may place its own threads within its budget)...
+      expect(state.stdout).toContain('widen ALLOWED');
+      if (load.budget_cores! < load.cores) {
+        // ...but reaching outside a narrowed budget is found after the timed calls, set back and flagged.
+        if (burner) expect(seen).not.toContain(0);
+        expect(load.budget_resets, JSON.stringify(load)).toBeGreaterThanOrEqual(1);
+        expect(result.flagged_for_review).toBe(true);
+        expect(result.review_reasons.join(' ')).toMatch(/outside the core budget/);
+      } else {
+        expect(load.budget_resets ?? 0).toBe(0);
+      }
     } finally {
       burner?.kill('SIGKILL');
     }

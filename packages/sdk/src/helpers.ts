@@ -69,6 +69,10 @@ export function timingConditions(load: TimingLoad | undefined | null): string | 
     );
   if (load.retaken_pairs)
     parts.push(`${load.retaken_pairs} ${load.retaken_pairs === 1 ? 'pair' : 'pairs'} taken again after waiting`);
+  if (load.budget_resets)
+    parts.push(
+      `its threads found on cpus outside the budget ${load.budget_resets} ${load.budget_resets === 1 ? 'time' : 'times'} (set back)`,
+    );
   if (load.waited_pairs_kept) parts.push(`${load.waited_pairs_kept} kept after waiting (the machine stayed busy)`);
   if ((load.timed_runs ?? 1) > 1)
     parts.push(

@@ -139,6 +139,9 @@ export interface RawLoad {
       from older harnesses. */
   budget_cores?: number | undefined;
   budget_cpus?: string | undefined;
+  /** Times a thread of the candidate was found, after a timed call, with cpus outside a narrowed budget (and set
+      back): it placed itself on cpus the baseline did not have. */
+  budget_resets?: number | undefined;
   /** Set by the driver (evaluate/backend.ts), not a harness: how long a re-timing under load waited for the machine
       to quiet before it began (ms). */
   retime_wait_ms?: number | undefined;
@@ -371,6 +374,10 @@ export function judgeTimed(a: JudgeInput): Judgement {
   }
   if (verdict === 'accepted') {
     const reasons = [...(a.reviewReasons ?? []), ...clock.reasons, ...reviewReasons(cases, totals.speedup)];
+    if (a.load?.budget_resets)
+      reasons.push(
+        `its threads ran on cpus outside the core budget (cpu ${a.load.budget_cpus ?? '?'}, the baseline's) ${a.load.budget_resets} ${a.load.budget_resets === 1 ? 'time' : 'times'}: set back after each call, but its times may count cores the baseline did not have`,
+      );
     if (noisy)
       reasons.push(
         a.load?.lock_gave_up
@@ -487,6 +494,7 @@ function timingLoad(raw: RawLoad | undefined, noisy: boolean, timedRuns: number)
     ...(raw.retime_wait_ms !== undefined ? { retime_wait_ms: raw.retime_wait_ms } : {}),
     ...(raw.budget_cores !== undefined ? { budget_cores: raw.budget_cores } : {}),
     ...(raw.budget_cpus !== undefined ? { budget_cpus: raw.budget_cpus } : {}),
+    ...(raw.budget_resets ? { budget_resets: raw.budget_resets } : {}),
   };
 }
 

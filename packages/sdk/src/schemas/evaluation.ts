@@ -115,6 +115,9 @@ export const TimingLoad = z.object({
   budget_cores: z.number().int().positive().optional(),
   /** Which cpus, as a list ("1", "0-3,6"). */
   budget_cpus: z.string().optional(),
+  /** Times a thread of the candidate was found after a timed call on cpus outside a budget narrower than the
+      machine (and set back): such a result is flagged for review. */
+  budget_resets: z.number().int().min(0).optional(),
 });
 export type TimingLoad = z.infer<typeof TimingLoad>;
 
