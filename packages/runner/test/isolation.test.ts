@@ -188,6 +188,30 @@ describe('a ranked result timed under heavy outside load', () => {
     }
   }, 180_000);
 
+  it('a ranked result is timed by two fresh processes: the lower speedup, an interval holding both', async () => {
+    const state = await run(
+      '19_ReLU',
+      fixture('./candidates/relu_omp.c'),
+      { mode: 'ranked', secret_seed: 'twice-secret', target_id: 'sub-twice' },
+      // Quick rules with re-timing on and enough pairs for an interval.
+      { ...QUICK_TIMING, retime: true, minSamples: 12 },
+    );
+    expect(state.verdict, state.message).toBe('accepted');
+    const result = state.benchmarking_result!;
+    expect(result.load?.timed_runs).toBe(2);
+    if (result.load?.noisy) return; // a first run under heavy load is timed again later and replaced (test above)
+    const runs = result.load?.run_speedups ?? [];
+    expect(runs, JSON.stringify(result.load)).toHaveLength(2);
+    expect(result.speedup).toBeCloseTo(Math.min(...runs), 3);
+    const [lo, hi] = result.speedup_interval!;
+    for (const s of runs) {
+      expect(s).toBeGreaterThanOrEqual(lo);
+      expect(s).toBeLessThanOrEqual(hi);
+    }
+    expect(result.load?.run_times).toHaveLength(2);
+    expect(timingConditions(result.load)).toMatch(/timed twice by fresh processes/);
+  }, 180_000);
+
   it('a benchmark (unranked) run is timed once', async () => {
     const state = await run('19_ReLU', fixture('./candidates/relu_omp.c'));
     expect(state.verdict, state.message).toBe('accepted');

@@ -1,10 +1,11 @@
 // The one judge (src/evaluate/judge.ts): the rules both backends' verdicts and figures come from, on facts given
 // here (no harness, no machine): flagged calls, the stopping rule, the load rule however short the timed phase,
 // the roofline floor, review reasons, and the plan lines that carry the mid-run rules to the harnesses.
-import type { Device } from '@kernelforge/sdk';
+import type { Device, EvaluationState } from '@kernelforge/sdk';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TIMING, planText, QUICK_TIMING, RANKED_TIMING } from '../src/harness/plan.js';
 import {
+  combineTimings,
   FLAGGED_MIN,
   FLAGGED_SHARE,
   heavyLoad,
@@ -18,6 +19,7 @@ import {
   SPEEDUP_HALF_WIDTH,
   shouldRetime,
   type TimedCase,
+  timeTwice,
   withFlagged,
 } from '../src/evaluate/judge.js';
 import { catalogue } from './helpers.js';
@@ -298,5 +300,60 @@ describe('precision of the paired speedup', () => {
     expect(j.result.flagged_for_review).toBe(false);
     const [lo, hi] = j.result.speedup_interval ?? [1, 1];
     expect((hi - lo) / 2 / j.result.speedup).toBeGreaterThan(RETIME_HALF_WIDTH);
+  });
+});
+
+describe('a ranked result timed by two fresh processes', () => {
+  /** One run's accepted state: n pairs at about `speedup` (a little spread), candidate at 1 ms. */
+  const runAt = (speedup: number, seconds = 1): EvaluationState => {
+    const ratios = Array.from({ length: 40 }, (_, i) => speedup * (1 + ((i % 5) - 2) * 0.002));
+    const j = judgeTimed({
+      device: device(),
+      ranked: true,
+      cases: [timed({ optimized: Array(40).fill(1), baseline: ratios, ratios })],
+      timedRuns: 1,
+      baselineName: 'the reference',
+      load: quiet,
+    });
+    return {
+      verdict: 'accepted',
+      message: j.message,
+      benchmarking_result: j.result,
+      runner_seconds: seconds,
+    } as EvaluationState;
+  };
+
+  it('publishes the lower speedup, with intervals that hold both runs and both runs named', () => {
+    const fast = runAt(8.8);
+    const slow = runAt(5.1, 3);
+    for (const [a, b] of [
+      [fast, slow],
+      [slow, fast],
+    ] as const) {
+      const c = combineTimings(a, b);
+      const r = c.benchmarking_result!;
+      expect(r.speedup).toBeCloseTo(5.1, 1);
+      expect(r.speedup_interval![0]).toBeLessThanOrEqual(5.1);
+      expect(r.speedup_interval![1]).toBeGreaterThanOrEqual(8.8);
+      expect(r.cases[0]!.speedup_interval![1]).toBeGreaterThanOrEqual(8.8);
+      expect(r.load?.timed_runs).toBe(2);
+      expect(r.load?.run_speedups?.map((x) => Math.round(x * 10) / 10)).toEqual(a === fast ? [8.8, 5.1] : [5.1, 8.8]);
+      expect(c.runner_seconds).toBe(3);
+      expect(c.message).toBe('accepted: 5.10x faster than the reference');
+    }
+  });
+
+  it('an interval that comes to hold 1.00x says "within noise", not "faster"', () => {
+    const c = combineTimings(runAt(1.012), runAt(0.995));
+    expect(c.benchmarking_result!.speedup).toBeCloseTo(0.995, 2);
+    expect(c.message).toMatch(/^accepted: 0\.99x \(95% interval 0\.99-1\.01x\), within noise of the reference$/);
+  });
+
+  it('a second run that is not accepted stands as it is; only ranked, non-quick rules time twice', () => {
+    const failed = { verdict: 'incorrect', message: 'incorrect: y[3]', runner_seconds: 2 } as EvaluationState;
+    expect(combineTimings(runAt(2), failed)).toBe(failed);
+    expect(timeTwice(true, RANKED_TIMING)).toBe(true);
+    expect(timeTwice(true, QUICK_TIMING)).toBe(false);
+    expect(timeTwice(false, DEFAULT_TIMING)).toBe(false);
   });
 });

@@ -74,7 +74,11 @@ export function timingConditions(load: TimingLoad | undefined | null): string | 
       `its threads found on cpus outside the budget ${load.budget_resets} ${load.budget_resets === 1 ? 'time' : 'times'} (set back)`,
     );
   if (load.waited_pairs_kept) parts.push(`${load.waited_pairs_kept} kept after waiting (the machine stayed busy)`);
-  if ((load.timed_runs ?? 1) > 1)
+  if (load.run_speedups && load.run_speedups.length > 1)
+    parts.push(
+      `timed twice by fresh processes (${load.run_speedups.map((s) => `${s.toFixed(2)}x`).join(' and ')}: the lower is shown, the interval holds both)`,
+    );
+  else if ((load.timed_runs ?? 1) > 1)
     parts.push(
       `timed ${load.timed_runs} times${load.retime_wait_ms !== undefined ? ` (the last after waiting ${(load.retime_wait_ms / 1000).toFixed(1)} s for the machine to quiet)` : ''}`,
     );

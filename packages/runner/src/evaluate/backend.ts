@@ -7,7 +7,7 @@ import { DEFAULT_TIMING, QUICK_TIMING, RANKED_TIMING, type TimingRules } from '.
 import type { CgroupLimits } from '../sandbox/cgroup.js';
 import { JobSandbox } from '../sandbox/job-sandbox.js';
 import type { RunnerSettings } from '../settings.js';
-import { heavyLoad, type RawLoad, shouldRetime } from './judge.js';
+import { combineTimings, heavyLoad, type RawLoad, shouldRetime, timeTwice } from './judge.js';
 import { COMPILING, PROGRESS_FOLDER, type ProgressListener, watchProgress } from './progress.js';
 import { waitForQuiet } from './quiet.js';
 
@@ -98,8 +98,7 @@ export async function runBackend<P, J, R>(backend: Backend<P, J, R>, job: Evalua
     const compiled = await backend.compile(prepared, sandbox);
     if (isRefusal(compiled)) return compiled.refused;
     if (job.onProgress) stopWatching = watchProgress(sandbox.path(PROGRESS_FOLDER), job.onProgress);
-    const { run, timedRuns } = await launchTimed(backend, prepared, sandbox, job);
-    return backend.parse(prepared, run, { compile: compiled.report, timedRuns });
+    return await launchTimed(backend, prepared, sandbox, job, compiled.report);
   } finally {
     stopWatching();
     await sandbox.close();
@@ -107,28 +106,41 @@ export async function runBackend<P, J, R>(backend: Backend<P, J, R>, job: Evalua
 }
 
 /**
- * Runs the harness; a ranked result timed while other work kept the machine busy, or whose speedup interval came
- * out wider than the judge's RETIME_HALF_WIDTH, is timed again once (the judge's shouldRetime). Still busy, it is
- * kept but flagged for review as noisy, never ranked silently; still wide, it is published with its interval.
+ * Runs the harness and judges the run. A ranked result is timed a second time by a fresh harness with fresh workers
+ * (not under rules that say no: `quick`, for tests): a run's interval holds only what varied inside that run, so
+ * the two are combined (the judge's combineTimings: the lower speedup, intervals holding both). A ranked result
+ * whose first run was timed while other work kept the machine busy is timed again later instead, once the machine
+ * has quieted (bounded), and that second run replaces it: still busy, it is kept but flagged for review as noisy,
+ * never ranked silently. A first run that was not accepted is timed again only when the judge's shouldRetime says
+ * so (under load, or a wide interval), and the second run stands.
  */
 async function launchTimed<P, J, R>(
   backend: Backend<P, J, R>,
   prepared: J,
   sandbox: JobSandbox,
   job: EvaluationJob<P>,
-): Promise<{ run: R; timedRuns: number }> {
-  let run = await backend.launch(prepared, sandbox);
-  let timedRuns = 1;
-  const facts = backend.timingFacts(run);
-  if (facts && shouldRetime(job.ranked, facts.load, timedRuns, job.timing, facts.bench) && !job.signal?.aborted) {
-    // Timed under load: later, once the machine has quieted (bounded), not at once beside the same neighbour.
-    const wait = heavyLoad(facts.load) ? await waitForQuiet(job.timing.retimeWaitMs ?? 0, job.signal) : null;
-    run = await backend.launch(prepared, sandbox);
-    timedRuns = 2;
-    // The wait is the driver's fact, not the harness's: it joins the second run's load, which the judge publishes.
-    const load = backend.timingFacts(run)?.load;
-    if (load && wait) load.retime_wait_ms = Math.round(wait.waitedMs);
-  }
-  if (job.signal?.aborted) throw new EvaluationSetupError('the evaluation was aborted');
-  return { run, timedRuns };
+  compile: CompileReport | null,
+): Promise<EvaluationState> {
+  const aborted = () => {
+    if (job.signal?.aborted) throw new EvaluationSetupError('the evaluation was aborted');
+  };
+  const first = await backend.launch(prepared, sandbox);
+  aborted();
+  const firstState = backend.parse(prepared, first, { compile, timedRuns: 1 });
+  const facts = backend.timingFacts(first);
+  if (!facts) return firstState;
+  const noisy = heavyLoad(facts.load);
+  const again =
+    shouldRetime(job.ranked, facts.load, 1, job.timing, facts.bench) ||
+    (timeTwice(job.ranked, job.timing) && firstState.verdict === 'accepted');
+  if (!again) return firstState;
+  // Timed under load: later, once the machine has quieted (bounded), not at once beside the same neighbour.
+  const wait = noisy ? await waitForQuiet(job.timing.retimeWaitMs ?? 0, job.signal) : null;
+  const second = await backend.launch(prepared, sandbox);
+  aborted();
+  // The wait is the driver's fact, not the harness's: it joins the second run's load, which the judge publishes.
+  const load = backend.timingFacts(second)?.load;
+  if (load && wait) load.retime_wait_ms = Math.round(wait.waitedMs);
+  const secondState = backend.parse(prepared, second, { compile, timedRuns: 2 });
+  return noisy ? secondState : combineTimings(firstState, secondState);
 }
