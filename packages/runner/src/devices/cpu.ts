@@ -49,7 +49,9 @@ export function peaksFromOutput(
   const clock = Math.max(num('clock_all_ghz'), f.listed_clock_ghz);
   const fpc = theoreticalFlopsPerCycle(f);
   const theoretical = clock > 0 ? cores * clock * fpc.flops : 0;
-  const bw = Math.max(num('triad_nt_gbps'), num('read_gbps'));
+  // All threads and one thread (peaks.c): beside a neighbour on one core the all-threads runs wait for their slowest
+  // thread, while one thread runs on a free core, as a candidate on its core budget does.
+  const bw = Math.max(num('triad_nt_gbps'), num('read_gbps'), num('triad_nt_one_gbps'), num('read_one_gbps'));
   const fl = Math.max(num('gflops_all'), num('gflops_one') * cores);
   const runs = Math.min(num('fma_runs') || 1, num('mem_runs') || 1);
   const path = out.path ?? 'unknown';
