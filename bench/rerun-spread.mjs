@@ -85,7 +85,7 @@ async function condition(label) {
         ? `, waiting ${(l.wait_share * 100).toFixed(0)}%/${((l.baseline_wait_share ?? 0) * 100).toFixed(0)}% (candidate/baseline)${l.retaken_pairs !== undefined ? `, ${l.retaken_pairs} pairs retaken, ${l.waited_pairs_kept ?? 0} kept waited` : ''}`
         : '';
     console.log(
-      `${label} #${i + 1}: ${r.optimized_time.toFixed(3)} ms, ${r.speedup.toFixed(3)}x ${ci}, ${samples} samples, timed ${r.load?.timed_runs ?? 1}x, outside ${r.load?.outside_cores ?? '?'} cores${r.load?.noisy ? ' (noisy)' : ''}, budget ${l?.budget_cores ?? '?'} (cpu ${l?.budget_cpus ?? '?'})${waits}, load ${loadavg()[0].toFixed(1)}${flags}`,
+      `${label} #${i + 1}: ${r.optimized_time.toFixed(3)} ms, ${r.speedup.toFixed(3)}x ${ci}, ${samples} samples, timed ${r.load?.timed_runs ?? 1}x${l?.run_speedups ? ` (runs ${l.run_speedups.map((x) => x.toFixed(3)).join(', ')})` : ''}, outside ${r.load?.outside_cores ?? '?'} cores${r.load?.noisy ? ' (noisy)' : ''}, budget ${l?.budget_cores ?? '?'} (cpu ${l?.budget_cpus ?? '?'})${waits}, load ${loadavg()[0].toFixed(1)}${flags}`,
     );
   }
   if (times.length > 1)
