@@ -145,9 +145,10 @@ describe('sessions and attempts', () => {
     await waitForPath(page, new RegExp(`^/kernels/${sessionId}/attempts/[^/]+$`));
     await page.getByRole('heading', { name: /^Attempt #\d+$/ }).waitFor();
     await page.getByLabel(/^Source of attempt/).waitFor();
-    // The conditions its figures were timed under (issue 20): cores, outside load, the waits for a cpu.
+    // The conditions its figures were timed under (issue 20): cores (of them, the core budget both sides ran on when
+    // some were busy), outside load, the waits for a cpu.
     expect(await page.getByTestId('timing-conditions').textContent()).toMatch(
-      /^Timed on \d+ cores? (beside other work \([\d.]+ cores busy\)|with the machine otherwise quiet); waiting for a cpu \d+% of its time/,
+      /^Timed on (\d+ of )?\d+ cores? (\(cpu [\d,-]+, free when the evaluation began; the baseline on the same\) )?(beside other work \([\d.]+ cores busy\)|with the machine otherwise quiet); waiting for a cpu \d+% of its time/,
     );
     await shoot(page, 'attempt');
     await context.close();
