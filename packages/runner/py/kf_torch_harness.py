@@ -31,8 +31,8 @@ THREADS = PLAN["threads"]
 def core_budget(probe_s=0.05):
     """The core budget (c/harness_budget.c has the same rule): the cpus free now, read from /proc/stat's per-cpu
     counters twice, probe_s apart, while this process sleeps; a cpu is free when busy under half that window. The
-    harness confines itself to them and every worker it starts inherits that (their seccomp filter denies
-    sched_setaffinity). None free, or all: every allowed cpu."""
+    harness confines itself to them and every worker it starts inherits that; a candidate that moves its threads
+    outside it is set back after each call (keep_budget). None free, or all: every allowed cpu."""
 
     def ticks():
         out = {}
@@ -78,7 +78,34 @@ def cpu_list(cpus):
     return ",".join(parts)
 
 
+_ALLOWED_AT_START = len(os.sched_getaffinity(0))
 BUDGET = core_budget()
+BUDGET_NARROW = len(BUDGET) < _ALLOWED_AT_START
+BUDGET_RESETS = [0]
+
+
+def keep_budget(pid):
+    """The C harness's kfh_keep_budget: after a timed call of the candidate, outside its window, a thread of its
+    worker whose cpus reach outside a narrowed budget is set back to the part of them inside it (all of the budget
+    when none is) and counted (load.budget_resets: the judge flags the result for review). sched_setaffinity is not
+    denied to workers (a kernel may place its own threads), so a candidate could otherwise widen itself onto the
+    busy cores the baseline did not get."""
+    if not BUDGET_NARROW:
+        return
+    budget = set(BUDGET)
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return
+    for t in tids:
+        try:
+            mask = os.sched_getaffinity(int(t))
+            if mask <= budget:
+                continue
+            os.sched_setaffinity(int(t), (mask & budget) or budget)
+        except (OSError, ValueError):
+            continue
+        BUDGET_RESETS[0] += 1  # counted either way: the call ran outside the budget
 if len(BUDGET) < THREADS:
     # The workers size their thread pools to the budget (the launch line names their threads).
     THREADS = len(BUDGET)
@@ -837,6 +864,8 @@ def benchmark(cand, report, early):
         retaken = waited_kept = 0
         t_start = time.monotonic()
         order = list(workers)
+        if "candidate" in workers:
+            keep_budget(workers["candidate"].pid)  # a thread moved during the checks starts timing inside the budget
         sched0 = {r: sched_of(workers[r].pid) for r in SCHED if r in workers}
         while True:
             # Every timed sample gets inputs of its own, drawn fresh from get_inputs() with a seed from the operating
@@ -851,6 +880,8 @@ def benchmark(cand, report, early):
                 sh.nan_outputs()
                 s0 = sched_of(workers[role].pid) if RETAKE > 0 and role in SCHED else None
                 t = workers[role].run()
+                if role == "candidate":
+                    keep_budget(workers[role].pid)
                 if s0 is not None:
                     c1, w1 = sched_of(workers[role].pid)
                     dc, dw = c1 - s0[0], w1 - s0[1]
@@ -926,6 +957,8 @@ def benchmark(cand, report, early):
         "lock_wait_ms": round(lock_wait, 1), "lock_gave_up": gave_up,
         "budget_cores": len(BUDGET), "budget_cpus": cpu_list(BUDGET),
     }
+    if BUDGET_RESETS[0]:
+        report["load"]["budget_resets"] = BUDGET_RESETS[0]
     for role, key in (("candidate", "wait_share"), ("baseline", "baseline_wait_share")):
         cpu, wait = SCHED[role]
         if cpu + wait > 0:

@@ -1,8 +1,10 @@
 // The torch backend (issue 13): KernelBench-format problems load (sandboxed, cached inspection, scaled sizes,
 // the name-collision rule), faithful candidates are accepted, wrong ones are not, and every cheat in
 // test/torch-cheats/ gets its verdict. Assertions are on verdicts (and lower bounds on times), never on speed.
+import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { EvaluationJobPayload, EvaluationState } from '@kernelforge/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -279,6 +281,39 @@ describe.skipIf(!hasTorch)('cheats get their verdicts', () => {
       expect(verdicts, state.message).toContain(state.verdict);
       if (message) expect(state.message).toMatch(message);
     }, 300_000);
+
+  it('the core budget: the candidate runs on the cpus the result states; widening them is set back and flagged', async () => {
+    // As cheats.test's widen_cores.c: a neighbour pinned to cpu 0 for the whole evaluation, so the budget (both
+    // sides) leaves it out where another cpu is free when the evaluation begins.
+    const cpus = availableParallelism();
+    const burner =
+      cpus > 1 ? spawn('taskset', ['-c', '0', 'sh', '-c', 'while :; do :; done'], { stdio: 'ignore' }) : null;
+    try {
+      if (burner) await new Promise((r) => setTimeout(r, 300));
+      const state = await runTorch('101_HardSigmoid', cheat('widen_cores.py'));
+      expect(state.verdict, state.message).toBe('accepted');
+      const result = state.benchmarking_result!;
+      const load = result.load!;
+      expect(load.budget_cores, JSON.stringify(load)).toBeGreaterThanOrEqual(1);
+      const seen = /cores seen: ([\d ]+)\n/
+        .exec(state.stdout ?? '')?.[1]
+        ?.trim()
+        .split(' ')
+        .map(Number);
+      expect(seen, state.stdout).toBeDefined();
+      expect(state.stdout).toContain('widen ALLOWED');
+      if (load.budget_cores! < load.cores) {
+        if (burner) expect(seen).not.toContain(0);
+        expect(load.budget_resets, JSON.stringify(load)).toBeGreaterThanOrEqual(1);
+        expect(result.flagged_for_review).toBe(true);
+        expect(result.review_reasons.join(' ')).toMatch(/outside the core budget/);
+      } else {
+        expect(load.budget_resets ?? 0).toBe(0);
+      }
+    } finally {
+      burner?.kill('SIGKILL');
+    }
+  }, 300_000);
 
   it('the reference is out of reach: not importable, not in the process, not on disk', async () => {
     const state = await runTorch('101_HardSigmoid', cheat('call_reference.py'));
