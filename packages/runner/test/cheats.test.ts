@@ -170,10 +170,18 @@ describe('cheats get their verdicts', () => {
     const bench = some.benchmarking_result!.cases[0]!;
     expect(bench.optimized.samples).toBe((harness.samples ?? 0) + flagged);
     const every = await run('19_ReLU', `#define KF_EVERY_CALL 1\n${withDefines('work_after_return_some.c')}`);
-    expect(every.verdict, every.message).toBe('rejected');
-    // Rejected for the work after return, or (when a spin overlapped the next call's wake-up) for the clock the
-    // spins made disagree: either way not accepted.
-    expect(every.message).toMatch(/solution\(\) returned.*\(\d+ of \d+ calls|own clock disagrees/);
+    if (every.verdict === 'accepted') {
+      // Only when the machine was so busy that the harness read every reply after the spin had run (ci23, beside
+      // the other lane: "4.53x slower"): then each outside time holds its 3 ms of spin, nothing was hidden, and
+      // the figure is no faster than the work done.
+      expect(every.benchmarking_result!.optimized_time!, every.message).toBeGreaterThanOrEqual(3);
+      expect(every.message).toMatch(/slower/);
+    } else {
+      expect(every.verdict, every.message).toBe('rejected');
+      // Rejected for the work after return, or (when a spin overlapped the next call's wake-up) for the clock the
+      // spins made disagree: either way not accepted.
+      expect(every.message).toMatch(/solution\(\) returned.*\(\d+ of \d+ calls|own clock disagrees/);
+    }
   }, 120_000);
 
   it('shrinking the shared data file fails: the harness stays up and gives its verdict', async () => {
