@@ -15,7 +15,14 @@ import {
   readMachineFacts,
   theoreticalFlopsPerCycle,
 } from '../src/devices/cpu-features.js';
-import { cpuDeviceId, cpuInfo, mergePeaks, parsePeaksOutput, peaksFromOutput } from '../src/devices/cpu.js';
+import {
+  cpuDeviceId,
+  cpuInfo,
+  mergePeaks,
+  parsePeaksOutput,
+  peaksFromOutput,
+  theoreticalClockGhz,
+} from '../src/devices/cpu.js';
 import { flopsPeak, implausibleReason } from '../src/evaluate/plausibility.js';
 
 const X86 = (vendor: string, family: number, model: number, flags: string, extra = '') =>
@@ -209,6 +216,25 @@ describe('peaks', () => {
     // One core with two SMT threads counts once.
     const smt = machine(X86('AuthenticAMD', 23, 1, 'avx avx2 fma'), 2, { smt_threads: 2 });
     expect(peaksFromOutput(out, new Date(), 0, smt).theoretical_basis).toMatch(/^1 core x 2\.50 GHz x 16 flops/);
+  });
+
+  it('a measured clock that cannot be cycles is not used: the listed one, or no theoretical peak at all', () => {
+    // An Intel Xeon (family 6 model 207) listed at 2.1 GHz whose clock test read 11.97 GHz (issue 34: its renamer
+    // folded the test's immediate adds).
+    const xeon = machine(X86('GenuineIntel', 6, 207, 'avx avx2 fma avx512f avx512bw avx512vl'), 2.1);
+    const fast = parsePeaksOutput(
+      'path=avx512\nlanes=16\nchains=24\nthreads=2\ncores=2\nclock_all_ghz=11.97\nfma_runs=9\ngflops_all=355\n',
+    );
+    expect(peaksFromOutput(fast, new Date(), 0, xeon).theoretical_basis).toMatch(/^2 cores x 2\.10 GHz x /);
+    // Nothing listed and nothing believable measured: no theoretical peak, rather than a wrong one.
+    const unlisted = machine(X86('GenuineIntel', 6, 207, 'avx avx2 fma avx512f avx512bw avx512vl'), 0);
+    const p = peaksFromOutput(fast, new Date(), 0, unlisted);
+    expect(p.theoretical_basis).toBeUndefined();
+    expect(p.theoretical_fp32_gflops).toBeUndefined();
+    // A turbo clock above the listed nominal one is believed.
+    expect(theoreticalClockGhz(3.1, 2.5)).toBe(3.1);
+    expect(theoreticalClockGhz(11.97, 2.5)).toBe(2.5);
+    expect(theoreticalClockGhz(11.97, 0)).toBe(0);
   });
 
   it('merged with a later measurement, every figure only goes up, and the re-measurement is counted', () => {

@@ -30,6 +30,17 @@ export function parsePeaksOutput(text: string): Record<string, string> {
 }
 
 /**
+ * The clock the theoretical peak is stated at: the faster of the measured and the listed one, where the measured one
+ * is believable; unknown (0) where neither is. A measured clock above 7 GHz, or above 1.6x the listed one (turbo over
+ * nominal is at most about 1.5x), is a clock test that did not measure cycles (an `add $1` chain on Intel's Golden
+ * Cove and later, whose renamer folds it, read 11.97 GHz on a 2.x GHz Xeon): the listed clock is used alone then.
+ */
+export function theoreticalClockGhz(measured: number, listed: number): number {
+  const believable = measured > 0 && measured < 7 && (listed <= 0 || measured <= 1.6 * listed);
+  return Math.max(believable ? measured : 0, listed > 0 ? listed : 0);
+}
+
+/**
  * Peaks from one run of c/peaks.c: bandwidth is the larger of the non-temporal triad and the read-only sum; FLOP/s
  * the larger of all threads at once and one thread x physical cores (another process holding a core while we
  * measure does not hide the others). The theoretical FMA peak sits beside it: cores x the measured clock x the
@@ -46,7 +57,7 @@ export function peaksFromOutput(
     return Number.isFinite(v) && v > 0 ? v : 0;
   };
   const cores = f.physical_cores;
-  const clock = Math.max(num('clock_all_ghz'), f.listed_clock_ghz);
+  const clock = theoreticalClockGhz(num('clock_all_ghz'), f.listed_clock_ghz);
   const fpc = theoreticalFlopsPerCycle(f);
   const theoretical = clock > 0 ? cores * clock * fpc.flops : 0;
   // All threads and one thread (peaks.c): beside a neighbour on one core the all-threads runs wait for their slowest
