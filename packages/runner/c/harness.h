@@ -89,6 +89,18 @@ typedef struct {
   int idle_known;
   long long idle_cpu_ns;
   double idle_at_ms;
+  /* Its threads at that moment: one that appears before the next call was started between calls. */
+  int idle_nthreads;
+  pid_t idle_tids[256];
+  /* Whether a thread was started between calls (worker_used_cpu_between_calls). */
+  int started_between;
+  /* Sleep inside calls (the candidate's cpu worker only, sleep_limit_ms > 0): a call's wall time in which no thread
+     of the sandbox ran or waited for a cpu, summed over the calls that spent most of their time so; the run ends
+     (timeout) once the sum passes the limit, during the call that passes it. No cpu kernel sleeps; one that does
+     would hold the runner for minutes under the per-call deadline alone (issue 31). */
+  double sleep_limit_ms, slept_ms;
+  long long call_wait_ns; /* the sandbox's wait for a cpu just before the current RUN (with call_cpu_ns) */
+  int slept_out;          /* the limit ended the run */
   /* The current RUN: the sandbox's cpu time just before it was sent, its round trip as the harness saw it,
      and whether (and with what result) it has been looked at after return. */
   int cuda; /* a cuda worker: its runtime's own threads use cpu, so only the coarse rules apply */

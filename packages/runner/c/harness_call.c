@@ -2,6 +2,7 @@
    and what is seen of the candidate's sandbox right after its call returned (flagged calls). */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include "harness_internal.h"
 
 /* After a call of the candidate returned: 0 clean, 1 flagged (its time must not count), -1 rejected (the
@@ -9,8 +10,8 @@
 int kfh_after_return(struct harness *h) {
   int r = worker_busy_after_return(&h->cand);
   if (r == 0) return 0;
-  if (r == 2) {
-    kfh_fail(h, "rejected", h->cand.why);
+  if (r == 2 || r == 3) {
+    kfh_fail(h, r == 3 ? "timeout" : "rejected", h->cand.why);
     return -1;
   }
   if (!h->cand.after_counted) {
@@ -29,6 +30,25 @@ int kfh_after_return(struct harness *h) {
     return -1;
   }
   return 1;
+}
+
+/* After the candidate's last call, before its worker is stopped: no call follows to catch work done after the last
+   reply (worker_used_cpu_between_calls), so the harness waits for quiet (up to 1 s) and looks once more. Work after
+   the last reply finished the last call's outputs while the harness was checking them. */
+void kfh_final_check(struct harness *h) {
+  worker_t *w = &h->cand;
+  if (w->dead || h->plan.cuda || strcmp(h->verdict, "accepted") != 0) return;
+  worker_quiet(w, 1000.0);
+  double used;
+  if (!worker_used_cpu_between_calls(w, &used)) return;
+  char m[200];
+  if (w->started_between)
+    snprintf(m, sizeof m, "work went on after solution() returned (a thread was started after the last call)");
+  else
+    snprintf(m, sizeof m,
+             "work was still running after solution() returned (the sandbox used %.1f ms of cpu after the last call)",
+             used);
+  kfh_fail(h, "rejected", m);
 }
 
 void kfh_run_reference(struct harness *h, const case_desc *c) {
@@ -56,7 +76,10 @@ int kfh_timed_call(struct harness *h, worker_t *w, const case_desc *c, double *o
   double used;
   if (w == &h->cand && worker_used_cpu_between_calls(w, &used)) {
     char m[200];
-    snprintf(m, sizeof m, "work was still running after solution() returned (the sandbox used %.1f ms of cpu between calls)", used);
+    if (w->started_between)
+      snprintf(m, sizeof m, "work went on after solution() returned (a thread was started between calls)");
+    else
+      snprintf(m, sizeof m, "work was still running after solution() returned (the sandbox used %.1f ms of cpu between calls)", used);
     kfh_fail(h, "rejected", m);
     snprintf(w->error, sizeof w->error, "%s", m);
     return -2;

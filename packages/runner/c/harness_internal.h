@@ -59,6 +59,11 @@ struct harness {
   /* The data: the shared copy the worker maps (memfd), the harness's private copy (the reference's inputs and
      expected outputs) and a copy of the candidate's outputs (the determinism check). */
   char *shm, *priv, *saved;
+  /* The baseline worker's own data (a second memfd, mapped by the harness and the baseline only): the candidate never
+     shares memory with the baseline, so it never sees the baseline's outputs (issue 31: a candidate that read them
+     from a mapping both workers shared ranked first at 5.98x with the reference's own loop). */
+  char *bshm;
+  int bshm_fd;
   size_t offs[KF_MAX_ARGS]; /* each argument's offset in the copies, for the current case (kfh_layout) */
   worker_t cand;            /* the candidate's worker */
   worker_t base;            /* the baseline worker (have_b) */
@@ -91,18 +96,23 @@ struct harness {
 
 static inline double since(double t0) { return now_ms() - t0; }
 
+/* How long a cpu candidate may sleep inside its calls, in all (worker_t.sleep_limit_ms; docs/evaluation.md). */
+#define KF_CALL_SLEEP_LIMIT_MS 10000.0
+
 /* harness_layout.c */
 size_t kfh_count_of(const struct harness *h, const case_desc *c, int i);
 size_t kfh_bytes_of(const struct harness *h, const case_desc *c, int i);
 int kfh_is_output(const struct harness *h, int i);
 size_t kfh_layout(struct harness *h, const case_desc *c);
 void kfh_args_for(const struct harness *h, const case_desc *c, char *base, kf_arg *a, int offsets);
+void kfh_setup_data(struct harness *h, char *base, const case_desc *c, uint64_t seed, int dist);
 void kfh_setup_shared(struct harness *h, const case_desc *c, uint64_t seed, int dist);
 void kfh_setup_private(struct harness *h, const case_desc *c, uint64_t seed, int dist, int poison_outputs);
 void kfh_setup(struct harness *h, const case_desc *c, uint64_t seed, int dist);
 
 /* harness_call.c */
 int kfh_after_return(struct harness *h);
+void kfh_final_check(struct harness *h);
 void kfh_run_reference(struct harness *h, const case_desc *c);
 int kfh_timed_call(struct harness *h, worker_t *w, const case_desc *c, double *outside, double *inside);
 

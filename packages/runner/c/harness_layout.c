@@ -50,14 +50,20 @@ size_t kfh_bytes_of(const struct harness *h, const case_desc *c, int i) {
   return kfh_count_of(h, c, i) * elem_size(h->plan.args[i].etype);
 }
 
-/* Fresh inputs and poisoned outputs in the shared copy the candidate sees. */
-void kfh_setup_shared(struct harness *h, const case_desc *c, uint64_t seed, int dist) {
+/* Fresh inputs and poisoned outputs in a worker's data: `base` is the candidate's (h->shm) or the baseline's
+   (h->bshm), two memfds that no process maps both of. */
+void kfh_setup_data(struct harness *h, char *base, const case_desc *c, uint64_t seed, int dist) {
   for (int i = 0; i < h->plan.nargs; i++) {
     if (!h->plan.args[i].is_ptr) continue;
     if (is_input(h, i))
-      gen_input(h->plan.args[i].etype, h->shm + h->offs[i], kfh_count_of(h, c, i), dist, seed * 131 + (uint64_t)i);
-    else fill_poison(h->plan.args[i].etype, h->shm + h->offs[i], kfh_count_of(h, c, i));
+      gen_input(h->plan.args[i].etype, base + h->offs[i], kfh_count_of(h, c, i), dist, seed * 131 + (uint64_t)i);
+    else fill_poison(h->plan.args[i].etype, base + h->offs[i], kfh_count_of(h, c, i));
   }
+}
+
+/* Fresh inputs and poisoned outputs in the shared copy the candidate sees. */
+void kfh_setup_shared(struct harness *h, const case_desc *c, uint64_t seed, int dist) {
+  kfh_setup_data(h, h->shm, c, seed, dist);
 }
 
 /* The same inputs in the harness's private copy, the reference's. Generated again from the seed rather

@@ -18,21 +18,31 @@ static struct harness H;
 
 /* The shared data (the memfd the workers map, sized for the largest case) and the private copies. Returns
    the memfd, or -1. */
-static int open_data(struct harness *h) {
+/* One worker's data: a memfd of `size` bytes, sealed at its size (the worker holds this fd, and a candidate that
+   shrank the file would make the harness's own accesses to the mapping fault, SIGBUS, instead of getting a
+   verdict), mapped into the harness at *map. Returns the fd, or -1. */
+static int data_memfd(size_t size, char **map) {
+  int fd = memfd_create("kf-data", MFD_ALLOW_SEALING | MFD_CLOEXEC);
+  if (fd < 0 || ftruncate(fd, (off_t)size)) return -1;
+  if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)) return -1;
+  *map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  return *map == MAP_FAILED ? -1 : fd;
+}
+
+/* The candidate's data (the memfd its worker maps, sized for the largest case), the baseline worker's own (when
+   there is one) and the private copies. Returns the candidate's memfd, or -1. */
+static int open_data(struct harness *h, int baseline) {
   size_t max = 0;
   for (int ci = 0; ci < h->plan.ncases; ci++) {
     size_t t = kfh_layout(h, &h->plan.cases[ci]);
     if (t > max) max = t;
   }
-  /* Sealed at its size: the worker holds this fd, and a candidate that shrank the file would make the
-     harness's own accesses to the mapping fault (SIGBUS) instead of getting a verdict. */
-  int shm_fd = memfd_create("kf-data", MFD_ALLOW_SEALING);
-  if (shm_fd < 0 || ftruncate(shm_fd, (off_t)max)) return -1;
-  if (fcntl(shm_fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)) return -1;
-  h->shm = mmap(NULL, max, PROT_READ | PROT_WRITE, MAP_SHARED, shm_fd, 0);
+  int shm_fd = data_memfd(max, &h->shm);
+  h->bshm_fd = -1;
+  if (baseline && (h->bshm_fd = data_memfd(max, &h->bshm)) < 0) return -1;
   h->priv = aligned_alloc(4096, max);
   h->saved = aligned_alloc(4096, max);
-  if (h->shm == MAP_FAILED || !h->priv || !h->saved) return -1;
+  if (shm_fd < 0 || !h->priv || !h->saved) return -1;
   return shm_fd;
 }
 
@@ -62,11 +72,11 @@ static void calibrate(struct harness *h) {
 }
 
 /* After correctness passed: the baseline worker (when there is one) and the timed phase. */
-static void baseline_and_timing(struct harness *h, const char *baseline_launch, int shm_fd, int drop) {
+static void baseline_and_timing(struct harness *h, const char *baseline_launch, int drop) {
   double t0 = now_ms();
   if (strcmp(baseline_launch, "-") != 0) {
     int devnull = open("/dev/null", 1);
-    if (worker_start(&h->base, baseline_launch, shm_fd, devnull, devnull, drop)) {
+    if (worker_start(&h->base, baseline_launch, h->bshm_fd, devnull, devnull, drop)) {
       kfh_fail(h, "runtime_error", "the baseline worker did not start");
     } else {
       h->have_b = 1;
@@ -78,7 +88,7 @@ static void baseline_and_timing(struct harness *h, const char *baseline_launch, 
 }
 
 /* The candidate's worker started: calibration, correctness, then the baseline and the timed phase. */
-static void run_phases(struct harness *h, const char *baseline_launch, int shm_fd, int drop) {
+static void run_phases(struct harness *h, const char *baseline_launch, int drop) {
   calibrate(h);
   double t0 = now_ms();
   if (h->cand.dead) {
@@ -86,8 +96,9 @@ static void run_phases(struct harness *h, const char *baseline_launch, int shm_f
     fputs("\"correctness\":[]", h->out);
   } else if (kfh_correctness(h) == 0) {
     h->prof.correctness = since(t0);
-    baseline_and_timing(h, baseline_launch, shm_fd, drop);
+    baseline_and_timing(h, baseline_launch, drop);
   }
+  kfh_final_check(h);
   worker_stop(&h->cand);
 }
 
@@ -104,7 +115,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bad plan (%d)\n", rc);
     return 2;
   }
-  int shm_fd = open_data(h);
+  int shm_fd = open_data(h, strcmp(argv[3], "-") != 0);
   if (shm_fd < 0) return 3;
   int drop = atoi(argv[4]);
   if (argc > 5) h->lock_fd = atoi(argv[5]);
@@ -113,12 +124,13 @@ int main(int argc, char **argv) {
   h->cand.cuda = h->base.cuda = h->plan.cuda;
   kfh_core_budget(h);
   int started = worker_start(&h->cand, argv[2], shm_fd, 3, 4, drop);
+  if (!h->plan.cuda) h->cand.sleep_limit_ms = KF_CALL_SLEEP_LIMIT_MS;
   h->prof.worker_start = since(t0);
   if (started) {
     kfh_worker_failure(h, &h->cand, "the candidate's process did not start");
     fputs("\"correctness\":[]", h->out);
   } else {
-    run_phases(h, argv[3], shm_fd, drop);
+    run_phases(h, argv[3], drop);
   }
   kfh_print_tail(h);
   return 0;

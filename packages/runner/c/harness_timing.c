@@ -139,7 +139,7 @@ static int warm_up(struct harness *h, case_run *r) {
   if (!h->have_b) return time_baseline(h, r, c, P->bench_seed, r->flush, &r->b);
   wstart = now_ms();
   for (int k = 0; k < P->warmup_calls || now_ms() - wstart < P->warmup_ms; k++) {
-    kfh_setup_shared(h, c, P->bench_seed, P->dists[0]);
+    kfh_setup_data(h, h->bshm, c, P->bench_seed, P->dists[0]);
     if (kfh_timed_call(h, &h->base, c, &r->o, &r->in)) {
       kfh_worker_failure(h, &h->base, "the baseline failed during warm-up");
       h->verdict = "runtime_error";
@@ -155,9 +155,15 @@ static void timed_setup_shared(struct harness *h, const case_desc *c, uint64_t s
   h->prof.setup += since(t0);
 }
 
-/* The baseline's half of a pair, on the sample's inputs set up afresh in the shared copy. */
+/* The baseline's half of a pair, on the sample's inputs set up afresh in its own data (the baseline worker's memfd,
+   which the candidate's process never maps; without a baseline worker the reference's private copy is set up by
+   time_baseline). */
 static int baseline_sample(struct harness *h, case_run *r, uint64_t seed, int flush) {
-  timed_setup_shared(h, r->c, seed);
+  if (h->have_b) {
+    double t0 = now_ms();
+    kfh_setup_data(h, h->bshm, r->c, seed, h->plan.dists[0]);
+    h->prof.setup += since(t0);
+  }
   if (time_baseline(h, r, r->c, seed, flush, &r->b)) return -1;
   kfh_push(&r->base, r->b);
   h->prof.baseline_samples++;
@@ -166,10 +172,9 @@ static int baseline_sample(struct harness *h, case_run *r, uint64_t seed, int fl
 
 /* The candidate's half of a pair. *flagged: the call was flagged (its time is not a sample). */
 static int candidate_sample(struct harness *h, case_run *r, uint64_t seed, int cand_first, int *flagged) {
-  if (h->have_b || cand_first) timed_setup_shared(h, r->c, seed);
+  (void)cand_first;
+  timed_setup_shared(h, r->c, seed);
   if (r->flush && (cand_first || !h->have_b)) timed_flush(h);
-  long long s0[2];
-  wait_before(h, &h->cand, s0);
   double t0 = now_ms();
   if (kfh_timed_call(h, &h->cand, r->c, &r->o, &r->in)) {
     kfh_worker_failure(h, &h->cand, "while timing");
@@ -179,7 +184,10 @@ static int candidate_sample(struct harness *h, case_run *r, uint64_t seed, int c
   double ta = now_ms();
   *flagged = kfh_after_return(h);
   h->prof.busy += since(ta);
-  wait_after(h, &h->cand, s0, r);
+  /* The candidate's own wait for a cpu never decides a retake: it can make its threads wait (more runnable threads
+     than cores, or all pinned to one), and so choose which of its pairs are dropped (issue 31). Only the baseline's
+     wait (trusted code, with the candidate checked quiet around it) does; a neighbour that slows the candidate's call
+     alone makes that sample slower, never faster. */
   kfh_keep_budget(h, &h->cand);
   if (*flagged < 0) return -1;
   if (!*flagged) {
@@ -213,10 +221,11 @@ static int check_sample(struct harness *h, case_run *r, uint64_t seed, int expec
   return 0;
 }
 
-/* A pair one of whose calls waited for a cpu more than the plan allows measured the neighbour as much as the
+/* A pair whose baseline call waited for a cpu more than the plan allows measured the neighbour as much as the
    kernel: its two samples are dropped and the pair taken again (the loop's next sample), up to half the pairs
    kept so far plus two, so a machine that stays busy still ends sampling; past that the pair is kept, and
-   counted. A flagged call stays counted as flagged (the judge counts it as the slowest sample). */
+   counted. A flagged call stays counted as flagged (the judge counts it as the slowest sample). Only the
+   baseline's wait counts (candidate_sample says why). */
 static int retake_or_keep(struct harness *h, case_run *r, int flagged) {
   if (r->retaken < r->ratio.n / 2 + 2) {
     r->retaken++;

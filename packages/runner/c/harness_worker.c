@@ -171,14 +171,23 @@ int worker_start(worker_t *w, const char *launch_file, int shm_fd, int out_fd, i
   return 0;
 }
 
-static int read_deadline(worker_t *w, void *buf, size_t n, double deadline_ms) {
+static int slept_past_limit(worker_t *w, double call_start_ms);
+
+/* Waits for n bytes of reply until deadline_ms. During a watched RUN (call_start_ms > 0) it looks every 250 ms
+   whether the call has slept past the worker's limit (slept_past_limit). */
+static int read_deadline(worker_t *w, void *buf, size_t n, double deadline_ms, double call_start_ms) {
   char *p = buf;
   while (n > 0) {
     double left = deadline_ms - now_ms();
     if (left <= 0) goto timeout;
     struct pollfd pf = {w->reply_fd, POLLIN, 0};
-    int r = poll(&pf, 1, (int)(left + 1));
+    int watch = call_start_ms > 0 && w->sleep_limit_ms > 0;
+    int r = poll(&pf, 1, (int)((watch && left > 250 ? 250 : left) + 1));
     if (r < 0 && errno == EINTR) continue;
+    if (r == 0 && watch && now_ms() < deadline_ms) {
+      if (slept_past_limit(w, call_start_ms)) goto slept;
+      continue;
+    }
     if (r == 0) goto timeout;
     ssize_t got = read(w->reply_fd, p, n);
     if (got < 0 && errno == EINTR) continue;
@@ -196,6 +205,12 @@ timeout:
   reap(w, NULL);
   w->timed_out = 1;
   snprintf(w->error, sizeof w->error, "no answer within %.0f ms", deadline_ms > 0 ? 0.0 : 0.0);
+  return -1;
+slept:
+  if (w->init_pidfd < 0) find_sandbox_init(w);
+  kill_sandbox(w);
+  reap(w, NULL);
+  w->timed_out = w->slept_out = 1;
   return -1;
 }
 
@@ -263,8 +278,13 @@ int worker_call(worker_t *w, int op, const kf_arg *args, int nargs, double timeo
       n -= (size_t)r;
     }
   }
-  if (read_deadline(w, rep, sizeof *rep, deadline)) {
-    if (w->timed_out) snprintf(w->error, sizeof w->error, "no answer within %.0f ms", timeout_ms);
+  if (read_deadline(w, rep, sizeof *rep, deadline, op == KF_OP_RUN && w->call_cpu_known ? start : 0)) {
+    if (w->slept_out)
+      snprintf(w->error, sizeof w->error,
+               "solution() slept: %.0f ms of its calls passed with no thread running or waiting for a cpu (the limit "
+               "is %.0f ms in all; a kernel on a cpu never sleeps)",
+               w->slept_ms, w->sleep_limit_ms);
+    else if (w->timed_out) snprintf(w->error, sizeof w->error, "no answer within %.0f ms", timeout_ms);
     return -1;
   }
   if (rep->nonce != nonce) return forged(w, "a reply did not answer the command it was sent");
@@ -383,7 +403,19 @@ typedef struct {
 /* The last scan's time runnable but waiting for a cpu (ns, schedstat's second field), summed over the threads. */
 static long long scan_wait_ns;
 
-/* Counts threads of the sandbox in state R or D, and adds up their cpu time (ns, from schedstat). */
+/* A process's cpu time (ns), all its threads together, those that have exited included: the kernel keeps an exited
+   thread's time in its process's total, which the process cpu clock reads (any process may read the clock of a pid
+   it can see). Summing the live threads' schedstat instead let work vanish: a relay of short-lived threads that
+   finished the rows after the reply and exited before the harness looked left no trace (issue 31). -1: gone. */
+static long long process_cpu_ns(pid_t pid) {
+  clockid_t cid;
+  struct timespec ts;
+  if (clock_getcpuclockid(pid, &cid) != 0 || clock_gettime(cid, &ts) != 0) return -1;
+  return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Counts threads of the sandbox in state R or D (uninterruptible sleep is not quiet), and adds up the cpu time of
+   its processes (ns, exited threads included: process_cpu_ns); each thread's own, from schedstat, in `each`. */
 static int scan_threads_each(pid_t root, long long *cpu_ns, pid_t *running_tids, int cap, thread_cpu *each) {
   pid_t procs[256];
   int np = descendants(root, procs, 256), running = 0;
@@ -391,6 +423,8 @@ static int scan_threads_each(pid_t root, long long *cpu_ns, pid_t *running_tids,
   scan_wait_ns = 0;
   if (each) each->n = 0;
   for (int k = 0; k < np; k++) {
+    long long pcpu = process_cpu_ns(procs[k]);
+    if (pcpu > 0) *cpu_ns += pcpu;
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/task", procs[k]);
     DIR *d = opendir(path);
@@ -420,7 +454,6 @@ static int scan_threads_each(pid_t root, long long *cpu_ns, pid_t *running_tids,
         buf[r] = 0;
         char *after = NULL;
         long long c = strtoll(buf, &after, 10);
-        *cpu_ns += c;
         if (after) scan_wait_ns += strtoll(after, NULL, 10);
         if (each && each->n < 256) {
           each->tid[each->n] = (pid_t)atoi(e->d_name);
@@ -453,6 +486,25 @@ int worker_tids(worker_t *w, pid_t *tids, int cap) {
 
 static int scan_threads(pid_t root, long long *cpu_ns, pid_t *running_tids, int cap) {
   return scan_threads_each(root, cpu_ns, running_tids, cap, NULL);
+}
+
+/* A call's sleep: its wall time less the sandbox's cpu and wait for a cpu over it, counted only when those cover
+   less than half of it (a team of threads uses more cpu than wall; a thread reading its own cpu clock late by a tick
+   leaves a short call looking idle, which the half rule and the limit's size absorb). */
+static double call_sleep_ms(double wall_ms, long long cpu_ns, long long wait_ns) {
+  double busy = (double)(cpu_ns + wait_ns) * 1e-6;
+  return busy < 0.5 * wall_ms ? wall_ms - busy : 0.0;
+}
+
+static int slept_past_limit(worker_t *w, double call_start_ms) {
+  long long cpu;
+  pid_t tids[8];
+  double wall = now_ms() - call_start_ms;
+  scan_threads(w->pid, &cpu, tids, 8);
+  double slept = call_sleep_ms(wall, cpu - w->call_cpu_ns, scan_wait_ns - w->call_wait_ns);
+  if (w->slept_ms + slept <= w->sleep_limit_ms) return 0;
+  w->slept_ms += slept;
+  return 1;
 }
 
 int busy_windows;
@@ -537,6 +589,24 @@ static int outside_call(worker_t *w, long long cpu_ns) {
   return 0;
 }
 
+/* A thread of the sandbox that was not there at `known` (a scan's threads): one started after the reply is work
+   after return, whatever cpu it has used yet. */
+static int new_thread(worker_t *w, const thread_cpu *known, const char *when) {
+  thread_cpu now;
+  long long cpu;
+  pid_t tids[8];
+  scan_threads_each(w->pid, &cpu, tids, 8, &now);
+  for (int i = 0; i < now.n; i++) {
+    int seen = 0;
+    for (int j = 0; j < known->n && !seen; j++) seen = known->tid[j] == now.tid[i];
+    if (!seen && known->n < 256) {
+      snprintf(w->why, sizeof w->why, "work went on after solution() returned (a thread was started %s)", when);
+      return 1;
+    }
+  }
+  return 0;
+}
+
 static int busy_after_return(worker_t *w) {
   /* Nothing runnable: nothing left running (the common case, no waiting). Something runnable is most often
      the worker's own thread on its way from writing the reply back to reading the next command, or an
@@ -551,7 +621,8 @@ static int busy_after_return(worker_t *w) {
   double t0 = now_ms();
   int flagged = 0;
   w->why[0] = 0;
-  int n = scan_threads(w->pid, &before, tids, 64), m = n;
+  static thread_cpu at_reply;
+  int n = scan_threads_each(w->pid, &before, tids, 64, &at_reply), m = n;
   for (int k = 0; k < 4 && m != 0; k++) {
     struct timespec ts = {0, 250000};
     nanosleep(&ts, NULL);
@@ -581,12 +652,30 @@ static int busy_after_return(worker_t *w) {
              KF_SETTLE_MS + 20.0);
     return 2;
   }
+  long long quiet_wait = scan_wait_ns; /* read with nothing running: exact, as `quiet` is */
+  if (w->sleep_limit_ms > 0 && w->call_cpu_known) {
+    w->slept_ms += call_sleep_ms(w->call_ms, quiet - w->call_cpu_ns, quiet_wait - w->call_wait_ns);
+    if (w->slept_ms > w->sleep_limit_ms) {
+      snprintf(w->why, sizeof w->why,
+               "solution() slept: %.0f ms of its calls passed with no thread running or waiting for a cpu (the limit "
+               "is %.0f ms in all; a kernel on a cpu never sleeps)",
+               w->slept_ms, w->sleep_limit_ms);
+      return 3;
+    }
+  }
+  if (!flagged && !w->cuda) flagged = new_thread(w, &at_reply, "after solution() returned");
   long long after_reply = quiet - before;
   if (after_reply > w->max_after_reply_ns) w->max_after_reply_ns = after_reply;
   if (!flagged && after_reply > w->after_reply_allowance_ns)
     flagged = busy(w, "work went on after solution() returned (%.2f ms of cpu after the reply; the allowance is %.2f ms)",
                    (double)after_reply * 1e-6, (double)w->after_reply_allowance_ns * 1e-6);
   if (!flagged) flagged = outside_call(w, quiet);
+  thread_cpu idle;
+  long long idle_cpu;
+  pid_t idle_running[8];
+  scan_threads_each(w->pid, &idle_cpu, idle_running, 8, &idle);
+  w->idle_nthreads = idle.n;
+  memcpy(w->idle_tids, idle.tid, sizeof(pid_t) * (size_t)idle.n);
   w->idle_cpu_ns = quiet;
   w->idle_at_ms = now_ms();
   w->idle_known = 1;
@@ -609,6 +698,7 @@ int worker_used_cpu_between_calls(worker_t *w, double *used_ms) {
   thread_cpu each;
   scan_threads_each(w->pid, &cpu, tids, 64, &each);
   w->call_cpu_ns = cpu;
+  w->call_wait_ns = scan_wait_ns;
   w->call_cpu_known = 1;
   w->call_nthreads = each.n;
   memcpy(w->call_tids, each.tid, sizeof(pid_t) * (size_t)each.n);
@@ -617,6 +707,13 @@ int worker_used_cpu_between_calls(worker_t *w, double *used_ms) {
   w->idle_known = 0;
   long long used = cpu - w->idle_cpu_ns;
   *used_ms = (double)used * 1e-6;
+  w->started_between = 0;
+  for (int i = 0; i < each.n && !w->cuda; i++) {
+    int seen = 0;
+    for (int j = 0; j < w->idle_nthreads && !seen; j++) seen = w->idle_tids[j] == each.tid[i];
+    if (!seen && w->idle_nthreads < 256) w->started_between = 1;
+  }
+  if (w->started_between) return 1;
   /* Idle team threads use nothing; work left running uses most of a core. */
   if (!w->cuda) return used > KF_IDLE_CPU_NS;
   return used > 1000000 && *used_ms > 0.1 * (now_ms() - w->idle_at_ms); /* the cuda runtime's own threads */

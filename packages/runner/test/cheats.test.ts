@@ -1,5 +1,5 @@
 // One test kernel per cheat (test/cheats/*.c), each with its verdict; the runner stays healthy after each.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { execFileSync, spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
@@ -182,6 +182,58 @@ describe('cheats get their verdicts', () => {
       // spins made disagree: either way not accepted.
       expect(every.message).toMatch(/solution\(\) returned.*\(\d+ of \d+ calls|own clock disagrees/);
     }
+  }, 120_000);
+
+  it("the candidate never shares memory with the baseline: the two workers map separate data", async () => {
+    // Until 2026-11-27 one memfd was mapped into both workers: a candidate's helper thread copied the baseline's
+    // outputs after its call and handed them to its own next call on the same inputs (issue 31, ranked first at
+    // 5.98x). While both workers of an evaluation are alive, their data (fd 5) must be two different files.
+    const seen: Array<Array<[number, number]>> = [];
+    let done = false;
+    const watch = (async () => {
+      while (!done) {
+        const workers: Array<[number, number]> = [];
+        for (const line of ourSandboxes()) {
+          const bwrap = Number(line.trim().split(/\s+/)[0]);
+          let children: number[] = [];
+          try {
+            children = readFileSync(`/proc/${bwrap}/task/${bwrap}/children`, 'utf8').trim().split(/\s+/).map(Number);
+          } catch {}
+          for (const pid of children.filter((p) => p > 0)) {
+            try {
+              if (readlinkSync(`/proc/${pid}/fd/5`).startsWith('/memfd:kf-data'))
+                workers.push([pid, statSync(`/proc/${pid}/fd/5`).ino]);
+            } catch {}
+          }
+        }
+        if (workers.length >= 2) seen.push(workers);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    const state = await run('19_ReLU', good(), {}, { ...QUICK_TIMING, minSamples: 12 });
+    done = true;
+    await watch;
+    expect(state.verdict, state.message).toBe('accepted');
+    expect(seen.length, 'both workers were never seen alive at once').toBeGreaterThan(0);
+    for (const workers of seen) expect(new Set(workers.map(([, ino]) => ino)).size).toBe(workers.length);
+  }, 120_000);
+
+  it('work finished after the reply by threads that exit before the harness looks is seen: rejected', async () => {
+    // 40% in the call, the rest by a relay of short-lived threads started 1 ms after the reply. Their cpu is kept in
+    // the process's total after they exit (issue 31: summed over live threads, it vanished; accepted at about 2x).
+    const twin = await run('19_ReLU', `#define KF_HONEST_TWIN 1\n${withDefines('relay_after_reply.c')}`);
+    expect(twin.verdict, twin.message).toBe('accepted');
+    const cheat = await run('19_ReLU', withDefines('relay_after_reply.c'));
+    expect(['rejected', 'incorrect'], cheat.message).toContain(cheat.verdict);
+    if (cheat.verdict === 'rejected')
+      expect(cheat.message).toMatch(/after solution\(\) returned|between calls|after the last call|outside the timed call/);
+  }, 120_000);
+
+  it('a kernel that sleeps in its calls is stopped once they have slept 10 s in all, whatever the deadline', async () => {
+    // About 34 sleeps of 300 ms: seconds, not the minutes its calls' deadlines allow (before: accepted, slowly).
+    const state = await run('19_ReLU', withDefines('sleep_in_call.c'));
+    expect(state.verdict, state.message).toBe('timeout');
+    expect(state.message).toMatch(/solution\(\) slept: \d+ ms/);
   }, 120_000);
 
   it('shrinking the shared data file fails: the harness stays up and gives its verdict', async () => {

@@ -184,6 +184,13 @@ export function llcBytes(): number {
   return best;
 }
 
+/** The last-level cache of the machine a device describes (bytes): its stated caches, where it states them (a test
+    injects another machine's), else this machine's (llcBytes). */
+export function deviceLlcBytes(device: { cpu?: { caches?: { l2_bytes: number; l3_bytes: number } } }): number {
+  const c = device.cpu?.caches;
+  return c ? c.l3_bytes || c.l2_bytes || llcBytes() : llcBytes();
+}
+
 /** The ISA, vector registers and caches kernels (and the tuner's spaces) are fitted to, of the machine `f`
     describes (this one unless given). */
 export function cpuInfo(f: CpuFeatures = cpuFeatures()): CpuInfo {

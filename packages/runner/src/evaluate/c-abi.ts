@@ -6,7 +6,7 @@ import { hostname } from 'node:os';
 import type { CompileReport, EvaluationEnvironment, EvaluationState } from '@kernelforge/sdk';
 import { compileCandidate } from '../compile/compile-candidate.js';
 import { type Toolchain, toolchainFor } from '../compile/toolchain.js';
-import { llcBytes } from '../devices/cpu.js';
+import { deviceLlcBytes } from '../devices/cpu.js';
 import { refreshCpuPeaks } from '../devices/remeasure.js';
 import { type BuiltHarness, buildHarness, stageWorkerObjects } from '../harness/build.js';
 import { planText } from '../harness/plan.js';
@@ -164,7 +164,7 @@ function launch(j: CAbiJob, sandbox: JobSandbox): Promise<HarnessRun> {
       seeds: j.seeds,
       benchSeed: j.benchSeed,
       timing: job.timing,
-      llcBytes: cuda ? 0 : llcBytes(),
+      llcBytes: cuda ? 0 : deviceLlcBytes(job.device),
     }),
     dataBytes: j.dataBytes,
     maxTimingMs: job.timing.maxMs,

@@ -1,0 +1,10 @@
+/* Cheat (issue 31): sleeps inside every call. It uses no cpu, so no cpu limit stops it, and each call stays under
+   the per-call deadline: three such submissions once held the only runner for 80-240 s each while another user's
+   job waited. Expected: timeout once its calls have slept 10 s in all ("solution() slept"). */
+#include <stdint.h>
+#include <time.h>
+void solution(const float *x, float *y, int64_t n) {
+  struct timespec ts = {0, 300000000};
+  nanosleep(&ts, NULL);
+  for (int64_t i = 0; i < n; i++) y[i] = x[i] > 0 ? x[i] : 0;
+}
