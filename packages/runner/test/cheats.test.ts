@@ -184,7 +184,7 @@ describe('cheats get their verdicts', () => {
     }
   }, 120_000);
 
-  it("the candidate never shares memory with the baseline: the two workers map separate data", async () => {
+  it('the candidate never shares memory with the baseline: the two workers map separate data', async () => {
     // Until 2026-11-27 one memfd was mapped into both workers: a candidate's helper thread copied the baseline's
     // outputs after its call and handed them to its own next call on the same inputs (issue 31, ranked first at
     // 5.98x). While both workers of an evaluation are alive, their data (fd 5) must be two different files.
@@ -226,7 +226,9 @@ describe('cheats get their verdicts', () => {
     const cheat = await run('19_ReLU', withDefines('relay_after_reply.c'));
     expect(['rejected', 'incorrect'], cheat.message).toContain(cheat.verdict);
     if (cheat.verdict === 'rejected')
-      expect(cheat.message).toMatch(/after solution\(\) returned|between calls|after the last call|outside the timed call/);
+      expect(cheat.message).toMatch(
+        /after solution\(\) returned|between calls|after the last call|outside the timed call/,
+      );
   }, 120_000);
 
   it('a kernel that sleeps in its calls is stopped once they have slept 10 s in all, whatever the deadline', async () => {

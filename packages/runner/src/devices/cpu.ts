@@ -37,7 +37,7 @@ export function parsePeaksOutput(text: string): Record<string, string> {
  */
 export function theoreticalClockGhz(measured: number, listed: number): number {
   const believable = measured > 0 && measured < 7 && (listed <= 0 || measured <= 1.6 * listed);
-  return Math.max(believable ? measured : 0, listed > 0 ? listed : 0);
+  return Math.max(believable ? measured : 0, listed, 0);
 }
 
 /**
