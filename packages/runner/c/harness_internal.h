@@ -34,8 +34,8 @@ typedef struct {
    a neighbour on the machine shows as a recorded share, not only as slower samples. */
 typedef struct {
   double cand_cpu, cand_wait, base_cpu, base_wait;
-  /* Pairs taken again because a call waited more than the plan's retake_wait_share; pairs kept although one did
-     (the bound reached). */
+  /* Pairs one of whose calls waited for a cpu more than the plan's retake_wait_share (counted, never dropped since
+     2026-11-27: harness_timing.c count_waited); retaken stays 0, for readers of the report's older field. */
   int retaken, waited_kept;
 } sched_t;
 

@@ -73,7 +73,12 @@ export function timingConditions(load: TimingLoad | undefined | null): string | 
     parts.push(
       `its threads found on cpus outside the budget ${load.budget_resets} ${load.budget_resets === 1 ? 'time' : 'times'} (set back)`,
     );
-  if (load.waited_pairs_kept) parts.push(`${load.waited_pairs_kept} kept after waiting (the machine stayed busy)`);
+  if (load.waited_pairs_kept)
+    parts.push(
+      load.retaken_pairs
+        ? `${load.waited_pairs_kept} kept after waiting (the machine stayed busy)`
+        : `${load.waited_pairs_kept} ${load.waited_pairs_kept === 1 ? 'pair' : 'pairs'} waited for a cpu (kept: no pair is dropped for waiting)`,
+    );
   if (load.run_speedups && load.run_speedups.length > 1)
     parts.push(
       `timed twice by fresh processes (${load.run_speedups.map((s) => `${s.toFixed(2)}x`).join(' and ')}: the lower is shown, the interval holds both)`,

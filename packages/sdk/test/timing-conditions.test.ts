@@ -68,5 +68,9 @@ describe('timingConditions', () => {
     ).toBe(
       'Timed on 2 cores beside other work (1.41 cores busy); waiting for a cpu 65% of its time, the baseline 49%; 129 pairs taken again after waiting; 1 kept after waiting (the machine stayed busy); timed 2 times (the last after waiting 12.3 s for the machine to quiet).',
     );
+    // Since 2026-11-27 no pair is dropped for waiting (issue 31): the waited pairs are counted and kept.
+    expect(
+      timingConditions({ outside_cores: 1.41, cores: 2, noisy: true, waited_pairs_kept: 7, retaken_pairs: 0 }),
+    ).toMatch(/7 pairs waited for a cpu \(kept: no pair is dropped for waiting\)/);
   });
 });
