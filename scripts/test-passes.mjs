@@ -117,6 +117,7 @@ export const POSTGRES = [
   'packages/server/test/product/session-job-lifecycle.test.ts',
   'packages/server/test/product/sweeps.test.ts',
   'packages/server/test/product/queue-fairness.test.ts',
+  'packages/server/test/product/queue-runner-time.test.ts',
   'packages/server/test/product/replicas.test.ts',
   'packages/server/test/product/restart-attack.test.ts',
   'packages/server/test/product/restart.test.ts',

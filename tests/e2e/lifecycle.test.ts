@@ -366,6 +366,11 @@ describe('comparing and linking', () => {
     expect(await look.getByTestId('diff').count()).toBe(0);
     expect(await look.getByTestId('figures-B').textContent()).toMatch(/Time/);
     await shootWidths(look, 'submission-compare-figures-only');
+    // Its page: the figures, and the compile log said to be the author's (issue 31: gcc's warnings quote the source).
+    await look.goto(`/leaderboard/submission/${first.id}`);
+    await look.getByText('The compile log is visible to the author only.').waitFor();
+    expect(await look.getByLabel('Compile log').count()).toBe(0);
+    expect(await look.getByTestId('figures').textContent()).toMatch(/Speedup/);
     await theirs.close();
   }, 300_000);
 

@@ -114,6 +114,23 @@ describe('the correctness summary', () => {
     expect(screen.getAllByTestId('correctness-case')).toHaveLength(31);
   });
 
+  it("another user's result: the figures, and the compile log and messages said to be the author's", () => {
+    fakeApi({ 'GET /api/v1/devices': { body: { data: [], count: 0 } } });
+    const failed = { ...kase(false, 2) };
+    delete failed.message;
+    const state: EvaluationState = {
+      ...evaluation([kase(true, 1), failed]),
+      compile: { ok: true, compiler: 'gcc', flags: ['-O3'], log: '', duration_ms: 40 },
+      redacted: true,
+    };
+    render(<EvaluationReport state={state} />);
+    expect(screen.getByText('The compile log is visible to the author only.')).toBeTruthy();
+    expect(screen.queryByLabelText('Compile log')).toBeNull();
+    expect(screen.getByTestId('figures-only').textContent).toContain('visible to the author only');
+    expect(screen.getByTestId('correctness-summary').textContent).toContain('1 of 2 cases passed');
+    expect(screen.queryByRole('columnheader', { name: 'Message' })).toBeNull();
+  });
+
   it('shows no rows at all when every case passed', () => {
     fakeApi({ 'GET /api/v1/devices': { body: { data: [], count: 0 } } });
     render(<EvaluationReport state={evaluation(Array.from({ length: 40 }, (_, i) => kase(true, i)))} />);

@@ -184,5 +184,9 @@ export const EvaluationState = z.object({
   evaluated_at: z.string(),
   /** pytorch problems: the module constants the benchmark actually used on this device (scaled to fit it). */
   sizes_used: z.record(Text.max(100), z.number()).optional(),
+  /** True when the reader is not the author (nor a superuser): the figures only. The compile log is empty, stdout,
+      stderr and each case's message are left out, a verdict other than accepted says only its kind, and review
+      reasons from the source scan say what kind of thing was found, not where (docs/evaluation.md). */
+  redacted: z.boolean().optional(),
 });
 export type EvaluationState = z.infer<typeof EvaluationState>;

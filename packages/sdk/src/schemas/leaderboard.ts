@@ -28,7 +28,8 @@ export const Submission = z.object({
   verdict: Text.nullable(),
   time_ms: z.number().nullable(),
   speedup: z.number().nullable(),
-  /** Ranked mode returns no candidate output and no hidden sizes. */
+  /** Ranked mode returns no candidate output and no hidden sizes. Anyone but the owner and superusers gets the
+      figures only (`redacted`: no compile log, output or messages derived from the source). */
   evaluation_state: EvaluationState.nullable(),
   session_id: Id.nullable().optional(),
   attempt_id: Id.nullable().optional(),
@@ -66,7 +67,8 @@ export const LeaderboardEntry = z.object({
       intervals overlap), so the order between the two is within the noise of the measurement. False when either
       has no interval, and for the first entry. */
   within_noise_of_previous: z.boolean().default(false),
-  /** Over the device's peak or over 10x: ranked below every unflagged entry until reviewed; why, in words. */
+  /** Over the device's peak or over 10x: ranked below every unflagged entry until reviewed; why, in words (to
+      anyone but the author and superusers, a reason from the source scan says what kind of thing, not where). */
   flagged_for_review: z.boolean().default(false),
   review_reasons: z.array(z.string()).default([]),
   created_at: Timestamp,

@@ -50,29 +50,66 @@ export async function enqueueJob(sql: Sql, opts: EnqueueOptions): Promise<string
 }
 
 /**
- * Leases a ready job of the given kinds (and devices). Order: first the user with the fewest jobs of these kinds
- * running now (fair share: one user's hundred sessions do not hold a shared runner while someone else waits),
- * then the highest priority, then the oldest. SKIP LOCKED lets many claimers race without blocking one another;
- * the lease token makes a stale holder's later writes no-ops.
+ * Fair share: runner time a user's jobs (of the kinds, and on the devices, being claimed) took in this window counts
+ * against them when a claim picks the next job: the runs that ended in it, and the time so far of the ones running.
+ * Ten minutes holds several long evaluations (a candidate that sleeps inside its call holds a runner for minutes), so a
+ * user who just had the runner waits behind one who did not, yet an afternoon's work is forgotten soon after.
+ */
+export const FAIR_SHARE_WINDOW_SECONDS = 600;
+
+/**
+ * While another user with fewer jobs running has one waiting, a user with this many running (of the kinds, on the
+ * devices, being claimed) gets no more: with several runners on a device, one user cannot hold two while someone
+ * else waits, whatever their runner time.
+ */
+export const MAX_RUNNING_WHILE_OTHERS_WAIT = 1;
+
+/** Seconds the current lease of a leased row has run (0 for a row leased before leased_at was recorded). */
+const LEASE_SO_FAR = 'greatest(0, extract(epoch FROM now() - coalesce(leased_at, now()))::double precision)';
+
+/** A lease ends (done, dead, back to the queue, cancelled): its time joins the job's run time (fair share). */
+const END_LEASE = `run_seconds = run_seconds + ${LEASE_SO_FAR}, lease_ended_at = now()`;
+
+/**
+ * Leases a ready job of the given kinds (and devices). Order (docs/evaluation.md, "Who runs next"): first the users
+ * below MAX_RUNNING_WHILE_OTHERS_WAIT jobs running, then the user who used the least runner time in the last
+ * FAIR_SHARE_WINDOW_SECONDS (fair share: one user's long or many jobs do not hold a shared runner while someone else
+ * waits), then the fewest running, then the highest priority, then the oldest. SKIP LOCKED lets many claimers race
+ * without blocking one another; the lease token makes a stale holder's later writes no-ops.
  */
 export async function claimJob(sql: Sql, opts: ClaimOptions): Promise<Job | null> {
-  const params: unknown[] = [opts.kinds, randomUUID(), opts.runnerId, opts.leaseSeconds];
+  const params: unknown[] = [
+    opts.kinds,
+    randomUUID(),
+    opts.runnerId,
+    opts.leaseSeconds,
+    FAIR_SHARE_WINDOW_SECONDS,
+    MAX_RUNNING_WHILE_OTHERS_WAIT,
+  ];
   let deviceFilter = '';
+  let usageDeviceFilter = '';
   if (opts.devices) {
     params.push(opts.devices);
     deviceFilter = `AND j.device = ANY($${params.length}::text[])`;
+    usageDeviceFilter = `AND device = ANY($${params.length}::text[])`;
   }
+  const recent = 'lease_ended_at > now() - make_interval(secs => $5)';
   const rows = await sql.query<Job>(
     `UPDATE jobs SET progress = NULL, status = 'leased', attempts = attempts + 1, lease_token = $2, runner_id = $3,
        lease_expires_at = now() + make_interval(secs => $4), leased_at = now(), updated_at = now()
      WHERE id = (
-       WITH running AS (
-         SELECT owner_id, count(*) AS n FROM jobs
-         WHERE status = 'leased' AND kind = ANY($1::text[]) AND owner_id IS NOT NULL
-         GROUP BY owner_id)
-       SELECT j.id FROM jobs j LEFT JOIN running r ON r.owner_id = j.owner_id
+       WITH recent AS (
+         SELECT owner_id, 1 AS running,
+           least($5::double precision, ${LEASE_SO_FAR}) + CASE WHEN ${recent} THEN run_seconds ELSE 0 END AS seconds
+         FROM jobs WHERE status = 'leased' AND kind = ANY($1::text[]) AND owner_id IS NOT NULL ${usageDeviceFilter}
+         UNION ALL
+         SELECT owner_id, 0, run_seconds FROM jobs
+         WHERE status <> 'leased' AND ${recent} AND kind = ANY($1::text[]) AND owner_id IS NOT NULL ${usageDeviceFilter}),
+       usage AS (SELECT owner_id, sum(running) AS running, sum(seconds) AS seconds FROM recent GROUP BY owner_id)
+       SELECT j.id FROM jobs j LEFT JOIN usage u ON u.owner_id = j.owner_id
        WHERE j.status = 'queued' AND j.kind = ANY($1::text[]) AND j.run_after <= now() ${deviceFilter}
-       ORDER BY coalesce(r.n, 0), j.priority DESC, j.run_after, j.created_at
+       ORDER BY coalesce(u.running, 0) >= $6, coalesce(u.seconds, 0), coalesce(u.running, 0), j.priority DESC,
+         j.run_after, j.created_at
        LIMIT 1
        FOR UPDATE OF j SKIP LOCKED)
      RETURNING ${JOB_COLUMNS}`,
@@ -115,7 +152,8 @@ export async function lockLeasedJob(sql: Sql, id: string, leaseToken: string): P
 /** Marks a leased job done; false when the lease was lost meanwhile (the caller must then discard its result). */
 export async function completeJob(sql: Sql, id: string, leaseToken: string): Promise<boolean> {
   const rows = await sql.query(
-    `UPDATE jobs SET progress = NULL, status = 'done', lease_token = NULL, lease_expires_at = NULL, updated_at = now()
+    `UPDATE jobs SET progress = NULL, status = 'done', lease_token = NULL, lease_expires_at = NULL, updated_at = now(),
+       ${END_LEASE}
      WHERE id = $1 AND lease_token = $2 AND status = 'leased' RETURNING id`,
     [id, leaseToken],
   );
@@ -147,7 +185,7 @@ export async function failJob(
     if (opts.retryable && job.attempts < job.max_attempts) {
       await tx.query(
         `UPDATE jobs SET progress = NULL, status = 'queued', lease_token = NULL, lease_expires_at = NULL, runner_id = NULL,
-           last_error = $2, run_after = now() + make_interval(secs => $3), updated_at = now()
+           last_error = $2, run_after = now() + make_interval(secs => $3), updated_at = now(), ${END_LEASE}
          WHERE id = $1`,
         [id, error, backoffMs(job.attempts) / 1000],
       );
@@ -156,7 +194,7 @@ export async function failJob(
     const reason = opts.retryable ? `${error} (gave up after ${job.attempts} tries)` : error;
     await tx.query(
       `UPDATE jobs SET progress = NULL, status = 'dead', lease_token = NULL, lease_expires_at = NULL, last_error = $2,
-         dead_reason = $3, updated_at = now() WHERE id = $1`,
+         dead_reason = $3, updated_at = now(), ${END_LEASE} WHERE id = $1`,
       [id, error, reason],
     );
     return { outcome: 'dead', job: { ...job, status: 'dead', dead_reason: reason } };
@@ -171,7 +209,9 @@ export async function failJob(
 export async function cancelAttemptJobs(sql: Sql, attemptIds: string[]): Promise<Job[]> {
   if (attemptIds.length === 0) return [];
   return sql.query<Job>(
-    `UPDATE jobs SET progress = NULL, status = 'cancelled', lease_token = NULL, lease_expires_at = NULL, updated_at = now()
+    `UPDATE jobs SET progress = NULL, status = 'cancelled', lease_token = NULL, lease_expires_at = NULL, updated_at = now(),
+       run_seconds = CASE WHEN status = 'leased' THEN run_seconds + ${LEASE_SO_FAR} ELSE run_seconds END,
+       lease_ended_at = CASE WHEN status = 'leased' THEN now() ELSE lease_ended_at END
      WHERE (kind = 'generate' AND status IN ('queued', 'leased') AND payload->>'attempt_id' = ANY($1::text[]))
         OR (kind = 'evaluate' AND status = 'queued' AND payload->>'target_id' = ANY($1::text[]))
      RETURNING ${JOB_COLUMNS}`,
@@ -198,13 +238,14 @@ export async function cancelQueuedEvaluations(sql: Sql, dedupeKeys: string[]): P
 export async function reapExpiredLeases(sql: Sql): Promise<{ requeued: Job[]; dead: Job[] }> {
   const requeued = await sql.query<Job>(
     `UPDATE jobs SET progress = NULL, status = 'queued', lease_token = NULL, lease_expires_at = NULL, runner_id = NULL,
-       last_error = 'lease expired', run_after = now(), updated_at = now()
+       last_error = 'lease expired', run_after = now(), updated_at = now(), ${END_LEASE}
      WHERE status = 'leased' AND lease_expires_at < now() AND attempts < max_attempts
      RETURNING ${JOB_COLUMNS}`,
   );
   const dead = await sql.query<Job>(
     `UPDATE jobs SET progress = NULL, status = 'dead', lease_token = NULL, lease_expires_at = NULL, last_error = 'lease expired',
-       dead_reason = 'the runner holding it stopped responding ' || attempts || ' times', updated_at = now()
+       dead_reason = 'the runner holding it stopped responding ' || attempts || ' times', updated_at = now(),
+       ${END_LEASE}
      WHERE status = 'leased' AND lease_expires_at < now() AND attempts >= max_attempts
      RETURNING ${JOB_COLUMNS}`,
   );

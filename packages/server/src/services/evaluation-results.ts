@@ -64,6 +64,11 @@ export async function recordEvaluation(
 ): Promise<ResultOutcome> {
   // Compile logs and candidate output are arbitrary bytes; Postgres text and jsonb cannot hold NUL.
   report = withoutNul(report);
+  // `redacted` says how a reader sees a stored result (result-visibility.ts), never what a runner reports.
+  if ('state' in report) {
+    const { redacted: _readerOnly, ...state } = report.state;
+    report = { state };
+  }
   if ('error' in report) {
     const error = report.error;
     const { outcome, job } = await ctx.db.transaction(async (tx) => {

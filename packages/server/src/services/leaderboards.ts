@@ -3,6 +3,7 @@ import type { Leaderboard, LeaderboardEntry } from '@kernelforge/sdk';
 import type { AppContext } from '../context.js';
 import { iso } from '../db/sql.js';
 import type { Caller } from './sessions.js';
+import { publicReviewReasons, readsWhole } from './result-visibility.js';
 import { publicUser } from './submissions.js';
 
 interface EntryRow {
@@ -51,7 +52,7 @@ async function entriesFor(
   ctx: AppContext,
   problemNames: string[],
   opts: { limit: number; device?: string | undefined },
-  viewer: Pick<Caller, 'is_superuser'>,
+  viewer: Pick<Caller, 'id' | 'is_superuser'>,
 ): Promise<Map<string, { entries: LeaderboardEntry[]; count: number }>> {
   const params: unknown[] = [problemNames, opts.limit];
   let deviceFilter = '';
@@ -101,7 +102,11 @@ async function entriesFor(
       runs: Number(r.runs),
       within_noise_of_previous: withinNoise(previous?.time_interval, timeInterval),
       flagged_for_review: r.flagged_for_review,
-      review_reasons: Array.isArray(r.review_reasons) ? r.review_reasons : [],
+      review_reasons: !Array.isArray(r.review_reasons)
+        ? []
+        : readsWhole(viewer, r.user_id)
+          ? r.review_reasons
+          : publicReviewReasons(r.review_reasons),
       created_at: iso(r.created_at),
     });
     out.set(r.problem_name, board);
@@ -113,7 +118,7 @@ export async function leaderboardFor(
   ctx: AppContext,
   problemName: string,
   opts: { limit: number; device?: string | undefined },
-  viewer: Pick<Caller, 'is_superuser'>,
+  viewer: Pick<Caller, 'id' | 'is_superuser'>,
 ): Promise<Leaderboard> {
   const problem = await ctx.catalogue.require(problemName);
   const board = (await entriesFor(ctx, [problem.name], opts, viewer)).get(problem.name);
@@ -124,7 +129,7 @@ export async function leaderboardFor(
 export async function allLeaderboards(
   ctx: AppContext,
   opts: { limit: number; device?: string | undefined },
-  viewer: Pick<Caller, 'is_superuser'>,
+  viewer: Pick<Caller, 'id' | 'is_superuser'>,
 ): Promise<{ data: Leaderboard[]; count: number }> {
   const problems = await ctx.catalogue.list();
   const boards = await entriesFor(

@@ -10,6 +10,7 @@ import type { Caller } from './sessions.js';
 import { leaderboardSeed } from '../db/seeds.js';
 import { iso, isoOrNull } from '../db/sql.js';
 import { insertSubmission } from './submission-lifecycle.js';
+import { figuresOnly, readsWhole } from './result-visibility.js';
 import { enforceDailyQuota, requireDevice } from './validation.js';
 
 export interface SubmissionRow {
@@ -54,8 +55,10 @@ export function publicUser(
   };
 }
 
+/** A submission as `viewer` may read it: whole for its owner and superusers; for anyone else without its source, its
+    session and attempt, its error, and with the figures of its result only (result-visibility.ts). */
 export function toSubmission(r: SubmissionRow, viewer: Caller): Submission {
-  const mine = viewer.id === r.user_id || viewer.is_superuser;
+  const mine = readsWhole(viewer, r.user_id);
   return {
     id: r.id,
     user: publicUser(r, viewer),
@@ -67,10 +70,10 @@ export function toSubmission(r: SubmissionRow, viewer: Caller): Submission {
     verdict: r.verdict,
     time_ms: r.time_ms === null ? null : Number(r.time_ms),
     speedup: r.speedup === null ? null : Number(r.speedup),
-    evaluation_state: r.evaluation_state,
+    evaluation_state: mine || r.evaluation_state === null ? r.evaluation_state : figuresOnly(r.evaluation_state),
     session_id: mine ? r.session_id : null,
     attempt_id: mine ? r.attempt_id : null,
-    error: r.error,
+    error: mine ? r.error : null,
     created_at: iso(r.created_at),
     finished_at: isoOrNull(r.finished_at),
   };

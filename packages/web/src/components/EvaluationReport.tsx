@@ -1,5 +1,6 @@
 // An evaluation's report: verdict, compile log, correctness per case, timing per case, roofline figures (and, for
-// pytorch problems, the sizes used, the compiled baseline and the toolchains).
+// pytorch problems, the sizes used, the compiled baseline and the toolchains). Another user's result comes with its
+// figures only (`redacted`): what was left out is said, not shown empty.
 import { type CorrectnessReport, type EvaluationState, timingConditions } from '@kernelforge/sdk';
 import { useState } from 'react';
 import { useDevices } from '../hooks/useDevices';
@@ -25,7 +26,7 @@ const worst = (values: (number | null)[]) =>
   values.reduce<number | null>((m, v) => (v !== null && Number.isFinite(v) && (m === null || v > m) ? v : m), null);
 
 /** One line for the whole check (cases passed, worst errors); the table lists failures, all cases on request. */
-function Correctness({ report }: { report: CorrectnessReport }) {
+function Correctness({ report, redacted }: { report: CorrectnessReport; redacted: boolean }) {
   const [all, setAll] = useState(false);
   const failed = report.cases.filter((c) => !c.passed);
   const passed = report.cases.length - failed.length;
@@ -65,7 +66,7 @@ function Correctness({ report }: { report: CorrectnessReport }) {
                 <th className={th}>Result</th>
                 <th className={`${th} text-right`}>Max abs error</th>
                 <th className={`${th} text-right`}>Max rel error</th>
-                <th className={th}>Message</th>
+                {redacted ? null : <th className={th}>Message</th>}
               </tr>
             </thead>
             <tbody>
@@ -86,7 +87,7 @@ function Correctness({ report }: { report: CorrectnessReport }) {
                   </td>
                   <td className={`${td} text-right`}>{exp(c.max_abs_error)}</td>
                   <td className={`${td} text-right`}>{exp(c.max_rel_error)}</td>
-                  <td className={`${td} text-xs`}>{c.message ?? ''}</td>
+                  {redacted ? null : <td className={`${td} text-xs`}>{c.message ?? ''}</td>}
                 </tr>
               ))}
             </tbody>
@@ -138,6 +139,12 @@ export function EvaluationReport({ state }: { state: EvaluationState }) {
             Flagged for review: {bench.review_reasons.join('; ')}
           </p>
         ) : null}
+        {state.redacted ? (
+          <p className="mt-3 text-xs text-slate-500 dark:text-slate-400" data-testid="figures-only">
+            Figures only: the compile log, the program's output and the messages of failed checks are visible to the
+            author only.
+          </p>
+        ) : null}
         <TorchEvaluationFacts state={state} />
         {state.environment ? (
           <p className="mt-3 text-xs text-slate-500 dark:text-slate-400">
@@ -151,16 +158,20 @@ export function EvaluationReport({ state }: { state: EvaluationState }) {
           <p className="mb-2 font-mono text-xs text-slate-600 dark:text-slate-400">
             {state.compile.compiler} {state.compile.flags.join(' ')}
           </p>
-          <pre
-            aria-label="Compile log"
-            tabIndex={0}
-            className="max-h-72 overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs whitespace-pre-wrap text-slate-100"
-          >
-            {state.compile.log || '(empty)'}
-          </pre>
+          {state.redacted ? (
+            <p className="text-sm text-slate-500 dark:text-slate-400">The compile log is visible to the author only.</p>
+          ) : (
+            <pre
+              aria-label="Compile log"
+              tabIndex={0}
+              className="max-h-72 overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs whitespace-pre-wrap text-slate-100"
+            >
+              {state.compile.log || '(empty)'}
+            </pre>
+          )}
         </Card>
       ) : null}
-      {state.correctness ? <Correctness report={state.correctness} /> : null}
+      {state.correctness ? <Correctness report={state.correctness} redacted={state.redacted === true} /> : null}
       {bench && bench.cases.length > 0 ? (
         <Card title="Timing per case">
           <div className="overflow-x-auto">
