@@ -45,6 +45,8 @@ export const SERIAL_TIMING = [
 ];
 
 export const SERIAL_PRODUCT = [
+  // Polls a live session (the in-process runner evaluating) through stalls of the server's event loop.
+  'packages/server/test/product/keep-alive.test.ts',
   'packages/server/test/product/pytorch-sessions.test.ts',
   'packages/server/test/product/pytorch.test.ts',
   'packages/server/test/product/replicas.test.ts',

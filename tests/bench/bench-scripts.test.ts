@@ -56,6 +56,12 @@ describe('bench scripts in their short modes', () => {
     expect(r.out).toMatch(/19_ReLU: best #1 [\d.]+ ms, [\d.]+x the reference/);
   }, 300_000);
 
+  it('keepalive: a live session polled over one keep-alive connection, resets counted', () => {
+    const r = bench('keepalive.mjs', ['--short'], 280_000);
+    expect(r.status, r.tail).toBe(0);
+    expect(r.out).toMatch(/keep-alive polling: \d+ requests in 20 s, \d+ answered, resets \d+, other errors \d+/);
+  }, 300_000);
+
   it('cuda: a rehearsal without a GPU (every source compiles with nvcc), and the bundle for a GPU machine runs', () => {
     // On a GPU machine the same script checks verdicts and prints the figures (bench/README.md, "CUDA"); CI has no
     // GPU, so this keeps the script, its kernels and the bundle from rotting.

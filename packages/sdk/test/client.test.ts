@@ -290,6 +290,38 @@ describe('retries', () => {
     await local.close();
   });
 
+  it('retries a GET once when the server resets the kept-alive connection it was sent on', async () => {
+    // The peer answers the first GET, then resets the connection when the second arrives on it (as Node does
+    // when its keep-alive timer beats the read, issue 34); the retry opens a new connection.
+    const sockets = new Set<unknown>();
+    const local = await startPeer((_req, res) => {
+      sockets.add(res.socket);
+      if (local.requests.length === 2) return void res.socket?.resetAndDestroy();
+      json(res, 200, f.settings);
+    });
+    const client = createClient({ baseUrl: local.url, retry: { initialDelayMs: 1 } });
+    await client.settings.get();
+    await expect(client.settings.get()).resolves.toMatchObject({ auth_server: { application_name: 'kernelforge' } });
+    expect(local.requests.map((r) => r.method)).toEqual(['GET', 'GET', 'GET']);
+    // The second GET came on the first one's connection, the retry on a new one.
+    expect(sockets.size).toBe(2);
+    await local.close();
+  });
+
+  it('says why when a reset is not retried: a POST, or retries turned off', async () => {
+    const local = await startPeer((_req, res) => void res.socket?.resetAndDestroy());
+    const client = createClient({ baseUrl: local.url, retry: { initialDelayMs: 1 } });
+    const post = client.sessions.stop('s1');
+    await expect(post).rejects.toBeInstanceOf(ConnectionError);
+    await expect(post).rejects.toThrow(/ECONNRESET/);
+    expect(local.requests).toHaveLength(1);
+    await expect(client.settings.get({ maxRetries: 0 })).rejects.toThrow(
+      `Could not reach ${local.url}/api/v1: fetch failed (read ECONNRESET)`,
+    );
+    expect(local.requests).toHaveLength(2);
+    await local.close();
+  });
+
   it('never retries a 4xx', async () => {
     let n = 0;
     const local = await startPeer((_req, res) => {

@@ -109,7 +109,7 @@ export class HttpClient {
       response = await this.#fetch(this.url(path), { method: 'GET', headers, signal: init.signal ?? null });
     } catch (error) {
       if (init.signal?.aborted) throw error;
-      throw new ConnectionError(undefined, { cause: error });
+      throw new ConnectionError(`Could not reach ${this.baseUrl}: ${fetchFailure(error)}`, { cause: error });
     }
     if (!response.ok) {
       throw ApiError.from(response.status, response.statusText, await readBody(response), response.headers);
@@ -144,9 +144,7 @@ export class HttpClient {
     } catch (error) {
       if (req.signal?.aborted) throw req.signal.reason ?? error;
       if (timeout.signal.aborted) throw new TimeoutError(`Request timed out after ${timeoutMs} ms.`);
-      throw new ConnectionError(`Could not reach ${this.baseUrl}: ${(error as Error)?.message ?? error}`, {
-        cause: error,
-      });
+      throw new ConnectionError(`Could not reach ${this.baseUrl}: ${fetchFailure(error)}`, { cause: error });
     } finally {
       clearTimeout(timer);
       linked?.();
@@ -159,6 +157,19 @@ export class HttpClient {
     if (!parsed.success) throw new ResponseValidationError(`${req.method} ${req.path}`, parsed.error.issues, body);
     return parsed.data;
   }
+}
+
+/**
+ * What went wrong with a fetch, in words: Node's fetch says only "fetch failed" and keeps the reason (a refused
+ * connection, a reset, a socket the server closed) in its cause.
+ */
+function fetchFailure(error: unknown): string {
+  const message = (error as Error)?.message ?? String(error);
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } })?.cause;
+  const reason = typeof cause?.message === 'string' ? cause.message : '';
+  const code = typeof cause?.code === 'string' && !reason.includes(cause.code) ? cause.code : '';
+  const why = [reason, code].filter(Boolean).join(', ');
+  return why ? `${message} (${why})` : message;
 }
 
 async function readBody(response: Response): Promise<unknown> {
