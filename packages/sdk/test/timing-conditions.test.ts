@@ -70,7 +70,15 @@ describe('timingConditions', () => {
     );
     // Since 2026-11-27 no pair is dropped for waiting (issue 31): the waited pairs are counted and kept.
     expect(
-      timingConditions({ outside_cores: 1.41, cores: 2, noisy: true, waited_pairs_kept: 7, retaken_pairs: 0 }),
+      timingConditions({
+        outside_cores: 1.41,
+        cores: 2,
+        lock: true,
+        lock_wait_ms: 0,
+        noisy: true,
+        waited_pairs_kept: 7,
+        retaken_pairs: 0,
+      }),
     ).toMatch(/7 pairs waited for a cpu \(kept: no pair is dropped for waiting\)/);
   });
 });
