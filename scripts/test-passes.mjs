@@ -23,6 +23,8 @@ export const TYPE_TEST_FILES = ['packages/*/test/**/*.test-d.ts'];
  */
 export const SERIAL_TIMING = [
   'packages/runner/test/accept.test.ts',
+  // Evaluates an accepted ReLU to check its build facts.
+  'packages/runner/test/build-facts.test.ts',
   'packages/runner/test/cheats.test.ts',
   'packages/runner/test/cuda.test.ts',
   'packages/runner/test/isolation.test.ts',

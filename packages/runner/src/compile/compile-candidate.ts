@@ -1,7 +1,9 @@
 // Compiles a candidate with the fixed flags, inside the sandbox (so `#include "/secret"` finds nothing).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CompileReport, Language } from '@kernelforge/sdk';
+import type { BuildFacts, CompileReport, Language } from '@kernelforge/sdk';
+import { VECTORIZATION_REPORT, gatherBuildFacts, writesVectorizationReport } from '../profile/build-facts.js';
+import { VECTORIZATION_FLAG } from '../profile/vectorization.js';
 import { sandboxArgv } from '../sandbox/bwrap.js';
 import type { JobCgroup } from '../sandbox/cgroup.js';
 import { runCommand } from '../sandbox/spawn.js';
@@ -38,7 +40,11 @@ export async function compileCandidate(opts: {
   const file = SOURCE_NAME[opts.language];
   writeFileSync(join(opts.jobDir, file), opts.source);
   const tc = opts.toolchain;
-  const argv = [tc.binary, ...tc.flags, '-o', 'worker', file, ...opts.workerObjects, ...tc.linkFlags];
+  // Build facts (C and C++): gcc writes its vectorization report to a file; the flag changes no generated code.
+  const facts = opts.language === 'c' || opts.language === 'cpp';
+  const report = facts && writesVectorizationReport(tc.version);
+  const extra = report ? [`${VECTORIZATION_FLAG}=${VECTORIZATION_REPORT}`] : [];
+  const argv = [tc.binary, ...tc.flags, ...extra, '-o', 'worker', file, ...opts.workerObjects, ...tc.linkFlags];
   const r = await runCommand(
     sandboxArgv(
       {
@@ -66,13 +72,31 @@ export async function compileCandidate(opts: {
     },
   );
   const log = `${r.stdout}${r.stderr}`.replaceAll('/w/', '');
+  const ok = r.code === 0 && !r.timedOut;
+  let built: BuildFacts | undefined;
+  if (ok && facts) {
+    try {
+      built = await gatherBuildFacts({
+        jobDir: opts.jobDir,
+        binary: 'worker',
+        reportWritten: report,
+        uid: opts.uid,
+        cgroup: opts.cgroup ?? null,
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      });
+    } catch {
+      // Facts explain a result; they never decide one.
+      built = undefined;
+    }
+  }
   return {
     report: {
-      ok: r.code === 0 && !r.timedOut,
+      ok,
       compiler: `${tc.compiler} (${tc.version})`,
       flags: [...tc.flags, ...tc.linkFlags],
       log: r.timedOut ? `${log}\n[compile timed out after ${COMPILE_TIMEOUT_MS / 1000} s]` : log,
       duration_ms: r.durationMs,
+      ...(built ? { facts: built } : {}),
     },
     timedOut: r.timedOut,
     binary: 'worker',

@@ -18,12 +18,64 @@ export type Verdict = z.infer<typeof Verdict>;
 export const EvaluationMode = z.enum(['benchmark', 'ranked']);
 export type EvaluationMode = z.infer<typeof EvaluationMode>;
 
+/** One loop of the candidate's source in the compiler's vectorization report (gcc -fopt-info-vec-all). */
+export const VectorizationLoop = z.object({
+  line: z.number().int(),
+  column: z.number().int(),
+  vectorized: z.boolean(),
+  /** Vector widths in bytes gcc used for it ("loop vectorized using 32 byte vectors"); a main loop and its epilogue
+      can give two. Empty when it was not vectorized. */
+  widths: z.array(z.number().int()),
+  /** Why not ("control flow in loop."), or gcc's remarks on a vectorized loop ("loop versioned ... aliasing"). */
+  reasons: z.array(Text.max(300)),
+});
+export type VectorizationLoop = z.infer<typeof VectorizationLoop>;
+
+/** Lines [start_line, end_line] (1-based, inclusive) of `BuildFacts.assembly`: the innermost loop (a backward
+    branch) that uses the widest vector registers. */
+export const HotLoop = z.object({
+  start_line: z.number().int().positive(),
+  end_line: z.number().int().positive(),
+  function: Text.max(300),
+  /** Widest vector register in it (128 xmm, 256 ymm, 512 zmm); null when it is scalar. */
+  vector_bits: z.number().int().nullable(),
+});
+export type HotLoop = z.infer<typeof HotLoop>;
+
+/** Hardware counters of one extra, untimed run; on machines where none can be read, the reason why. */
+export const HardwareCounters = z.object({
+  available: z.boolean(),
+  reason: Text.max(500).optional(),
+  values: z.record(Text.max(60), z.number()).optional(),
+});
+export type HardwareCounters = z.infer<typeof HardwareCounters>;
+
+/** Why the candidate is as fast as it is: what the compiler made of it (docs/evaluation.md "Build facts"). Derived
+    from the source, so another user's reader never sees it (figures only). */
+export const BuildFacts = z.object({
+  /** `solution` and the functions of the worker it reaches (calls, OpenMP outlined bodies), in that order. */
+  symbols: z.array(Text.max(300)),
+  /** objdump -d --no-show-raw-insn of those symbols, capped at 64 KiB. */
+  assembly: Text.max(70_000),
+  assembly_truncated: z.boolean(),
+  hot_loop: HotLoop.nullable(),
+  /** The loops of the source, vectorized or not; null when the compiler gives no such report (nvcc, clang). */
+  vectorization: z.array(VectorizationLoop).nullable(),
+  counters: HardwareCounters,
+  /** What could not be gathered, and why. */
+  notes: z.array(Text.max(500)).optional(),
+});
+export type BuildFacts = z.infer<typeof BuildFacts>;
+
 export const CompileReport = z.object({
   ok: z.boolean(),
   compiler: z.string(),
   flags: z.array(z.string()),
   log: z.string(),
   duration_ms: z.number(),
+  /** C and C++ on the cpu: the assembly, vectorization report and counters (or why none), gathered in the compile
+      sandbox after the compile; never part of the timed figures, never a cause of a verdict. */
+  facts: BuildFacts.optional(),
 });
 export type CompileReport = z.infer<typeof CompileReport>;
 
