@@ -10,7 +10,8 @@ export function readsWhole(viewer: Pick<Caller, 'id' | 'is_superuser'>, authorId
 /**
  * A result as a reader other than its author sees it: the verdict, timings, speedups, intervals, roofline figures,
  * load and timing conditions, the environment and the correctness summary (each case's pass or fail and its error
- * figures). Left out: the compile log (gcc quotes source lines in its warnings), the candidate's stdout and stderr,
+ * figures). Left out: the compile log (gcc quotes source lines in its warnings), the build facts (the assembly and
+ * vectorization report name the source's functions and loops), the candidate's stdout and stderr,
  * each case's message (it quotes the candidate's output), a verdict's message unless it is the judge's figures of an
  * accepted result, and where and what the source scan found. Built field by field, so a field added to the report
  * later stays the author's until it is added here.

@@ -175,3 +175,52 @@ test('a compile error from one attempt is fed into the next prompt', async () =>
   expect(llm.lastPrompt()).toContain("k.c:3:5: error: 'yy' undeclared");
   expect(llm.lastPrompt()).toContain('yy[0] = 1;');
 });
+
+test("the previous attempt's build facts (vectorization misses, the hot loop, counters or why not) are in the next prompt", async () => {
+  const config: AgentsConfig = {
+    llmProvider: 'openai',
+    llmBaseUrl: `${llm.url}/v1`,
+    llmModel: 'm',
+    llmRetryBudgetMs: 3000,
+  };
+  const assembly = [
+    '0000000000001170 <solution._omp_fn.0>:',
+    '    1178:\tvmovups (%rsi,%rax,1),%ymm0',
+    '    117d:\tvmaxps %ymm1,%ymm0,%ymm0',
+    '    1181:\tvmovups %ymm0,(%rdi,%rax,1)',
+    '    118d:\tjne    1178 <solution._omp_fn.0+0x8>',
+  ].join('\n');
+  const accepted: EvaluationState = {
+    ...compileError,
+    verdict: 'accepted',
+    message: 'accepted: 2.0x faster than the reference',
+    compile: {
+      ...(compileError.compile as NonNullable<EvaluationState['compile']>),
+      ok: true,
+      log: '',
+      facts: {
+        symbols: ['solution', 'solution._omp_fn.0'],
+        assembly,
+        assembly_truncated: false,
+        hot_loop: { start_line: 2, end_line: 5, function: 'solution._omp_fn.0', vector_bits: 256 },
+        vectorization: [
+          { line: 3, column: 5, vectorized: true, widths: [32, 16], reasons: [] },
+          { line: 7, column: 3, vectorized: false, widths: [], reasons: ['control flow in loop.'] },
+        ],
+        counters: { available: false, reason: 'not available here, because this machine exposes no hardware PMU' },
+      },
+    },
+  };
+  llm.queue({ kind: 'text', text: REPLY });
+  const agent = createAgent({ provider: 'openai' }, config);
+  await agent.generate(
+    context(RELU, [{ ...failedAttempt, source: CODE, evaluation_state: accepted }], { attemptNumber: 2 }),
+  );
+  const prompt = llm.lastPrompt();
+  expect(prompt).toContain('# Build facts of attempt #1');
+  expect(prompt).toContain('Vectorized loops: line 3 (256-bit, 128-bit)');
+  expect(prompt).toContain('- line 7: control flow in loop.');
+  expect(prompt).toContain('Hot loop (innermost, in solution._omp_fn.0, 256-bit vectors)');
+  expect(prompt).toContain('vmaxps %ymm1,%ymm0,%ymm0');
+  expect(prompt).toContain('Hardware counters: not available here, because this machine exposes no hardware PMU');
+});

@@ -62,7 +62,22 @@ beforeAll(async () => {
   const state = fakeState('ranked', 2);
   const bench = state.benchmarking_result as NonNullable<typeof state.benchmarking_result>;
   Object.assign(state, {
-    compile: { ok: true, compiler: 'cc', flags: ['-O2'], log, duration_ms: 40 },
+    compile: {
+      ok: true,
+      compiler: 'cc',
+      flags: ['-O2'],
+      log,
+      duration_ms: 40,
+      // Build facts (issue 37) name the source's functions and quote its loops: the author's only.
+      facts: {
+        symbols: ['solution', MARKER],
+        assembly: `0000000000001000 <solution>:\n    1000:\tcall   1010 <${MARKER}>\n`,
+        assembly_truncated: false,
+        hot_loop: null,
+        vectorization: [{ line: 5, column: 3, vectorized: false, widths: [], reasons: [`${MARKER} clobbers memory`] }],
+        counters: { available: false, reason: 'not available here, because of the test' },
+      },
+    },
     stderr: `${MARKER} printed this`,
     benchmarking_result: {
       ...bench,
@@ -131,6 +146,7 @@ test('another user reads the figures of a ranked result, and nothing of its sour
   expect(detail.status).toBe(200);
   const state = detail.body.evaluation_state;
   expect(state).toMatchObject({ verdict: 'accepted', redacted: true, compile: { ok: true, log: '' } });
+  expect(state?.compile?.facts).toBeUndefined();
   expect(state?.benchmarking_result).toMatchObject({ optimized_time: 2, speedup: 12, flagged_for_review: true });
   expect(state?.benchmarking_result?.review_reasons).toEqual([
     'a thread or process is started: work may run outside the timed call (where, and what exactly: visible to the author only)',
@@ -151,6 +167,7 @@ test('the author and superusers still read the whole result', async () => {
     );
     expect(detail.body.evaluation_state?.redacted).toBeUndefined();
     expect(detail.body.evaluation_state?.compile?.log).toContain(`int ${MARKER} =`);
+    expect(detail.body.evaluation_state?.compile?.facts?.assembly).toContain(`<${MARKER}>`);
     expect(detail.body.evaluation_state?.correctness?.cases[0]?.message).toContain(MARKER);
     const board = await json<Leaderboard>(server.request(`/api/v1/leaderboard/19_ReLU?device=${CPU_B.id}`, { token }));
     expect(board.body.entries[0]?.review_reasons[0]).toContain(MARKER);

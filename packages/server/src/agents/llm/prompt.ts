@@ -1,6 +1,7 @@
 // DESIGN 7's prompt: the problem, the device, the best attempt, the last few attempts' feedback, every instruction.
 import type { EvaluationState } from '@kernelforge/sdk';
 import type { AgentAttemptView, AgentContext } from '../types.js';
+import { buildFactsText } from './prompt-facts.js';
 import { torchSystemPrompt, torchUserPrompt } from './prompt-torch.js';
 
 const RECENT = 3;
@@ -93,6 +94,8 @@ export function userPrompt(ctx: AgentContext): string {
       `# Source of attempt #${last.attempt_number} (the feedback above refers to it)\n\`\`\`${fence(ctx.language)}\n${clip(last.source, SOURCE_CHARS)}\n\`\`\``,
     );
   }
+  const facts = last ? buildFactsText(last.attempt_number, last.evaluation_state?.compile?.facts) : '';
+  if (facts) parts.push(facts);
   if (ctx.instructions.length) {
     parts.push(
       '# Instructions from the user (all still active, oldest first; follow them all)\n' +

@@ -1,0 +1,44 @@
+// The previous attempt's build facts in a prompt, concisely: the loops gcc did not vectorize and why, the hot loop.
+import type { BuildFacts } from '@kernelforge/sdk';
+
+const HOT_LOOP_LINES = 40;
+const MISSED = 8;
+
+/** A few lines on what the compiler made of an attempt (docs/evaluation.md "Build facts"); empty without facts. */
+export function buildFactsText(attemptNumber: number, facts: BuildFacts | undefined): string {
+  if (!facts) return '';
+  const lines = [`# Build facts of attempt #${attemptNumber} (what the compiler made of it)`];
+  const loops = facts.vectorization;
+  if (loops) {
+    const done = loops.filter((l) => l.vectorized);
+    const missed = loops.filter((l) => !l.vectorized);
+    lines.push(
+      done.length
+        ? `Vectorized loops: ${done.map((l) => `line ${l.line} (${l.widths.map((w) => `${w * 8}-bit`).join(', ')})`).join('; ')}`
+        : 'Vectorized loops: none',
+    );
+    if (missed.length)
+      lines.push(
+        `Loops gcc did not vectorize:\n${missed
+          .slice(0, MISSED)
+          .map((l) => `- line ${l.line}: ${l.reasons.slice(0, 2).join('; ') || 'no reason given'}`)
+          .join('\n')}${missed.length > MISSED ? `\n- ... and ${missed.length - MISSED} more` : ''}`,
+      );
+  }
+  const hot = facts.hot_loop;
+  if (hot) {
+    const all = facts.assembly.split('\n').slice(hot.start_line - 1, hot.end_line);
+    const shown = all.slice(0, HOT_LOOP_LINES).map((l) => l.replace(/^\s+[0-9a-f]+:\t/, '  '));
+    lines.push(
+      `Hot loop (innermost, in ${hot.function}, ${hot.vector_bits ? `${hot.vector_bits}-bit vectors` : 'scalar'}):\n\`\`\`asm\n${shown.join('\n')}${all.length > HOT_LOOP_LINES ? `\n  ... (${all.length - HOT_LOOP_LINES} more instructions)` : ''}\n\`\`\``,
+    );
+  }
+  lines.push(
+    facts.counters.available && facts.counters.values
+      ? `Hardware counters: ${Object.entries(facts.counters.values)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}`
+      : `Hardware counters: ${facts.counters.reason ?? 'not available'}`,
+  );
+  return lines.join('\n');
+}
