@@ -67,6 +67,8 @@ export const SERIAL_PRODUCT = [
   'tests/e2e/lifecycle.test.ts',
   // Starts (and stops) a session, which the agent and runner start on.
   'tests/e2e/names-and-empty.test.ts',
+  // A tuner session and a submission on 19_ReLU, their Profile in Chromium and the CLI (issue 37).
+  'tests/e2e/profile.test.ts',
   // The bench scripts that start two servers, each evaluating (tests/bench/bench-product.test.ts).
   'tests/bench/bench-product.test.ts',
   'tests/e2e/readable.test.ts',

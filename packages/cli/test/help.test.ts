@@ -45,6 +45,7 @@ const LEAVES = [
   ['attempts', 'show'],
   ['submit'],
   ['submissions'],
+  ['submissions', 'show'],
   ['leaderboard'],
   ['sweep', 'start'],
   ['sweep', 'show'],

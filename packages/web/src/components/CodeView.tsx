@@ -3,14 +3,32 @@
 import { useEffect, useRef } from 'react';
 import { useCodeMirror } from './code/useCodeMirror';
 
-export function CodeView({ source, label, language }: { source: string; label: string; language?: string }) {
+export function CodeView({
+  source,
+  label,
+  language,
+  marked,
+}: {
+  source: string;
+  label: string;
+  language?: string;
+  /** Lines [from, to] (1-based) to mark, e.g. the hot loop of an assembly. */
+  marked?: { from: number; to: number } | undefined;
+}) {
   const cm = useCodeMirror();
   const host = useRef<HTMLDivElement>(null);
+  const from = marked?.from;
+  const to = marked?.to;
   useEffect(() => {
     if (!cm || !host.current) return;
-    const view = cm.mountCodeView(host.current, { source, label, language });
+    const view = cm.mountCodeView(host.current, {
+      source,
+      label,
+      language,
+      marked: from !== undefined && to !== undefined ? { from, to } : undefined,
+    });
     return () => view.destroy();
-  }, [cm, source, label, language]);
+  }, [cm, source, label, language, from, to]);
   return (
     <div className="kf-code kf-code-view overflow-hidden rounded-md border border-slate-200 dark:border-slate-800">
       {cm ? (

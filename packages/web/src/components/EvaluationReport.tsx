@@ -1,5 +1,6 @@
-// An evaluation's report: verdict, compile log, correctness per case, timing per case, roofline figures (and, for
-// pytorch problems, the sizes used, the compiled baseline and the toolchains). Another user's result comes with its
+// An evaluation's report: verdict, compile log, correctness per case, timing per case, the profile (the roofline point
+// beside the build facts of C and C++: assembly, vectorization, counters) (and, for pytorch problems, the sizes used,
+// the compiled baseline and the toolchains). Another user's result comes with its
 // figures only (`redacted`): what was left out is said, not shown empty.
 import { type CorrectnessReport, type EvaluationState, timingConditions } from '@kernelforge/sdk';
 import { useState } from 'react';
@@ -7,6 +8,7 @@ import { useDevices } from '../hooks/useDevices';
 import { formatMs, formatNumber, formatPercent } from '../lib/format';
 import { Button } from './Button';
 import { Card } from './Card';
+import { EvaluationProfile } from './EvaluationProfile';
 import { Roofline } from './Roofline';
 import { Speedup, TimeWithSpread } from './Speedup';
 import { VerdictBadge } from './StatusBadge';
@@ -219,7 +221,10 @@ export function EvaluationReport({ state }: { state: EvaluationState }) {
           </div>
         </Card>
       ) : null}
-      {bench && device ? (
+      {/* C and C++ on the cpu: the Profile, its roofline point beside the build facts (another user's: why not). */}
+      {state.compile?.facts || (state.redacted && state.compile?.ok && !noFlops) ? (
+        <EvaluationProfile state={state} bench={bench} peaks={device?.peaks} />
+      ) : bench && device ? (
         <Card title="Roofline">
           {noFlops ? (
             <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="no-roofline">

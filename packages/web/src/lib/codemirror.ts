@@ -10,6 +10,7 @@ import { bracketMatching, indentOnInput, indentUnit, LanguageSupport, syntaxHigh
 import { MergeView, unifiedMergeView } from '@codemirror/merge';
 import { Compartment, EditorState, type Extension } from '@codemirror/state';
 import {
+  Decoration,
   drawSelection,
   EditorView,
   highlightActiveLine,
@@ -100,6 +101,8 @@ const theme = EditorView.theme({
     fontFamily: 'var(--font-sans)',
   },
   '.cm-collapsedLines:hover': { textDecoration: 'underline' },
+  // A marked range (the hot loop of an attempt's assembly).
+  '.cm-kf-marked': { backgroundColor: 'rgba(245, 158, 11, 0.18)', boxShadow: 'inset 3px 0 0 rgb(245, 158, 11)' },
   // The bar's marks in a character every font has.
   '.cm-collapsedLines:before': { content: '"⋯"' },
   '.cm-collapsedLines:after': { content: '""' },
@@ -111,19 +114,44 @@ export interface CodeHandle {
   destroy(): void;
 }
 
-/** A read-only source view with line numbers and highlighting. */
+/** Lines [from, to] (1-based) marked, e.g. an assembly's hot loop. */
+export interface MarkedLines {
+  from: number;
+  to: number;
+}
+
+function markedLines(doc: string, marked: MarkedLines): Extension {
+  const state = EditorState.create({ doc });
+  const last = Math.min(marked.to, state.doc.lines);
+  const ranges = [];
+  for (let n = Math.max(1, marked.from); n <= last; n++)
+    ranges.push(Decoration.line({ class: 'cm-kf-marked' }).range(state.doc.line(n).from));
+  return EditorView.decorations.of(Decoration.set(ranges));
+}
+
+/** A read-only source view with line numbers and highlighting; `asm` is shown plain. */
 export function mountCodeView(
   parent: HTMLElement,
-  opts: { source: string; label: string; language: string | undefined },
+  opts: { source: string; label: string; language: string | undefined; marked?: MarkedLines | undefined },
 ): CodeHandle {
   const view = new EditorView({
     parent,
     state: EditorState.create({
       doc: opts.source,
-      extensions: [BASE, readOnly(opts.label), languageExtensions(opts.language)],
+      extensions: [
+        BASE,
+        readOnly(opts.label),
+        opts.language === 'asm' ? [] : languageExtensions(opts.language),
+        opts.marked ? markedLines(opts.source, opts.marked) : [],
+      ],
     }),
   });
   view.dom.dataset.language = opts.language ?? 'c';
+  if (opts.marked && opts.marked.from <= view.state.doc.lines) {
+    view.dom.dataset.marked = `${opts.marked.from}-${opts.marked.to}`;
+    const at = view.state.doc.line(opts.marked.from).from;
+    view.dispatch({ effects: EditorView.scrollIntoView(at, { y: 'center' }) });
+  }
   return view;
 }
 

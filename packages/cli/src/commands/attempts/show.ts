@@ -1,4 +1,5 @@
-// `kforge attempts show SESSION NUMBER|ID`: an attempt's source on stdout, or its diff against the previous one.
+// `kforge attempts show SESSION NUMBER|ID`: an attempt's source on stdout, its diff against the previous one, or its
+// build facts (--build-facts).
 import type { GenerationAttempt } from '@kernelforge/sdk';
 import { Command } from 'commander';
 import { type Runtime, examples, handle } from '../../core/command.js';
@@ -6,12 +7,14 @@ import type { CommandContext } from '../../core/context.js';
 import { CliError, UsageError } from '../../core/errors.js';
 import { ExitCode } from '../../core/exit-codes.js';
 import { formatMs, formatSpeedup } from '../../output/format.js';
+import { printBuildFacts, buildFactsJson } from '../../output/build-facts.js';
 import { timingConditions, unifiedDiffText } from '@kernelforge/sdk';
 import { attemptTime } from '../../watch/session-state.js';
 
 interface ShowOptions {
   best?: boolean;
   diff?: boolean;
+  buildFacts?: boolean;
 }
 
 export function attemptsShowCommand(runtime: Runtime): Command {
@@ -20,11 +23,16 @@ export function attemptsShowCommand(runtime: Runtime): Command {
     .argument('<session>', 'the session id')
     .argument('[attempt]', 'the attempt number (e.g. 3) or id; not needed with --best')
     .option('--best', 'the best attempt')
-    .option('--diff', 'a unified diff against the previous attempt that has a source');
+    .option('--diff', 'a unified diff against the previous attempt that has a source')
+    .option(
+      '--build-facts',
+      'its build facts: assembly with the hot loop, vectorization report, counters (or why none)',
+    );
   examples(command, [
     ['kforge attempts show 4f1c... 3 > relu.c', 'attempt #3 into a file'],
     ['kforge attempts show 4f1c... --best > best.c', 'the best attempt'],
     ['kforge attempts show 4f1c... 5 --diff', 'what changed since #4'],
+    ['kforge attempts show 4f1c... 3 --build-facts', 'why it is as fast as it is: assembly, vectorization'],
     ['kforge attempts show 4f1c... 3 --json', 'the whole attempt with its evaluation'],
   ]);
   return handle<[string, string | undefined], ShowOptions>(runtime, command, show);
@@ -56,6 +64,12 @@ async function show(
     );
   }
   const { output } = ctx;
+  if (options.diff && options.buildFacts) throw new UsageError('Give --diff or --build-facts, not both.');
+  if (options.buildFacts) {
+    if (output.json) output.printJson(buildFactsJson(attempt.evaluation_state));
+    else printBuildFacts(output, `Attempt #${attempt.attempt_number}`, attempt.evaluation_state);
+    return ExitCode.ok;
+  }
   if (options.diff) {
     const current = attempt;
     const previous = attempts.filter((a) => a.attempt_number < current.attempt_number && a.source !== null).at(-1);

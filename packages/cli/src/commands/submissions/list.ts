@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { type Runtime, examples, handle, positiveInt } from '../../core/command.js';
 import type { CommandContext } from '../../core/context.js';
 import { ExitCode } from '../../core/exit-codes.js';
+import { submissionsShowCommand } from './show.js';
 import { colorStatus, colorVerdict, formatDate, formatMs, formatSpeedup, paintCell } from '../../output/format.js';
 
 /** Statuses shown while there is no verdict (a finished submission shows its verdict). */
@@ -18,9 +19,12 @@ export function submissionsCommand(runtime: Runtime): Command {
     .description('list your submissions, newest first, with their status or verdict')
     .option('-p, --problem <name>', 'only submissions to this problem')
     .option('--limit <n>', 'how many (default 20)', positiveInt);
+  // `kforge submissions show ID` beside the list, which stays `kforge submissions`.
+  command.addCommand(submissionsShowCommand(runtime));
   examples(command, [
     ['kforge submissions', 'your latest 20'],
     ['kforge submissions --problem 19_ReLU --json', 'as {data, count}, e.g. in CI'],
+    ['kforge submissions show 7b2e... --build-facts', "one submission's assembly and vectorization report"],
   ]);
   return handle<[], SubmissionsOptions>(runtime, command, list);
 }

@@ -1,0 +1,118 @@
+// An evaluation's "Profile": why it is as fast as it is. The roofline point beside the compiler's vectorization report
+// and the hardware counters (or why there are none), then the assembly of `solution` with its hot loop marked.
+import type { BenchmarkingResult, BuildFacts, DevicePeaks, EvaluationState } from '@kernelforge/sdk';
+import { Card } from './Card';
+import { CodeView } from './CodeView';
+import { Roofline } from './Roofline';
+
+const th = 'py-1.5 pr-3 font-medium';
+const td = 'py-1 pr-3 align-top';
+
+function Vectorization({ loops }: { loops: BuildFacts['vectorization'] }) {
+  if (loops === null)
+    return (
+      <p className="text-sm text-slate-600 dark:text-slate-400">No vectorization report (the compiler is not gcc).</p>
+    );
+  if (loops.length === 0)
+    return <p className="text-sm text-slate-600 dark:text-slate-400">gcc reports no loops in the source.</p>;
+  return (
+    <table className="w-full text-left text-sm" data-testid="vectorization">
+      <caption className="mb-1 text-left text-xs text-slate-500 dark:text-slate-400">
+        gcc -fopt-info-vec-all, per loop of the source
+      </caption>
+      <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
+        <tr>
+          <th className={th}>Line</th>
+          <th className={th}>Vectorized</th>
+          <th className={th}>Width</th>
+          <th className={th}>Why not / notes</th>
+        </tr>
+      </thead>
+      <tbody>
+        {loops.map((l) => (
+          <tr key={`${l.line}:${l.column}`} className="border-t border-slate-100 dark:border-slate-800">
+            <td className={`${td} tabular-nums`}>{l.line}</td>
+            <td className={td}>
+              {l.vectorized ? (
+                <span className="text-emerald-700 dark:text-emerald-400">yes</span>
+              ) : (
+                <span className="text-rose-700 dark:text-rose-400">no</span>
+              )}
+            </td>
+            <td className={`${td} tabular-nums`}>{l.widths.map((w) => `${w * 8}-bit`).join(', ') || '—'}</td>
+            <td className={`${td} text-xs`}>{l.reasons.join('; ') || '—'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function EvaluationProfile({
+  state,
+  bench,
+  peaks,
+}: {
+  state: EvaluationState;
+  bench: BenchmarkingResult | null | undefined;
+  peaks: DevicePeaks | undefined;
+}) {
+  const facts = state.compile?.facts;
+  const hot = facts?.hot_loop ?? null;
+  const roofline = bench && peaks ? <Roofline result={bench} peaks={peaks} /> : null;
+  return (
+    <Card title="Profile">
+      <div data-testid="profile" className="space-y-4">
+        <div className={roofline ? 'grid gap-6 lg:grid-cols-2' : ''}>
+          {roofline ? <div>{roofline}</div> : null}
+          <div className="space-y-3 text-sm text-slate-700 dark:text-slate-300">
+            {facts ? (
+              <>
+                <Vectorization loops={facts.vectorization} />
+                <p data-testid="hot-loop">
+                  <span className="font-medium">Hot loop:</span>{' '}
+                  {hot
+                    ? `assembly lines ${hot.start_line}–${hot.end_line}, in ${hot.function} (${hot.vector_bits ? `${hot.vector_bits}-bit vectors` : 'scalar'})`
+                    : 'no loop found in the assembly'}
+                </p>
+                <p data-testid="counters">
+                  <span className="font-medium">Hardware counters:</span>{' '}
+                  {facts.counters.available && facts.counters.values
+                    ? Object.entries(facts.counters.values)
+                        .map(([k, v]) => `${k} ${v}`)
+                        .join(', ')
+                    : (facts.counters.reason ?? 'not available')}
+                </p>
+                {(facts.notes ?? []).map((n) => (
+                  <p key={n} className="text-xs text-slate-500 dark:text-slate-400">
+                    {n}
+                  </p>
+                ))}
+              </>
+            ) : (
+              <p className="text-slate-600 dark:text-slate-400">
+                {state.redacted
+                  ? 'The assembly and the vectorization report are derived from the source: visible to the author only.'
+                  : 'No build facts: only C and C++ evaluations compiled on the cpu have them.'}
+              </p>
+            )}
+          </div>
+        </div>
+        {facts?.assembly ? (
+          <div>
+            <h3 className="mb-1 text-sm font-medium text-slate-900 dark:text-white">
+              Assembly of {facts.symbols.join(', ')}
+              {facts.assembly_truncated ? ' (cut at 64 KiB)' : ''}
+            </h3>
+            <CodeView
+              source={facts.assembly}
+              label="Assembly"
+              language="asm"
+              marked={hot ? { from: hot.start_line, to: hot.end_line } : undefined}
+            />
+          </div>
+        ) : null}
+      </div>
+    </Card>
+  );
+}
