@@ -117,6 +117,19 @@ describe('build facts', () => {
       }),
     );
     expect(facts.assembly).toBe(plain.assembly);
+
+    // gcc appends to its report file: a second compile in the same folder reports its own loops only.
+    const again = await compileCandidate({
+      jobDir: dir,
+      language: 'c',
+      source:
+        '#include <stdint.h>\n\n\n\n\n\n\nvoid solution(const float* x, float* y, int64_t n) {\n  for (int64_t i = 0; i < n; i++) { if (x[i] < -9.0f) break; y[i] = x[i]; }\n}\n',
+      toolchain: tc,
+      workerObjects: ['main.o'],
+    });
+    const lines = again.report.facts?.vectorization?.map((l) => l.line) ?? [];
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.every((l) => l >= 8)).toBe(true);
   }, 60_000);
 
   it('an accepted C attempt on 19_ReLU carries its assembly, hot loop, vectorization and counters-or-reason, and the same verdict', async () => {

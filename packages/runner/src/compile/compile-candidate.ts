@@ -1,5 +1,5 @@
 // Compiles a candidate with the fixed flags, inside the sandbox (so `#include "/secret"` finds nothing).
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuildFacts, CompileReport, Language } from '@kernelforge/sdk';
 import { VECTORIZATION_REPORT, gatherBuildFacts, writesVectorizationReport } from '../profile/build-facts.js';
@@ -44,6 +44,8 @@ export async function compileCandidate(opts: {
   const facts = opts.language === 'c' || opts.language === 'cpp';
   const report = facts && writesVectorizationReport(tc.version);
   const extra = report ? [`${VECTORIZATION_FLAG}=${VECTORIZATION_REPORT}`] : [];
+  // gcc appends to the report file: a compile again in the same folder must not read the last one's loops.
+  if (report) rmSync(join(opts.jobDir, VECTORIZATION_REPORT), { force: true });
   const argv = [tc.binary, ...tc.flags, ...extra, '-o', 'worker', file, ...opts.workerObjects, ...tc.linkFlags];
   const r = await runCommand(
     sandboxArgv(

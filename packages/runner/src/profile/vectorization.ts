@@ -3,7 +3,9 @@ import type { VectorizationLoop } from '@kernelforge/sdk';
 
 /** The flag that makes gcc write the report; only the candidate's source is compiled in that step. */
 export const VECTORIZATION_FLAG = '-fopt-info-vec-all';
-const MAX_LOOPS = 200;
+// Bounds the report's size in a result (at most 100 loops of 4 reasons of 300 characters).
+const MAX_LOOPS = 100;
+const MAX_REASONS = 4;
 
 const LINE = /^(?:[^:\n]*\/)?(source\.c(?:pp)?):(\d+):(\d+): (optimized|missed): (.*)$/;
 
@@ -39,7 +41,7 @@ export function parseVectorizationReport(text: string): VectorizationLoop[] {
   }
   return [...loops.values()]
     .filter((r) => r.loop)
-    .map(({ loop: _loop, ...r }) => (r.vectorized ? r : { ...r, reasons: r.reasons.slice(0, 8) }))
+    .map(({ loop: _loop, ...r }) => ({ ...r, reasons: r.reasons.slice(0, MAX_REASONS) }))
     .sort((a, b) => a.line - b.line || a.column - b.column)
     .slice(0, MAX_LOOPS);
 }
