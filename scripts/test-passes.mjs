@@ -31,6 +31,8 @@ export const SERIAL_TIMING = [
   'packages/runner/test/progress.test.ts',
   // Makes its own load (a busy loop on every core) to test the wait before a re-timing.
   'packages/runner/test/quiet.test.ts',
+  // Runs the peaks binary beside a held timing lock and beside busy loops it starts itself.
+  'packages/runner/test/quiet-peaks.test.ts',
   'packages/runner/test/references.test.ts',
   'packages/runner/test/runner-loop.test.ts',
   'packages/runner/test/timing.test.ts',
@@ -69,6 +71,8 @@ export const SERIAL_PRODUCT = [
   'tests/e2e/names-and-empty.test.ts',
   // A tuner session and a submission on 19_ReLU, their Profile in Chromium and the CLI (issue 37).
   'tests/e2e/profile.test.ts',
+  // Sessions that evaluate (an LLM stand-in's kernels and the tuner's), one against a peak set far too low.
+  'tests/e2e/one-figure.test.ts',
   // The bench scripts that start two servers, each evaluating (tests/bench/bench-product.test.ts).
   'tests/bench/bench-product.test.ts',
   'tests/e2e/readable.test.ts',

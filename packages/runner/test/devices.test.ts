@@ -22,7 +22,9 @@ import {
   parsePeaksOutput,
   peaksFromOutput,
   theoreticalClockGhz,
+  withConditions,
 } from '../src/devices/cpu.js';
+import { outsideBusyCores } from '../src/devices/quiet-peaks.js';
 import { flopsPeak, implausibleReason } from '../src/evaluate/plausibility.js';
 
 const X86 = (vendor: string, family: number, model: number, flags: string, extra = '') =>
@@ -250,6 +252,34 @@ describe('peaks', () => {
     expect(merged.fp32_gflops).toBe(first.fp32_gflops);
     expect(merged.measurement?.remeasurements).toBe(1);
     expect(mergePeaks(merged, first).measurement?.remeasurements).toBe(2);
+  });
+
+  it('a quiet measurement is never lowered, nor made "under load", by a later busy one; a busy one is raised by a quiet one', () => {
+    const quietRun = withConditions(peaksFromOutput(out, new Date(), 0.2, zen), { quiet: true, outsideCores: 0.1 }, 1);
+    const busyRun = withConditions(
+      peaksFromOutput({ ...out, triad_nt_gbps: '19.4', read_gbps: '5' }, new Date(), 2.5, zen),
+      { quiet: false, outsideCores: 1.3 },
+      2,
+    );
+    expect(busyRun.measurement).toMatchObject({ quiet: false, outside_busy_cores: 1.3, tries: 2 });
+    const kept = mergePeaks(quietRun, busyRun);
+    expect(kept.bandwidth_gbps).toBe(30);
+    expect(kept.measurement).toMatchObject({ quiet: true, outside_busy_cores: 0.1 });
+    const raised = mergePeaks(busyRun, quietRun);
+    expect(raised.bandwidth_gbps).toBe(30);
+    expect(raised.measurement?.quiet).toBe(true);
+    // Two busy runs stay under load, whatever they read.
+    expect(mergePeaks(busyRun, busyRun).measurement?.quiet).toBe(false);
+  });
+
+  it("the outside load over a run leaves out this process's own time and its reaped children's (the peaks binary)", () => {
+    // 2 cores, a 1-second window (200 ticks over both): the machine busy 150 ticks, 120 of them ours.
+    const before = { busy: 1000, total: 5000, own: 300 };
+    expect(outsideBusyCores(before, { busy: 1150, total: 5200, own: 420 }, 2)).toBeCloseTo(0.3);
+    // All of it ours: nothing outside, however busy the machine was.
+    expect(outsideBusyCores(before, { busy: 1200, total: 5200, own: 500 }, 2)).toBe(0);
+    expect(outsideBusyCores(before, { busy: 1000, total: 5000, own: 300 }, 2)).toBeNaN();
+    expect(outsideBusyCores(null, before, 2)).toBeNaN();
   });
 
   it('a FLOP/s figure measured on a busy machine cannot make an honest kernel implausible: the theoretical peak is the ceiling', () => {

@@ -13,6 +13,7 @@ import {
   LOAD_WINDOW_MS,
   medianInterval,
   medianRse,
+  peaksBelieved,
   planRules,
   RETIME_HALF_WIDTH,
   relativeHalfWidth,
@@ -22,6 +23,7 @@ import {
   timeTwice,
   withFlagged,
 } from '../src/evaluate/judge.js';
+import { peakRecheck } from '../src/evaluate/c-abi.js';
 import { catalogue } from './helpers.js';
 
 const device = (bandwidth = 50, flops = 500): Device =>
@@ -206,6 +208,68 @@ describe('the roofline floor', () => {
       baselineName: 'x',
     });
     expect(j.verdict).toBe('implausible');
+  });
+
+  // Issue 35: an honest ReLU read 31.3 GB/s against a 24.4 GB/s peak measured while the machine was busy (40 quiet).
+  const underLoad = (bandwidth: number, flops: number, theoretical?: number): Device => {
+    const d = device(bandwidth, flops);
+    d.peaks.measurement = {
+      measured_at: '2026-11-27T12:00:00.000Z',
+      runs: 15,
+      code_path: 'avx2-fma',
+      bandwidth_method: 'triad',
+      flops_method: 'fma',
+      quiet: false,
+      outside_busy_cores: 1.2,
+    };
+    if (theoretical) d.peaks.theoretical_fp32_gflops = theoretical;
+    return d;
+  };
+  const relu = timed({ name: 'n8M', bytes: 31.3e6 });
+
+  it('a result above a peak measured under load is flagged for review, never called implausible', () => {
+    const j = judgeTimed({
+      device: underLoad(24.4, 500),
+      ranked: false,
+      cases: [relu],
+      timedRuns: 1,
+      baselineName: 'x',
+    });
+    expect(j.verdict, j.message).toBe('accepted');
+    expect(j.result.flagged_for_review).toBe(true);
+    expect(j.result.review_reasons.join('\n')).toMatch(
+      /case n8M: 31\.3 GB\/s is above the device's peak of 24\.4 GB\/s \(other work kept 1\.2 cores busy\): not called implausible against a peak measured under load/,
+    );
+    expect(peakRecheck({ verdict: j.verdict, benchmarking_result: j.result })).toBe('unbelieved');
+    // The same figures against a peak measured on a quiet machine are impossible.
+    const quietPeak = underLoad(24.4, 500);
+    if (quietPeak.peaks.measurement) quietPeak.peaks.measurement.quiet = true;
+    const q = judgeTimed({ device: quietPeak, ranked: false, cases: [relu], timedRuns: 1, baselineName: 'x' });
+    expect(q.verdict).toBe('implausible');
+    expect(peaksBelieved(quietPeak)).toBe(true);
+    expect(peaksBelieved(underLoad(24.4, 500))).toBe(false);
+  });
+
+  it('a FLOP/s figure above a theoretical ceiling is implausible whatever the load the peaks were measured under', () => {
+    const flops = timed({ flops: 1e12, cacheCold: false });
+    const capped = judgeTimed({
+      device: underLoad(50, 100, 200),
+      ranked: false,
+      cases: [flops],
+      timedRuns: 1,
+      baselineName: 'x',
+    });
+    expect(capped.verdict).toBe('implausible');
+    // Without a theoretical figure the measured one is the ceiling, and it was measured under load: flagged.
+    const measuredOnly = judgeTimed({
+      device: underLoad(50, 100),
+      ranked: false,
+      cases: [flops],
+      timedRuns: 1,
+      baselineName: 'x',
+    });
+    expect(measuredOnly.verdict).toBe('accepted');
+    expect(measuredOnly.result.review_reasons.join('\n')).toMatch(/GFLOP\/s is above .*not called implausible/);
   });
 });
 

@@ -1,30 +1,24 @@
 // Small rules of the spec that every face applies the same way.
+import { type FigureAttempt, rankingTime } from './attempt-figure.js';
+import type { PeakMeasurement } from './schemas/device.js';
 import type { TimingLoad } from './schemas/evaluation.js';
 import type { EvaluationProgress } from './schemas/runner.js';
-import type { GenerationAttempt } from './schemas/session.js';
 
 /** Spec section 9: a user created within 300 seconds of login counts as new. */
 export const NEW_USER_WINDOW_SECONDS = 300;
 
-type AttemptLike = Pick<GenerationAttempt, 'status'> & {
-  evaluation_state?:
-    | { benchmarking_result?: { optimized_time?: number | null | undefined } | null | undefined }
-    | null
-    | undefined;
-};
-
 /**
  * Spec section 2: the completed attempt with the lowest `evaluation_state.benchmarking_result.optimized_time`;
- * an attempt with no time counts as the largest; if none is completed, the first attempt.
+ * an attempt with no time counts as the largest; if none is completed, the first attempt. The time is rankingTime's:
+ * a verdict other than `accepted` carries none, so such an attempt is never the best while an accepted one exists.
  */
-export function bestAttempt<A extends AttemptLike>(session: { generation_attempts: readonly A[] }): A | undefined {
+export function bestAttempt<A extends FigureAttempt>(session: { generation_attempts: readonly A[] }): A | undefined {
   const attempts = session.generation_attempts;
   let best: A | undefined;
   let bestTime = Number.POSITIVE_INFINITY;
   for (const attempt of attempts) {
     if (attempt.status !== 'completed') continue;
-    const time = attempt.evaluation_state?.benchmarking_result?.optimized_time;
-    const value = typeof time === 'number' && Number.isFinite(time) ? time : Number.POSITIVE_INFINITY;
+    const value = rankingTime(attempt) ?? Number.POSITIVE_INFINITY;
     // Strictly lower wins, so among equals (or all without a time) the earliest completed attempt stays.
     if (best === undefined || value < bestTime) {
       best = attempt;
@@ -32,6 +26,20 @@ export function bestAttempt<A extends AttemptLike>(session: { generation_attempt
     }
   }
   return best ?? attempts[0];
+}
+
+/**
+ * Whether a device's peaks were measured on a quiet machine, in words (the web's device picker and `kforge devices`
+ * say it); undefined for records that do not say (older runners, table peaks).
+ */
+export function peakQuietness(m: PeakMeasurement | undefined): string | undefined {
+  if (m?.quiet === undefined) return undefined;
+  const busy =
+    m.outside_busy_cores !== undefined ? ` (other work kept ${m.outside_busy_cores.toFixed(1)} cores busy)` : '';
+  const tries = m.tries && m.tries > 1 ? ` after ${m.tries} runs` : '';
+  return m.quiet
+    ? `Measured on a quiet machine${busy}${tries}.`
+    : `Measured under load${busy}${tries}: a result above these peaks is flagged for review, not called implausible, until they are measured on a quiet machine.`;
 }
 
 /** `1_Square_matrix_multiplication_` -> `1 Square matrix multiplication ` (underscores to spaces). */

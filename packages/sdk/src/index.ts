@@ -16,10 +16,23 @@ export {
   tokenExpiry,
 } from './core/token.js';
 export {
+  type AttemptFigure,
+  attemptFigure,
+  type FigureAttempt,
+  type FigureInterval,
+  figureText,
+  formatFigureMs,
+  rankingTime,
+  speedupDisagreements,
+  spreadText,
+  unrankedReason,
+} from './attempt-figure.js';
+export {
   bestAttempt,
   evaluationProgressText,
   isNewUser,
   NEW_USER_WINDOW_SECONDS,
+  peakQuietness,
   problemTitle,
   timingConditions,
 } from './helpers.js';

@@ -45,6 +45,23 @@ describe('bestAttempt (spec section 2)', () => {
     expect(best([])).toBeUndefined();
   });
 
+  it('an attempt whose verdict is not accepted carries no time: never the best while an accepted one exists', () => {
+    // Issue 35: an implausible attempt (its figures kept in its report) was the fastest, and was marked best.
+    const implausible = {
+      id: 'fast',
+      status: 'completed',
+      evaluation_state: { verdict: 'implausible', benchmarking_result: { optimized_time: 1 } },
+    };
+    const accepted = {
+      id: 'honest',
+      status: 'completed',
+      evaluation_state: { verdict: 'accepted', benchmarking_result: { optimized_time: 3 } },
+    };
+    expect(best([implausible, accepted] as A[])?.id).toBe('honest');
+    // With no accepted attempt, the spec's fallback: the first completed one.
+    expect(best([implausible] as A[])?.id).toBe('fast');
+  });
+
   it('treats a null evaluation_state as no time', () => {
     const attempts: A[] = [{ id: 'a', status: 'completed', evaluation_state: null }, attempt('b', 'completed', 4)];
     expect(best(attempts)?.id).toBe('b');

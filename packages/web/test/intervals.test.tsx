@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 // Every time and speedup with its 95% interval (issue 20): spreads from the interval, never from the standard
-// deviation; 'within noise' as overlapping intervals; the session chart as speedup on a log axis with error bars.
+// deviation; 'within noise' as overlapping intervals; the session chart as each accepted attempt's time on a log axis
+// with error bars; an attempt whose verdict is not accepted drawn as not ranked.
 import type { BenchmarkCase, BenchmarkingResult, EvaluationState, GenerationAttempt } from '@kernelforge/sdk';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -162,11 +163,17 @@ describe('log ticks', () => {
 });
 
 describe('the session chart', () => {
+  const implausible = (n: number, bench: BenchmarkingResult): GenerationAttempt => ({
+    ...attempt(n, bench),
+    evaluation_state: { ...state(bench), verdict: 'implausible', message: 'implausible: case n: above the peak' },
+  });
   const attempts = [
-    attempt(1, result(1, { speedup: 0.8, speedupInterval: [0.7, 0.9] })),
+    attempt(1, result(2.5, { timeInterval: [2.3, 2.7], speedupInterval: [0.7, 0.9] })),
     attempt(2, null, 'failed'),
-    attempt(3, result(1, { speedup: 2.5, speedupInterval: [2.3, 2.7] })),
-    attempt(4, result(1, { speedup: 1.9 })),
+    attempt(3, result(0.8, { timeInterval: [0.76, 0.84], speedupInterval: [2.3, 2.7] })),
+    attempt(4, result(1.05)),
+    // Faster than all, but its verdict is not accepted: it has no time to draw (issue 35).
+    implausible(5, result(0.3, { timeInterval: [0.29, 0.31] })),
   ];
 
   /** The chart drawn at a given width, as a phone's layout would give it. */
@@ -190,20 +197,20 @@ describe('the session chart', () => {
     return { ...utils, location };
   }
 
-  it('plots speedup on a log axis: a point per accepted attempt, an error bar per interval, the baseline at 1.00×', () => {
+  it("plots each accepted attempt's time on a log axis, with its interval; the best is the lowest, circled", () => {
     drawAt(640);
     const points = screen.getAllByTestId('chart-point');
     expect(points.map((p) => p.getAttribute('aria-label'))).toEqual([
-      'Attempt #1: 0.80× the baseline (95% interval 0.70×–0.90×)',
-      'Attempt #3: 2.50× the baseline (95% interval 2.30×–2.70×)',
-      'Attempt #4: 1.90× the baseline',
+      'Attempt #1: 2.500 ms ±8.0% (0.80x the baseline timed beside it, 2.000 ms)',
+      'Attempt #3: 800.0 µs ±5.0% (2.50x the baseline timed beside it, 2.000 ms)',
+      'Attempt #4: 1.050 ms (1.90x the baseline timed beside it, 2.000 ms)',
     ]);
     expect(screen.getAllByTestId('chart-error-bar')).toHaveLength(2);
-    expect(screen.getAllByTestId('chart-tick').map((t) => t.textContent)).toEqual(['0.5×', '1×', '2×', '4×']);
+    expect(screen.getAllByTestId('chart-tick').map((t) => t.textContent)).toEqual(['500 µs', '1 ms', '2 ms', '5 ms']);
     const baseline = screen.getByTestId('chart-baseline');
-    expect(baseline.textContent).toBe('baseline 1.00×');
-    // The dashed line sits on the 1× tick, and the points lie on a log scale: 2.5× is as far above 2× as 0.8× is
-    // above 0.64× would be, i.e. equal ratios are equal distances.
+    expect(baseline.textContent).toBe('its baseline 2.000 ms');
+    // The dashed line (the baseline timed beside the best) sits on the 2 ms tick, and the axis is logarithmic: equal
+    // ratios are equal distances.
     const lineY = Number(baseline.querySelector('line')?.getAttribute('y1'));
     const tickY = (label: string) =>
       Number(
@@ -213,18 +220,17 @@ describe('the session chart', () => {
           ?.querySelector('line')
           ?.getAttribute('y1'),
       );
-    expect(lineY).toBeCloseTo(tickY('1×'));
-    expect(tickY('0.5×') - tickY('1×')).toBeCloseTo(tickY('1×') - tickY('2×'));
-    expect(tickY('1×') - tickY('2×')).toBeCloseTo(tickY('2×') - tickY('4×'));
+    expect(lineY).toBeCloseTo(tickY('2 ms'));
+    expect(tickY('500 µs') - tickY('1 ms')).toBeCloseTo(tickY('1 ms') - tickY('2 ms'));
     const cy = (i: number) => Number(points[i]?.getAttribute('cy'));
-    expect(cy(0)).toBeGreaterThan(lineY);
-    expect(cy(1)).toBeLessThan(lineY);
-    // The best is circled where its point is.
+    // Lower is faster: the best (#3) is drawn below the slower #1, and #1 above its baseline.
+    expect(cy(1)).toBeGreaterThan(cy(0));
+    expect(cy(0)).toBeLessThan(lineY);
     const ring = screen.getByTestId('chart-best').querySelector('circle');
     expect(ring?.getAttribute('cx')).toBe(points[1]?.getAttribute('cx'));
     expect(ring?.getAttribute('cy')).toBe(points[1]?.getAttribute('cy'));
-    expect(screen.getByTestId('chart-best').textContent).toBe('best #3 2.50×');
-    expect(screen.getByText(/Speedup over the baseline .* log axis; the bars are 95% intervals/)).toBeTruthy();
+    expect(screen.getByTestId('chart-best').textContent).toBe('best #3 800.0 µs');
+    expect(screen.getByText(/Time of each accepted attempt, the figure the best is chosen by/)).toBeTruthy();
   });
 
   it('keeps its text off the plot, so no label covers a point, and fits a 390 px phone at real size', () => {
@@ -251,7 +257,7 @@ describe('the session chart', () => {
     }
     // Attempt numbers are on the x axis.
     expect(Array.from(svg.querySelectorAll('text')).map((t) => t.textContent)).toEqual(
-      expect.arrayContaining(['#1', '#2', '#3', '#4']),
+      expect.arrayContaining(['#1', '#2', '#3', '#4', '#5']),
     );
     expect(right).toBeLessThanOrEqual(358);
   });

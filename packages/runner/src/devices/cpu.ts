@@ -1,4 +1,5 @@
-// The cpu device: model, ISA and caches from /proc/cpuinfo and sysfs, peaks measured once per process (DESIGN 6.6).
+// The cpu device: model, ISA and caches from /proc/cpuinfo and sysfs, peaks measured once per process (DESIGN 6.6) and
+// again, on a quiet machine, when a result needs them (remeasure.ts).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { arch, availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -6,7 +7,15 @@ import { join } from 'node:path';
 import type { CpuInfo, Device, DevicePeaks } from '@kernelforge/sdk';
 import { contentHash } from '../internal/hash.js';
 import { cSourceDir } from '../internal/paths.js';
+import { timingLockPath } from '../sandbox/timing-lock.js';
 import { type CpuFeatures, cpuFeatures, theoreticalFlopsPerCycle } from './cpu-features.js';
+import {
+  type PeaksCommand,
+  type PeaksRun,
+  type QuietMeasureOptions,
+  runPeaksNow,
+  runPeaksWhenQuiet,
+} from './quiet-peaks.js';
 
 let measured: DevicePeaks | undefined;
 
@@ -95,8 +104,8 @@ export function peaksFromOutput(
   };
 }
 
-/** Compiles c/peaks.c once (by content hash) and runs it: about a second. */
-export function runPeaksBinary(workDir = join(tmpdir(), 'kforge-runner')): Record<string, string> {
+/** Compiles c/peaks.c once (by content hash): the command that runs it (about a second). */
+export function peaksCommand(workDir = join(tmpdir(), 'kforge-runner')): PeaksCommand {
   mkdirSync(workDir, { recursive: true });
   const bin = join(workDir, `peaks-${contentHash(readFileSync(join(cSourceDir(), 'peaks.c'), 'utf8'))}`);
   if (!existsSync(bin))
@@ -106,15 +115,36 @@ export function runPeaksBinary(workDir = join(tmpdir(), 'kforge-runner')): Recor
     });
   // Arrays well past the last-level cache (4x what one core sees, at least 32 MiB each).
   const bytes = Math.max(32 * 2 ** 20, 4 * llcBytes());
-  const out = execFileSync(bin, [String(bytes), String(cpuFeatures().physical_cores)], {
-    encoding: 'utf8',
-    timeout: 60_000,
+  return {
+    bin,
+    args: [String(bytes), String(cpuFeatures().physical_cores)],
     env: { ...process.env, OMP_WAIT_POLICY: 'passive' },
-  });
-  return parsePeaksOutput(out);
+  };
 }
 
-/** Keeps the larger of two measurements, figure by figure: a peak is a ceiling, and a busy machine only understates it. */
+/** The peaks of one run with the conditions it ran under: quiet or not, the outside load, the tries it took. */
+export function withConditions(
+  peaks: DevicePeaks,
+  run: Pick<PeaksRun, 'quiet' | 'outsideCores'>,
+  tries: number,
+): DevicePeaks {
+  if (!peaks.measurement) return peaks;
+  return {
+    ...peaks,
+    measurement: {
+      ...peaks.measurement,
+      quiet: run.quiet,
+      ...(Number.isFinite(run.outsideCores) ? { outside_busy_cores: Math.round(run.outsideCores * 100) / 100 } : {}),
+      tries,
+    },
+  };
+}
+
+/**
+ * Keeps the larger of two measurements, figure by figure: a peak is a ceiling, and a busy machine only understates it.
+ * The record is the later run's, but once any run found the machine quiet the peaks stay `quiet` (the figures are at
+ * least that run's) and say that run's outside load.
+ */
 export function mergePeaks(before: DevicePeaks | undefined, fresh: DevicePeaks): DevicePeaks {
   if (before?.source !== 'measured') return fresh;
   const bw = Math.max(before.bandwidth_gbps, fresh.bandwidth_gbps);
@@ -126,6 +156,8 @@ export function mergePeaks(before: DevicePeaks | undefined, fresh: DevicePeaks):
       : before.theoretical_basis;
   const m = fresh.measurement;
   const b = before.measurement;
+  const quietRun = m?.quiet === true ? m : b?.quiet === true ? b : undefined;
+  const quiet = quietRun ? true : m?.quiet === false || b?.quiet === false ? false : undefined;
   return {
     bandwidth_gbps: bw,
     fp32_gflops: fl,
@@ -138,23 +170,61 @@ export function mergePeaks(before: DevicePeaks | undefined, fresh: DevicePeaks):
             ...m,
             ...(b?.clock_ghz !== undefined ? { clock_ghz: Math.max(b.clock_ghz, m.clock_ghz ?? 0) } : {}),
             remeasurements: (b?.remeasurements ?? 0) + 1,
+            ...(quiet !== undefined ? { quiet } : {}),
+            ...(quietRun?.outside_busy_cores !== undefined ? { outside_busy_cores: quietRun.outside_busy_cores } : {}),
           },
         }
       : {}),
   };
 }
 
-/** STREAM-like bandwidth and an FMA throughput test, about a second; cached for the life of the process. */
-export function measureCpuPeaks(workDir = join(tmpdir(), 'kforge-runner'), fresh = false): DevicePeaks {
+/**
+ * STREAM-like bandwidth and an FMA throughput test, about a second, at once (a device needs peaks to be offered); cached
+ * for the life of the process. Under the device's timing lock (`deviceId`, waited for 2 s) with the outside load
+ * read over the run: a run beside other work is kept but marked `quiet: false`, and is measured again, on a quiet
+ * machine, before any result is judged against it (remeasure.ts).
+ */
+export function measureCpuPeaks(
+  workDir = join(tmpdir(), 'kforge-runner'),
+  fresh = false,
+  deviceId?: string,
+): DevicePeaks {
   if (measured && !fresh) return measured;
   try {
     const load = loadavg()[0] ?? 0;
     const at = new Date();
-    measured = mergePeaks(measured, peaksFromOutput(runPeaksBinary(workDir), at, load));
+    const run = runPeaksNow(peaksCommand(workDir), deviceId ? timingLockPath(deviceId) : null);
+    measured = mergePeaks(measured, withConditions(peaksFromOutput(parsePeaksOutput(run.stdout), at, load), run, 1));
   } catch {
     measured ??= { bandwidth_gbps: 0, fp32_gflops: 0, source: 'unknown' };
   }
   return measured;
+}
+
+/**
+ * The peaks measured again on a quiet machine: each run after a quiet second (bounded) and under the device's timing
+ * lock, retried while other work disturbs it (runPeaksWhenQuiet). Every run's figures are merged (only ever raised);
+ * the result is `quiet` once one run was. Null when no run could be made.
+ */
+export async function measureCpuPeaksWhenQuiet(
+  deviceId: string,
+  opts: { workDir?: string } & QuietMeasureOptions = {},
+): Promise<DevicePeaks | null> {
+  const cmd = peaksCommand(opts.workDir);
+  let merged: DevicePeaks | null = null;
+  let tries = 0;
+  const runs = await runPeaksWhenQuiet(cmd, timingLockPath(deviceId), opts);
+  for (const run of runs) {
+    tries++;
+    const p = withConditions(peaksFromOutput(parsePeaksOutput(run.stdout), new Date(), loadavg()[0] ?? 0), run, 1);
+    merged = merged ? mergePeaks(merged, p) : p;
+  }
+  if (!merged?.measurement) return merged;
+  // One re-measurement, however many runs it took.
+  const { remeasurements: _, ...m } = merged.measurement;
+  merged = { ...merged, measurement: { ...m, tries } };
+  measured = mergePeaks(measured, merged);
+  return merged;
 }
 
 let llc: number | undefined;
@@ -186,7 +256,9 @@ export function llcBytes(): number {
 
 /** The last-level cache of the machine a device describes (bytes): its stated caches, where it states them (a test
     injects another machine's), else this machine's (llcBytes). */
-export function deviceLlcBytes(device: { cpu?: { caches?: { l2_bytes: number; l3_bytes: number } } }): number {
+export function deviceLlcBytes(device: {
+  cpu?: { caches?: { l2_bytes: number; l3_bytes: number } | undefined } | undefined;
+}): number {
   const c = device.cpu?.caches;
   return c ? c.l3_bytes || c.l2_bytes || llcBytes() : llcBytes();
 }
@@ -252,12 +324,13 @@ export function deviceForJob<D extends { id: string }>(devices: readonly D[], id
 
 export function cpuDevice(workDir?: string): Device {
   const features = cpuFeatures();
+  const id = cpuDeviceId(arch(), features, cpuModel());
   return {
-    id: cpuDeviceId(arch(), features, cpuModel()),
+    id,
     kind: 'cpu',
     name: cpuModel(),
     cores: availableParallelism(),
-    peaks: structuredClone(measureCpuPeaks(workDir)),
+    peaks: structuredClone(measureCpuPeaks(workDir, false, id)),
     available: true,
     runners: 1,
     languages: ['c', 'cpp'],

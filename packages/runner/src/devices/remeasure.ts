@@ -1,21 +1,32 @@
-// A second look before calling a cpu result impossible: peaks measured while the machine was busy understate it.
+// A second look before calling a cpu result impossible: peaks measured while the machine was busy understate it, so
+// they are measured again on a quiet machine (quiet-peaks.ts) and only ever raised.
 import type { Device } from '@kernelforge/sdk';
-import { measureCpuPeaks, mergePeaks } from './cpu.js';
+import { measureCpuPeaksWhenQuiet, mergePeaks } from './cpu.js';
 
 const lastRefresh = new WeakMap<Device, number>();
 
 /**
- * Re-measures the cpu's peaks and raises the device's figures in place (never lowers them); the measurement record
- * (when, how, the load) is the latest one's. With `minIntervalMs`, does nothing when the last re-measurement of this
- * device is more recent than that. True when a figure went up.
+ * Re-measures the cpu's peaks on a quiet machine (waiting for it, bounded, and retrying a run other work disturbed)
+ * and raises the device's figures in place (never lowers them); the measurement record (when, how, the load, whether
+ * quiet) is the latest one's. With `minIntervalMs`, does nothing when the last re-measurement of this device is more
+ * recent than that. True when a figure went up, or the peaks were first found on a quiet machine: a result judged
+ * against the old ones should be judged again.
  */
-export function refreshCpuPeaks(device: Device, opts: { minIntervalMs?: number } = {}): boolean {
+export async function refreshCpuPeaks(
+  device: Device,
+  opts: { minIntervalMs?: number; tries?: number; waitMs?: number; signal?: AbortSignal | undefined } = {},
+): Promise<boolean> {
   if (device.kind !== 'cpu' || device.peaks.source !== 'measured') return false;
   const last = lastRefresh.get(device);
   if (opts.minIntervalMs !== undefined && last !== undefined && Date.now() - last < opts.minIntervalMs) return false;
   lastRefresh.set(device, Date.now());
-  const fresh = measureCpuPeaks(undefined, true);
+  const fresh = await measureCpuPeaksWhenQuiet(device.id, opts);
+  if (!fresh) return false;
   const before = { ...device.peaks };
   device.peaks = mergePeaks(device.peaks, fresh);
-  return device.peaks.bandwidth_gbps > before.bandwidth_gbps || device.peaks.fp32_gflops > before.fp32_gflops;
+  return (
+    device.peaks.bandwidth_gbps > before.bandwidth_gbps ||
+    device.peaks.fp32_gflops > before.fp32_gflops ||
+    (device.peaks.measurement?.quiet === true && before.measurement?.quiet !== true)
+  );
 }

@@ -63,8 +63,12 @@ export interface Backend<P, J, R> {
   launch(job: J, sandbox: JobSandbox): Promise<R>;
   /** What the re-timing rule reads from a run; null when the run has nothing to time again. */
   timingFacts(run: R): TimingFacts | null;
-  /** The run's report as the job's state, through the judge. */
-  parse(job: J, run: R, outcome: { compile: CompileReport | null; timedRuns: number }): EvaluationState;
+  /** The run's report as the job's state, through the judge (a backend may first measure the device again). */
+  parse(
+    job: J,
+    run: R,
+    outcome: { compile: CompileReport | null; timedRuns: number },
+  ): EvaluationState | Promise<EvaluationState>;
 }
 
 function isRefusal<J>(x: J | Refusal): x is Refusal {
@@ -126,7 +130,7 @@ async function launchTimed<P, J, R>(
   };
   const first = await backend.launch(prepared, sandbox);
   aborted();
-  const firstState = backend.parse(prepared, first, { compile, timedRuns: 1 });
+  const firstState = await backend.parse(prepared, first, { compile, timedRuns: 1 });
   const facts = backend.timingFacts(first);
   if (!facts) return firstState;
   const noisy = heavyLoad(facts.load);
@@ -141,6 +145,6 @@ async function launchTimed<P, J, R>(
   // The wait is the driver's fact, not the harness's: it joins the second run's load, which the judge publishes.
   const load = backend.timingFacts(second)?.load;
   if (load && wait) load.retime_wait_ms = Math.round(wait.waitedMs);
-  const secondState = backend.parse(prepared, second, { compile, timedRuns: 2 });
+  const secondState = await backend.parse(prepared, second, { compile, timedRuns: 2 });
   return noisy ? secondState : combineTimings(firstState, secondState);
 }

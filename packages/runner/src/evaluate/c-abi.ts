@@ -18,6 +18,7 @@ import { type JobSandbox, jobCgroupLimits } from '../sandbox/job-sandbox.js';
 import { NOBODY_UID } from '../sandbox/spawn.js';
 import type { Backend, EvaluationJob, Refusal } from './backend.js';
 import { stateFromReport } from './build-state.js';
+import { UNBELIEVED_PEAK } from './judge.js';
 import { seedsFor } from './seeds.js';
 
 /** Milliseconds per phase of one evaluation; `harness` is the harness's own breakdown (see c/harness_main.c). */
@@ -175,11 +176,11 @@ function launch(j: CAbiJob, sandbox: JobSandbox): Promise<HarnessRun> {
   });
 }
 
-function parse(
+async function parse(
   j: CAbiJob,
   run: HarnessRun,
   outcome: { compile: CompileReport | null; timedRuns: number },
-): EvaluationState {
+): Promise<EvaluationState> {
   const { job } = j;
   const compile = outcome.compile as CompileReport;
   job.problem.onProfile?.({
@@ -202,13 +203,20 @@ function parse(
       runnerSeconds: job.elapsed(),
     });
   const state = make();
-  // Above a cpu peak measured at start-up? Measure again before calling it impossible (the machine may have been busy
-  // then). Near the peak (flagged for review on the peak alone): the same, at most once every 10 minutes, so a
-  // runner started on a busy machine does not flag every good kernel, and a truly fast kernel does not pay for a
-  // re-measurement on every evaluation.
+  // Above a cpu peak measured at start-up? Measure again, on a quiet machine, before calling it impossible (the machine
+  // may have been busy then). Above a peak that was measured under load (flagged, not called implausible): the same,
+  // at most once a minute, so a machine that stays busy does not cost every evaluation the wait. Near the peak
+  // (flagged for review on the peak alone): at most once every 10 minutes, so a runner started on a busy machine does
+  // not flag every good kernel, and a truly fast kernel does not pay for a re-measurement on every evaluation.
+  // Each run waits for a quiet second first (at most 5 s), and runs again while other work disturbs it: three runs
+  // before calling a result impossible, two before leaving one flagged, one for a result merely near the peak.
   const recheck = peakRecheck(state);
-  if (recheck === 'now' && refreshCpuPeaks(job.device)) return make();
-  if (recheck === 'throttled' && refreshCpuPeaks(job.device, { minIntervalMs: 10 * 60_000 })) return make();
+  const quiet = { waitMs: 5000, signal: job.signal };
+  if (recheck === 'now' && (await refreshCpuPeaks(job.device, { ...quiet, tries: 3 }))) return make();
+  if (recheck === 'unbelieved' && (await refreshCpuPeaks(job.device, { ...quiet, tries: 2, minIntervalMs: 60_000 })))
+    return make();
+  if (recheck === 'throttled' && (await refreshCpuPeaks(job.device, { ...quiet, tries: 1, minIntervalMs: 600_000 })))
+    return make();
   return state;
 }
 
@@ -239,13 +247,15 @@ export const RECHECK_FRACTION = 0.75;
 
 /**
  * Whether a result calls for measuring the cpu's peaks again: `now` when it is above the peak (implausible),
- * `throttled` when it is flagged for review for nearing it or reaches RECHECK_FRACTION of it, null otherwise.
+ * `unbelieved` when it is above a peak measured under load (flagged, UNBELIEVED_PEAK), `throttled` when it is flagged
+ * for review for nearing it or reaches RECHECK_FRACTION of it, null otherwise.
  */
 export function peakRecheck(
   state: Pick<EvaluationState, 'verdict' | 'benchmarking_result'>,
-): 'now' | 'throttled' | null {
+): 'now' | 'unbelieved' | 'throttled' | null {
   if (state.verdict === 'implausible') return 'now';
   const r = state.benchmarking_result;
+  if (r?.review_reasons?.some((x) => x.includes(UNBELIEVED_PEAK))) return 'unbelieved';
   // Near a peak (flagged) or within reach of it (3/4): a peak measured on a busy machine may be the limit here.
   if (r?.review_reasons?.some((x) => /of peak/.test(x))) return 'throttled';
   return (r?.fraction_of_peak ?? 0) >= RECHECK_FRACTION ? 'throttled' : null;

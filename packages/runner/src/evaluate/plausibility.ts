@@ -6,5 +6,7 @@ export {
   flopsPeak,
   implausibleReason,
   PEAK_MARGIN,
+  peaksBelieved,
   reviewReasons,
+  underPeakMeasuredUnderLoad,
 } from './judge.js';

@@ -9,7 +9,7 @@ import { sleep } from '@kernelforge/sdk/internal';
 import { NOISY_OUTSIDE_CORES } from './judge.js';
 
 /** Busy and total cpu time of the whole machine, in clock ticks (user, nice, system, irq, softirq, steal). */
-function procStat(): { busy: number; total: number } | null {
+export function procStat(): { busy: number; total: number } | null {
   try {
     const v = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
     const busy = (v[0] ?? 0) + (v[1] ?? 0) + (v[2] ?? 0) + (v[5] ?? 0) + (v[6] ?? 0) + (v[7] ?? 0);
@@ -24,6 +24,12 @@ function procStat(): { busy: number; total: number } | null {
 function busyCores(a: { busy: number; total: number }, b: { busy: number; total: number }, cores: number): number {
   const total = b.total - a.total;
   return total > 0 ? ((b.busy - a.busy) / total) * cores : Number.NaN;
+}
+
+/** Busy cores from other work under which a machine counts as quiet: the judge's noisy threshold (NOISY_OUTSIDE_CORES,
+    or a quarter of the cores). The peaks are measured under the same rule (devices/quiet-peaks.ts). */
+export function quietThreshold(cores: number): number {
+  return Math.max(NOISY_OUTSIDE_CORES, cores / 4);
 }
 
 export interface QuietWait {
@@ -43,7 +49,7 @@ export interface QuietWait {
 export async function waitForQuiet(maxMs: number, signal?: AbortSignal, windowMs = 1000): Promise<QuietWait> {
   const started = performance.now();
   const cores = availableParallelism();
-  const threshold = Math.max(NOISY_OUTSIDE_CORES, cores / 4);
+  const threshold = quietThreshold(cores);
   let before = procStat();
   let last = Number.NaN;
   if (!before || maxMs <= 0) return { waitedMs: 0, quiet: false, lastBusyCores: last };

@@ -24,6 +24,14 @@ export const PeakMeasurement = z.object({
   one_core_gflops: z.number().nonnegative().optional(),
   /** How many times the peaks were measured again (never lowered) since the runner started. */
   remeasurements: z.number().int().nonnegative().optional(),
+  /** Whether the figures were measured on a quiet machine: other work kept fewer cores busy than the judge's noisy
+      threshold over the run (this runner's own process and the peaks binary not counted). False: measured under load,
+      so a result above them is flagged for review, never called implausible. Absent: an older runner. */
+  quiet: z.boolean().optional(),
+  /** Cores other work kept busy over the run that gave the figures (the quiet one, when there was one). */
+  outside_busy_cores: z.number().nonnegative().optional(),
+  /** How many runs it took to find the machine quiet (each after waiting for a quiet second, bounded). */
+  tries: z.number().int().positive().optional(),
 });
 export type PeakMeasurement = z.infer<typeof PeakMeasurement>;
 

@@ -1,10 +1,11 @@
 // Database rows of the product tables and their wire shapes (sdk schemas); the one place that maps between them.
-import type {
-  AgentSession,
-  AgentSessionSummary,
-  EvaluationState,
-  GenerationAttempt,
-  UserInstruction,
+import {
+  type AgentSession,
+  type AgentSessionSummary,
+  type EvaluationState,
+  type GenerationAttempt,
+  rankingTime,
+  type UserInstruction,
 } from '@kernelforge/sdk';
 import { iso, isoOrNull } from './sql.js';
 
@@ -97,13 +98,14 @@ export function toInstruction(r: InstructionRow): UserInstruction {
 
 /**
  * The spec's rule: the completed attempt with the lowest evaluation_state.benchmarking_result.optimized_time
- * (no time counts as the largest); none completed: the first attempt. Ties keep the earlier attempt.
+ * (no time counts as the largest); none completed: the first attempt. Ties keep the earlier attempt. The time is the
+ * sdk's rankingTime: a verdict other than `accepted` carries none (session-json.ts says the same in SQL).
  */
 export function bestAttempt<
   T extends { attempt_number: number; status: string; evaluation_state: EvaluationState | null },
 >(attempts: T[]): T | null {
   const ordered = [...attempts].sort((a, b) => a.attempt_number - b.attempt_number);
-  const time = (a: T) => a.evaluation_state?.benchmarking_result?.optimized_time ?? Number.POSITIVE_INFINITY;
+  const time = (a: T) => rankingTime(a) ?? Number.POSITIVE_INFINITY;
   let best: T | null = null;
   for (const a of ordered) {
     if (a.status !== 'completed') continue;

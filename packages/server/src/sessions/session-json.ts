@@ -53,11 +53,13 @@ export function sessionVersionOf(
 
 // The attempts are rendered once (a CTE referenced twice is materialised once) and the best is picked from them by
 // the spec's rule (rows.ts bestAttempt): the completed one with the lowest optimized_time, no time counting as the
-// largest, ties to the earlier; none completed: the first attempt.
+// largest, ties to the earlier; none completed: the first attempt. As the sdk's rankingTime, a verdict other than
+// `accepted` carries no time.
 const SESSION_JSON = `
 WITH a AS (
   SELECT a.attempt_number, ${ATTEMPT_JSON} AS body, a.status = 'completed' AS completed,
-    CASE WHEN a.status = 'completed'
+    CASE WHEN a.status = 'completed' AND coalesce(a.evaluation_state->>'verdict', 'accepted') = 'accepted'
+        AND (a.evaluation_state->'benchmarking_result'->>'optimized_time')::double precision > 0
       THEN (a.evaluation_state->'benchmarking_result'->>'optimized_time')::double precision END AS time
   FROM generation_attempts a WHERE a.session_id = $1)
 SELECT s.owner_id, ${VERSION} AS version, json_build_object(

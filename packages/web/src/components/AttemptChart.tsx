@@ -1,36 +1,30 @@
-// An SVG chart of speedup over the baseline per accepted attempt, on a log axis: each point with its 95% interval as
-// an error bar, the baseline (1.00×) as a dashed line, the best circled; a point opens its attempt. Text sits in the
-// margins (tick values, attempt numbers, a legend above), never beside a point, and the chart is drawn at the width
-// it is given, so its text stays at its real size on a phone.
-import type { GenerationAttempt } from '@kernelforge/sdk';
+// An SVG chart of each accepted attempt's time, the figure its best is chosen by (the lowest), on a log axis: each
+// point with its 95% interval as an error bar, the baseline timed beside the best as a dashed line, the best circled;
+// a point opens its attempt. An attempt whose verdict is not accepted has no time to draw. Text sits in the margins
+// (tick values, attempt numbers, a legend above), never beside a point, and the chart is drawn at the width it is
+// given, so its text stays at its real size on a phone.
+import { type AttemptFigure, attemptFigure, figureText, type GenerationAttempt } from '@kernelforge/sdk';
 import { useLocation } from 'wouter';
 import { useWidth } from '../hooks/useWidth';
-import { formatSpeedup } from '../lib/format';
-import { formatRatioTick, logScale, logTicks } from '../lib/logScale';
+import { formatMs } from '../lib/format';
+import { formatTimeTick, logScale, timeTicks } from '../lib/logScale';
 
 const H = 260;
-const PAD = { left: 52, right: 16, top: 40, bottom: 40 };
+const PAD = { left: 60, right: 16, top: 40, bottom: 40 };
 /** Points stay this far inside the plot's sides, clear of the tick labels and the edge. */
 const INSET = 14;
 /** About how wide one character of the chart's 12 px text is. */
 const CHAR_PX = 7.5;
 
-/** The speedup of a timed attempt over the baseline, or undefined when it has none. */
-export function attemptSpeedup(attempt: GenerationAttempt): number | undefined {
-  const s = attempt.evaluation_state?.benchmarking_result?.speedup;
-  return attempt.status === 'completed' && typeof s === 'number' && Number.isFinite(s) && s > 0 ? s : undefined;
-}
-
 interface Point {
   id: string;
   n: number;
-  speedup: number;
+  figure: AttemptFigure;
   interval: readonly [number, number] | undefined;
 }
 
 function describe(p: Point): string {
-  const ci = p.interval ? ` (95% interval ${formatSpeedup(p.interval[0])}–${formatSpeedup(p.interval[1])})` : '';
-  return `Attempt #${p.n}: ${formatSpeedup(p.speedup)} the baseline${ci}`;
+  return `Attempt #${p.n}: ${figureText(p.figure)}`;
 }
 
 export function AttemptChart({
@@ -45,10 +39,11 @@ export function AttemptChart({
   const [ref, W] = useWidth<HTMLElement>(640);
   const [, navigate] = useLocation();
   const points: Point[] = attempts.flatMap((a) => {
-    const speedup = attemptSpeedup(a);
-    const ci = a.evaluation_state?.benchmarking_result?.speedup_interval;
+    const figure = attemptFigure(a);
+    if (!figure) return [];
+    const ci = figure.time_interval;
     const interval = ci && ci[0] > 0 && ci[1] >= ci[0] ? ci : undefined;
-    return speedup === undefined ? [] : [{ id: a.id, n: a.attempt_number, speedup, interval }];
+    return [{ id: a.id, n: a.attempt_number, figure, interval }];
   });
   if (points.length === 0) {
     return (
@@ -57,27 +52,34 @@ export function AttemptChart({
       </p>
     );
   }
-  const lo = Math.min(...points.map((p) => p.interval?.[0] ?? p.speedup));
-  const hi = Math.max(...points.map((p) => p.interval?.[1] ?? p.speedup));
+  const best = points.find((p) => p.id === bestId);
+  const baselineMs = best?.figure.baseline_ms;
+  const lo = Math.min(
+    baselineMs ?? Number.POSITIVE_INFINITY,
+    ...points.map((p) => p.interval?.[0] ?? p.figure.time_ms),
+  );
+  const hi = Math.max(baselineMs ?? 0, ...points.map((p) => p.interval?.[1] ?? p.figure.time_ms));
   const plotH = H - PAD.top - PAD.bottom;
   // Ticks at least 20 px apart, so their 12 px text never overlaps.
-  const ticks = logTicks(lo, hi, Math.max(2, Math.floor(plotH / 20) + 1));
-  const minT = ticks[0] ?? 0.5;
-  const maxT = ticks[ticks.length - 1] ?? 2;
+  const ticks = timeTicks(lo, hi, Math.max(2, Math.floor(plotH / 20) + 1));
+  const minT = ticks[0] ?? lo / 2;
+  const maxT = ticks[ticks.length - 1] ?? hi * 2;
   const y = logScale(minT, maxT, PAD.top, H - PAD.bottom);
   const maxN = Math.max(...attempts.map((a) => a.attempt_number), 1);
   const plotW = Math.max(W - PAD.left - PAD.right, 40);
   const x = (n: number) => PAD.left + INSET + (maxN === 1 ? 0.5 : (n - 1) / (maxN - 1)) * (plotW - 2 * INSET);
-  const path = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(p.n).toFixed(1)},${y(p.speedup).toFixed(1)}`).join(' ');
-  const best = points.find((p) => p.id === bestId);
+  const path = points
+    .map((p, i) => `${i === 0 ? 'M' : 'L'}${x(p.n).toFixed(1)},${y(p.figure.time_ms).toFixed(1)}`)
+    .join(' ');
   // Attempt numbers on the x axis: every one when they fit, else every k-th.
   const labelPx = (String(maxN).length + 1) * CHAR_PX + 8;
   const every = Math.max(1, Math.ceil(maxN / Math.max(1, Math.floor((plotW - 2 * INSET) / labelPx) + 1)));
   const open = (id: string) => sessionId && navigate(`/kernels/${sessionId}/attempts/${id}`);
   const muted = 'fill-slate-500 dark:fill-slate-400';
-  const baselineLabel = `baseline ${formatSpeedup(1)}`;
+  const bestLabel = best ? `best #${best.n} ${formatMs(best.figure.time_ms)}` : '';
+  const baselineLabel = baselineMs !== undefined ? `its baseline ${formatMs(baselineMs)}` : '';
   const LEGEND_X = 8;
-  const legendBestX = LEGEND_X + 28 + baselineLabel.length * CHAR_PX + 20;
+  const legendBaselineX = LEGEND_X + 18 + bestLabel.length * CHAR_PX + 16;
   return (
     <figure ref={ref}>
       <svg
@@ -85,7 +87,7 @@ export function AttemptChart({
         height={H}
         viewBox={`0 0 ${W} ${H}`}
         role="img"
-        aria-label={`Speedup over the baseline per attempt, log axis, ${points.length} timed attempts`}
+        aria-label={`Time of each accepted attempt, log axis, ${points.length} timed attempts`}
         className="block max-w-full text-xs"
       >
         {ticks.map((t) => (
@@ -98,7 +100,7 @@ export function AttemptChart({
               className="stroke-slate-200 dark:stroke-slate-800"
             />
             <text x={PAD.left - 8} y={y(t) + 4} textAnchor="end" className={muted}>
-              {formatRatioTick(t)}
+              {formatTimeTick(t)}
             </text>
           </g>
         ))}
@@ -118,29 +120,31 @@ export function AttemptChart({
         <text x={PAD.left + plotW / 2} y={H - 4} textAnchor="middle" className={muted}>
           attempt
         </text>
-        <g data-testid="chart-baseline">
-          <line
-            x1={PAD.left}
-            x2={W - PAD.right}
-            y1={y(1)}
-            y2={y(1)}
-            strokeDasharray="6 4"
-            className="stroke-amber-500"
-            strokeWidth={1.5}
-          />
-          <line
-            x1={LEGEND_X}
-            x2={LEGEND_X + 22}
-            y1={14}
-            y2={14}
-            strokeDasharray="6 4"
-            className="stroke-amber-500"
-            strokeWidth={1.5}
-          />
-          <text x={LEGEND_X + 28} y={18} className="fill-amber-700 dark:fill-amber-300">
-            {baselineLabel}
-          </text>
-        </g>
+        {best && baselineMs !== undefined ? (
+          <g data-testid="chart-baseline">
+            <line
+              x1={PAD.left}
+              x2={W - PAD.right}
+              y1={y(baselineMs)}
+              y2={y(baselineMs)}
+              strokeDasharray="6 4"
+              className="stroke-amber-500"
+              strokeWidth={1.5}
+            />
+            <line
+              x1={legendBaselineX}
+              x2={legendBaselineX + 22}
+              y1={14}
+              y2={14}
+              strokeDasharray="6 4"
+              className="stroke-amber-500"
+              strokeWidth={1.5}
+            />
+            <text x={legendBaselineX + 28} y={18} className="fill-amber-700 dark:fill-amber-300">
+              {baselineLabel}
+            </text>
+          </g>
+        ) : null}
         <path d={path} fill="none" className="stroke-indigo-300 dark:stroke-indigo-700" strokeWidth={1.5} />
         {points.map((p) => (
           <g key={p.id}>
@@ -153,7 +157,7 @@ export function AttemptChart({
             ) : null}
             <circle
               cx={x(p.n)}
-              cy={y(p.speedup)}
+              cy={y(p.figure.time_ms)}
               r={5}
               role="button"
               tabIndex={sessionId ? 0 : -1}
@@ -177,22 +181,24 @@ export function AttemptChart({
           <g data-testid="chart-best" pointerEvents="none">
             <circle
               cx={x(best.n)}
-              cy={y(best.speedup)}
+              cy={y(best.figure.time_ms)}
               r={10}
               fill="none"
               className="stroke-emerald-500"
               strokeWidth={2.5}
             />
-            <circle cx={legendBestX + 6} cy={14} r={6} fill="none" className="stroke-emerald-500" strokeWidth={2} />
-            <text x={legendBestX + 18} y={18} className="fill-emerald-700 font-semibold dark:fill-emerald-400">
-              best #{best.n} {formatSpeedup(best.speedup)}
+            <circle cx={LEGEND_X + 6} cy={14} r={6} fill="none" className="stroke-emerald-500" strokeWidth={2} />
+            <text x={LEGEND_X + 18} y={18} className="fill-emerald-700 font-semibold dark:fill-emerald-400">
+              {bestLabel}
             </text>
           </g>
         ) : null}
       </svg>
       <figcaption className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-        Speedup over the baseline of each accepted attempt, on a log axis; the bars are 95% intervals, the dashed line
-        is the baseline (1.00×) and the best is circled. Select a point to open the attempt.
+        Time of each accepted attempt, the figure the best is chosen by (the lowest), on a log axis: lower is faster.
+        The bars are 95% intervals, the best is circled and the dashed line is the baseline timed beside it (each
+        attempt's speedup is over the baseline timed beside that attempt). An attempt whose verdict is not accepted has
+        no time here. Select a point to open the attempt.
       </figcaption>
     </figure>
   );

@@ -1,6 +1,6 @@
 // Picks a device from GET /api/v1/devices, saying which have a runner right now, its ISA and peaks, and how the
 // peaks were measured.
-import type { Device } from '@kernelforge/sdk';
+import { type Device, peakQuietness } from '@kernelforge/sdk';
 import { SelectField } from './fields';
 
 const fixed = (x: number, d = 0) => x.toFixed(d);
@@ -45,6 +45,8 @@ export function devicePeakLines(device: Device): string[] {
     out.push(
       `Measured ${m.measured_at.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}${load} (${m.code_path} code path).`,
     );
+    const quiet = peakQuietness(m);
+    if (quiet) out.push(quiet);
   }
   return out;
 }

@@ -1,5 +1,5 @@
 // A table of sessions (the caller's, or everybody's on the admin page).
-import type { AgentSessionSummary } from '@kernelforge/sdk';
+import { type AgentSessionSummary, rankingTime } from '@kernelforge/sdk';
 import type { ReactNode } from 'react';
 import { formatDate, formatMs } from '../lib/format';
 import { stacked } from '../lib/stackedTable';
@@ -73,7 +73,7 @@ export function SessionList({
                 {s.attempt_count}
               </td>
               <td data-label="Best time" className={`${stacked.cell} ${stacked.num}`}>
-                {formatMs(s.best_attempt?.evaluation_state?.benchmarking_result?.optimized_time)}
+                {formatMs(s.best_attempt ? rankingTime(s.best_attempt) : undefined)}
               </td>
               <td data-label="Created" className={`${stacked.cell} text-xs text-slate-500 dark:text-slate-400`}>
                 {formatDate(s.created_at)}

@@ -1,9 +1,24 @@
-// Submit an attempt to its problem's leaderboard: one confirmation, then the submission's page follows it.
-import type { AgentSession, GenerationAttempt } from '@kernelforge/sdk';
+// Submit an attempt to its problem's leaderboard: one confirmation, then the submission's page follows it. An attempt
+// that cannot be submitted says why beside the disabled button, not only in a tooltip.
+import { type AgentSession, type GenerationAttempt, unrankedReason } from '@kernelforge/sdk';
 import { useLocation } from 'wouter';
 import { useAction } from '../hooks/useAction';
 import { api } from '../lib/client';
 import { ConfirmButton } from './ConfirmButton';
+
+/** Why an attempt cannot be submitted, in words; undefined when it can. */
+export function whyNotSubmittable(attempt: GenerationAttempt): string | undefined {
+  if (attempt.status === 'failed') return 'The attempt failed: only an accepted attempt can be submitted.';
+  if (attempt.status !== 'completed') return 'Not evaluated yet: only an accepted attempt can be submitted.';
+  const verdict = attempt.evaluation_state?.verdict;
+  if (verdict && verdict !== 'accepted')
+    return `Only an accepted attempt can be submitted: this one's verdict is ${verdict.replace(/_/g, ' ')}.`;
+  const unranked = unrankedReason(attempt);
+  if (unranked) return unranked;
+  if (verdict !== 'accepted') return 'Only an accepted attempt can be submitted.';
+  if (!attempt.source) return 'Its source is not available to submit.';
+  return undefined;
+}
 
 export function SubmitAttemptButton({
   session,
@@ -18,7 +33,7 @@ export function SubmitAttemptButton({
 }) {
   const [, navigate] = useLocation();
   const { busy, run } = useAction();
-  const accepted = attempt.evaluation_state?.verdict === 'accepted' && Boolean(attempt.source);
+  const why = whyNotSubmittable(attempt);
 
   async function submit() {
     const submission = await run(
@@ -37,16 +52,23 @@ export function SubmitAttemptButton({
   }
 
   return (
-    <ConfirmButton
-      variant="primary"
-      size={size}
-      disabled={!accepted || busy}
-      title={accepted ? undefined : 'Only an accepted attempt can be ranked'}
-      question={`Submit attempt #${attempt.attempt_number} to the ${session.problem_name} leaderboard? It is evaluated again in ranked mode and shown under your display name.`}
-      confirmLabel="Submit"
-      onConfirm={submit}
-    >
-      {busy ? 'Submitting…' : label}
-    </ConfirmButton>
+    <span className="inline-flex max-w-md flex-wrap items-center justify-end gap-x-2 gap-y-1">
+      {why ? (
+        <span className="text-right text-xs text-slate-600 dark:text-slate-400" data-testid="submit-why-not">
+          {why}
+        </span>
+      ) : null}
+      <ConfirmButton
+        variant="primary"
+        size={size}
+        disabled={why !== undefined || busy}
+        title={why}
+        question={`Submit attempt #${attempt.attempt_number} to the ${session.problem_name} leaderboard? It is evaluated again in ranked mode and shown under your display name.`}
+        confirmLabel="Submit"
+        onConfirm={submit}
+      >
+        {busy ? 'Submitting…' : label}
+      </ConfirmButton>
+    </span>
   );
 }

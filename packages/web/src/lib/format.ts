@@ -1,10 +1,9 @@
 // How numbers and dates read on screen.
+import { formatFigureMs } from '@kernelforge/sdk';
+
+/** A time, written as every face writes it (the sdk's formatFigureMs: the tuner's note and the CLI too). */
 export function formatMs(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '—';
-  if (ms < 0.001) return `${(ms * 1e6).toFixed(0)} ns`;
-  if (ms < 1) return `${(ms * 1000).toFixed(1)} µs`;
-  if (ms < 1000) return `${ms.toFixed(ms < 10 ? 3 : 1)} ms`;
-  return `${(ms / 1000).toFixed(2)} s`;
+  return formatFigureMs(ms);
 }
 
 export function formatSpeedup(speedup: number | null | undefined): string {

@@ -29,3 +29,31 @@ export function logScale(min: number, max: number, top: number, bottom: number):
   const span = Math.log(max) - Math.log(min) || 1;
   return (value) => top + ((Math.log(max) - Math.log(Math.max(value, Number.MIN_VALUE))) / span) * (bottom - top);
 }
+
+/** Tick values (ms) on a log axis of times, at 1-2-5 steps from at most `lo` to at least `hi`; only powers of 10 when
+ * more than `maxTicks` would be needed. Equal times get a step either side. */
+export function timeTicks(lo: number, hi: number, maxTicks = 8): number[] {
+  if (!(lo > 0) || !(hi > 0) || !Number.isFinite(lo) || !Number.isFinite(hi)) return [1];
+  for (const steps of [[1, 2, 5], [1]]) {
+    const all: number[] = [];
+    for (let k = Math.floor(Math.log10(lo)) - 1; k <= Math.ceil(Math.log10(hi)) + 1; k++)
+      for (const s of steps) all.push(Number((s * 10 ** k).toPrecision(12)));
+    const first = Math.max(
+      0,
+      all.findLastIndex((v) => v <= lo * (1 + 1e-9)),
+    );
+    let last = all.findIndex((v) => v >= hi * (1 - 1e-9));
+    if (last < 0) last = all.length - 1;
+    if (last === first) last = Math.min(all.length - 1, last + 1);
+    const ticks = all.slice(first, last + 1);
+    if (ticks.length <= maxTicks || steps.length === 1) return ticks;
+  }
+  return [1];
+}
+
+/** A time tick's text: `500 µs`, `2 ms`, `1.5 s`. */
+export function formatTimeTick(ms: number): string {
+  if (ms >= 1000) return `${Number((ms / 1000).toPrecision(3))} s`;
+  if (ms < 1) return `${Number((ms * 1000).toPrecision(3))} µs`;
+  return `${Number(ms.toPrecision(3))} ms`;
+}

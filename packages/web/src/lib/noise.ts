@@ -1,5 +1,5 @@
 // Measurement noise: the spread of a timed result from its 95% interval, and whether two times are told apart.
-import type { BenchmarkingResult } from '@kernelforge/sdk';
+import { type BenchmarkingResult, spreadText } from '@kernelforge/sdk';
 import { formatMs } from './format';
 
 /** A 95% interval [low, high]. */
@@ -16,12 +16,10 @@ export interface Spread {
 
 /** The spread of `ms` from its 95% interval; undefined without an interval: no interval, no spread. */
 export function spreadOf(ms: number | null | undefined, interval: Interval | undefined): Spread | undefined {
-  if (!interval || typeof ms !== 'number' || !(ms > 0) || !Number.isFinite(ms)) return undefined;
-  const [lo, hi] = interval;
-  if (!Number.isFinite(lo) || !Number.isFinite(hi) || hi < lo) return undefined;
-  const pct = ((hi - lo) / 2 / ms) * 100;
-  const digits = pct < 0.1 ? 2 : pct < 10 ? 1 : 0;
-  return { text: `±${pct.toFixed(digits)}%`, title: `${SPREAD_LABEL} ${formatMs(lo)}–${formatMs(hi)}` };
+  // The sdk's spreadText: the same words the tuner's note and the CLI write.
+  const text = spreadText(ms, interval);
+  if (!text || !interval) return undefined;
+  return { text, title: `${SPREAD_LABEL} ${formatMs(interval[0])}–${formatMs(interval[1])}` };
 }
 
 /** Two results take the same time within noise when the 95% interval of the ratio of their times holds 1, that is

@@ -1,5 +1,12 @@
 // `/kernels/{kernelId}/attempts/{attemptId}` ('Attempt #<n>'): source, diffs, evaluation report, submit to leaderboard.
-import { type AgentSession, bestAttempt, type GenerationAttempt } from '@kernelforge/sdk';
+import {
+  type AgentSession,
+  attemptFigure,
+  bestAttempt,
+  figureText,
+  type GenerationAttempt,
+  unrankedReason,
+} from '@kernelforge/sdk';
 import { useLocation } from 'wouter';
 import { AppLink } from '../components/AppLink';
 import { buttonClass } from '../components/Button';
@@ -24,6 +31,8 @@ function AttemptView({ session, attempt }: { session: AgentSession; attempt: Gen
     .filter((a) => a.attempt_number < attempt.attempt_number && a.source)
     .sort((a, b) => b.attempt_number - a.attempt_number)[0];
   const best = bestAttempt(session);
+  const figure = attemptFigure(attempt);
+  const unranked = unrankedReason(attempt);
   const ordered = [...session.generation_attempts].sort((a, b) => a.attempt_number - b.attempt_number);
   const at = ordered.findIndex((a) => a.id === attempt.id);
   const prev = ordered[at - 1];
@@ -82,7 +91,7 @@ function AttemptView({ session, attempt }: { session: AgentSession; attempt: Gen
             />
             <span aria-hidden="true">·</span>
             <span className="font-mono text-xs">{languageName(attempt.language)}</span>
-            {best?.id === attempt.id && attempt.status === 'completed' ? (
+            {best?.id === attempt.id && figure ? (
               <span className="rounded bg-emerald-100 px-1.5 py-0.5 text-xs font-semibold text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200">
                 best
               </span>
@@ -91,6 +100,14 @@ function AttemptView({ session, attempt }: { session: AgentSession; attempt: Gen
         }
         actions={<SubmitAttemptButton session={session} attempt={attempt} />}
       />
+      {figure || unranked ? (
+        <p
+          className={`mb-4 text-sm ${unranked ? 'rounded-md bg-amber-50 px-4 py-3 text-amber-900 dark:bg-amber-950/50 dark:text-amber-100' : 'text-slate-700 dark:text-slate-300'}`}
+          data-testid="attempt-figure"
+        >
+          {figure ? `Its time: ${figureText(figure)}.` : unranked}
+        </p>
+      ) : null}
       <Card className="mb-6">
         <SourceTabs attempt={attempt} previous={previous} best={best} />
       </Card>

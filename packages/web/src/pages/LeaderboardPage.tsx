@@ -36,10 +36,10 @@ export default function LeaderboardPage({ params }: PageProps) {
   const problem = useProblem(problemId.trim() ? problemId : undefined);
   const submitHref = `/kernels/submit?problem=${encodeURIComponent(problemId)}`;
   if (!problemId.trim()) throw new Error(PROBLEM_ID_REQUIRED);
-  // The baseline of a ranked run is time x speedup; the entries' median of it is the board's baseline.
-  const baseline = median(
-    (data?.entries ?? []).flatMap((e) => (e.speedup && e.speedup > 0 ? [e.time_ms * e.speedup] : [])),
-  );
+  // The baseline of a ranked run is time x speedup (each run times its own, beside the candidate); the entries' median
+  // of it is the board's baseline, and the page says that is what it is (issue 35: it moved between pages unsaid).
+  const baselines = (data?.entries ?? []).flatMap((e) => (e.speedup && e.speedup > 0 ? [e.time_ms * e.speedup] : []));
+  const baseline = median(baselines);
   return (
     <>
       <PageHeader
@@ -87,6 +87,12 @@ export default function LeaderboardPage({ params }: PageProps) {
               <dt className="inline text-slate-500 dark:text-slate-400">Baseline time </dt>
               <dd className="inline tabular-nums" data-testid="baseline">
                 {formatMs(baseline)}
+                {baselines.length > 0 ? (
+                  <span className="ml-1 text-xs text-slate-500 dark:text-slate-400">
+                    (the median of the baselines timed beside the {baselines.length} ranked{' '}
+                    {baselines.length === 1 ? 'run' : 'runs'} shown; each run times its own)
+                  </span>
+                ) : null}
               </dd>
             </div>
           </dl>

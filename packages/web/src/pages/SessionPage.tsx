@@ -1,5 +1,5 @@
 // `/kernels/{kernelId}` ('Kernel: <label>'): attempts, chart, instructions and actions, live over SSE.
-import { type AgentSession, bestAttempt } from '@kernelforge/sdk';
+import { type AgentSession, attemptFigure, bestAttempt } from '@kernelforge/sdk';
 import { AppLink } from '../components/AppLink';
 import { AttemptChart } from '../components/AttemptChart';
 import { AttemptTable } from '../components/AttemptTable';
@@ -34,8 +34,10 @@ function SessionView({ session }: { session: AgentSession }) {
   const actions = useSessionMutations(session.id);
   const streamed = useStreamedText(session.id);
   const best = session.best_attempt ?? bestAttempt(session);
-  const bestId = best?.status === 'completed' ? best.id : undefined;
-  const result = best?.evaluation_state?.benchmarking_result;
+  // Only an attempt with a figure to rank by is shown as the best: the spec's fallback (no accepted attempt: the first
+  // completed one) is never drawn as accepted.
+  const figure = best ? attemptFigure(best) : undefined;
+  const bestId = figure ? best?.id : undefined;
   const deleted = session.deleted_at !== null;
   const live = sessionProgress(session);
   const { data: report } = useSessionProgress(
@@ -75,7 +77,7 @@ function SessionView({ session }: { session: AgentSession }) {
       ) : null}
       {deleted ? null : <SessionProgress session={session} streamed={streamed} report={report} />}
       <div className="grid gap-6 lg:grid-cols-3">
-        <Card title="Speedup over the baseline per attempt (log axis, 95% intervals)" className="min-w-0 lg:col-span-2">
+        <Card title="Time per accepted attempt (log axis, 95% intervals)" className="min-w-0 lg:col-span-2">
           <AttemptChart attempts={session.generation_attempts} bestId={bestId} sessionId={session.id} />
         </Card>
         <Card
@@ -92,15 +94,18 @@ function SessionView({ session }: { session: AgentSession }) {
               </dd>
               <dt className="text-slate-500 dark:text-slate-400">Time</dt>
               <dd className="tabular-nums">
-                <TimeWithSpread ms={result?.optimized_time} interval={result?.optimized_time_interval} />
+                <TimeWithSpread ms={figure?.time_ms} interval={figure?.time_interval} />
               </dd>
               <dt className="text-slate-500 dark:text-slate-400">Speedup</dt>
               <dd className="tabular-nums">
-                <Speedup value={result?.speedup} interval={result?.speedup_interval} />
+                <Speedup value={figure?.speedup} interval={figure?.speedup_interval} />
+                <span className="block text-xs text-slate-500 dark:text-slate-400">
+                  over the baseline timed beside it
+                </span>
               </dd>
             </dl>
           ) : (
-            <p className="text-sm text-slate-500 dark:text-slate-400">No completed attempt yet.</p>
+            <p className="text-sm text-slate-500 dark:text-slate-400">No accepted attempt yet.</p>
           )}
         </Card>
       </div>

@@ -134,12 +134,26 @@ export default function SweepPage({ params }: PageProps) {
                         </td>
                         <td className="py-1 pr-3">
                           {p.session_id ? <AppLink href={`/kernels/${p.session_id}`}>session</AppLink> : '—'}
+                          {p.session_id && p.best_attempt_id ? (
+                            <>
+                              {' · '}
+                              <AppLink href={`/kernels/${p.session_id}/attempts/${p.best_attempt_id}`}>
+                                the attempt re-run
+                              </AppLink>
+                            </>
+                          ) : null}
                         </td>
                       </tr>
                     ))}
                   </tbody>
                 </table>
               </div>
+              <p className="mt-3 text-xs text-slate-600 dark:text-slate-400" data-testid="sweep-figure-note">
+                Speedup (ranked) is the ranked re-run of each session's best attempt: fresh secret inputs, timed twice
+                by fresh processes, the lower run shown with an interval that holds both. It is not the attempt's own
+                benchmark figure, nor a leaderboard submission of the same source: each is a run of its own, and runs
+                differ by what the process and the minute gave them (each interval says how far one run holds).
+              </p>
             </Card>
           </div>
         )}

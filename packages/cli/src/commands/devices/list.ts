@@ -1,5 +1,5 @@
 // `kforge devices`: where kernels can run, with the peaks roofline figures are measured against and how they were measured.
-import type { Device } from '@kernelforge/sdk';
+import { type Device, peakQuietness } from '@kernelforge/sdk';
 import { Command } from 'commander';
 import { type Runtime, examples, handle } from '../../core/command.js';
 import type { CommandContext } from '../../core/context.js';
@@ -98,6 +98,8 @@ export function howMeasured(d: Device): string[] {
       ? `; measured again ${m.remeasurements} time(s) since the runner started (a peak is only ever raised)`
       : '';
     out.push(`measured ${when}${load} with the ${m.code_path} code path${again}`);
+    const quiet = peakQuietness(m);
+    if (quiet) out.push(quiet.replace(/\.$/, ''));
   }
   return out;
 }

@@ -30,7 +30,7 @@ export class TunerAgent implements Agent {
       );
     }
     const source = renderTemplate(variant.template, { ...variant.constants, ...choice.params });
-    const explanation = [explainChoice(variant, choice, tried, steering), note].filter(Boolean).join('\n');
+    const explanation = [explainChoice(variant, choice, tried, steering, ctx.history), note].filter(Boolean).join('\n');
     ctx.onText?.(explanation);
     return {
       source,

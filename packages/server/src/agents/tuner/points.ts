@@ -1,4 +1,5 @@
 // Points of a tuning space: normalising, keys, validity, and what earlier attempts tried and measured.
+import { type AttemptFigure, attemptFigure } from '@kernelforge/sdk';
 import type { AgentAttemptView } from '../types.js';
 import type { ParamSpec, ParamValue, Params, Variant } from './space.js';
 
@@ -8,8 +9,14 @@ export interface Tried {
   params: Params;
   /** ok: accepted and timed; bad: any failed verdict; pending: not (yet) evaluated. */
   outcome: 'ok' | 'bad' | 'pending';
-  /** Its time: as measured, or at the session reference speed when the figures are paired (atOneReferenceSpeed). */
+  /** The time the search compares points by: as measured, or at the session reference speed when the figures are
+      paired (atOneReferenceSpeed, `atReference`). Not the attempt's figure: that is `figure`. */
   time: number | null;
+  /** Whether `time` is at the session reference speed rather than as measured. */
+  atReference: boolean;
+  /** The attempt's own figure (its measured time with its interval, its speedup): what the note reports, as every
+      other face shows it. Undefined unless accepted and timed. */
+  figure: AttemptFigure | undefined;
   speedup: number | null;
   verdict: string | null;
   instruction: string | null;
@@ -96,7 +103,7 @@ function atOneReferenceSpeed(history: AgentAttemptView[], tried: Tried[]): Tried
   const refs = ok.map((t) => byNumber.get(t.attempt)?.baseline_time as number).sort((a, b) => a - b);
   const mid = refs.length >> 1;
   const ref = refs.length % 2 ? (refs[mid] as number) : ((refs[mid - 1] as number) + (refs[mid] as number)) / 2;
-  return tried.map((t) => (t.outcome === 'ok' && t.speedup ? { ...t, time: ref / t.speedup } : t));
+  return tried.map((t) => (t.outcome === 'ok' && t.speedup ? { ...t, time: ref / t.speedup, atReference: true } : t));
 }
 
 function rawTriedPoints(variant: Variant, history: AgentAttemptView[]): Tried[] {
@@ -121,6 +128,8 @@ function rawTriedPoints(variant: Variant, history: AgentAttemptView[]): Tried[] 
       params,
       outcome,
       time: outcome === 'ok' && bench ? bench.optimized_time : null,
+      atReference: false,
+      figure: outcome === 'ok' ? attemptFigure(a) : undefined,
       speedup: outcome === 'ok' && bench ? bench.speedup : null,
       verdict: state?.verdict ?? (a.status === 'failed' ? 'failed' : null),
       instruction: typeof meta.instruction === 'string' ? meta.instruction : null,

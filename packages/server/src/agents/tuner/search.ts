@@ -21,6 +21,8 @@ export interface Choice {
 
 const pct = (a: number, b: number) => `${Math.abs(Math.round((1 - b / a) * 100))}%`;
 const ms = (t: number) => `${t.toPrecision(3)} ms`;
+/** The search's times are at one reference speed when the figures are paired (points.ts): said so beside them. */
+const compared = (t: Pick<Tried, 'atReference'> | undefined) => (t?.atReference ? ' at one reference speed' : '');
 
 /** Feasibility under the instructions: pinned values held, pushed parameters moved the asked way from the baseline. */
 function makeFeasible(variant: Variant, steering: Steering, baseline: Params) {
@@ -199,7 +201,13 @@ export function choosePoint(
   const parent = centerTried?.fromKey ? byKey.get(centerTried.fromKey) : undefined;
   const momentum =
     centerTried?.change && parent?.time != null && centerTried.time != null && centerTried.time < parent.time
-      ? { ...centerTried.change, gain: pct(parent.time, centerTried.time), t0: parent.time, t1: centerTried.time }
+      ? {
+          ...centerTried.change,
+          gain: pct(parent.time, centerTried.time),
+          t0: parent.time,
+          t1: centerTried.time,
+          at: compared(centerTried),
+        }
       : null;
 
   interface Cand {
@@ -237,14 +245,14 @@ export function choosePoint(
         Math.sign(indexOf(spec, momentum.to) - indexOf(spec, momentum.from)) === dir
       ) {
         score = 0;
-        reason = `the last change of ${spec.name} (${momentum.from}→${momentum.to}) cut the time ${momentum.gain} (${ms(momentum.t0)} → ${ms(momentum.t1)}), so continuing in that direction`;
+        reason = `the last change of ${spec.name} (${momentum.from}→${momentum.to}) cut the time ${momentum.gain} (${ms(momentum.t0)} → ${ms(momentum.t1)}${momentum.at}), so continuing in that direction`;
       } else if (pushed && !far) {
         score = 1 + order;
         reason = `the instruction '${pushed.because}' asks for ${dir > 0 ? 'larger' : 'smaller'} ${pushed.tags.join('/')} parameters`;
       } else if (opposite && opposite.key !== centerTried?.key && !far) {
         reason =
           opposite.outcome === 'ok' && opposite.time !== null && centerTried?.time != null
-            ? `${spec.name}=${opposite.params[spec.name]} was ${pct(centerTried.time, opposite.time)} slower than the best (${ms(opposite.time)} vs ${ms(centerTried.time)}), so trying the other side`
+            ? `${spec.name}=${opposite.params[spec.name]} was ${pct(centerTried.time, opposite.time)} slower than the best (${ms(opposite.time)} vs ${ms(centerTried.time)}${compared(centerTried)}), so trying the other side`
             : `${spec.name}=${opposite.params[spec.name]} ${opposite.outcome === 'bad' ? `failed (${opposite.verdict})` : 'is still unmeasured'}, so trying the other side`;
         score -= 0.5;
       }
