@@ -1,14 +1,24 @@
 # The torch worker: the only process that imports a candidate (or, in its own sandbox, the reference for the
 # baseline). It runs inside bwrap as the sandbox's pid 1 and sees only its box (/w). Nothing it reports is
 # trusted: the harness (another process, outside this sandbox) times every call from outside, generates the
-# inputs, keeps the expected outputs and checks what lands in the shared memory.
+# inputs, keeps the expected outputs, checks what lands in the shared memory, and reads this process's cpu time
+# (all its threads, ended ones included) from outside.
 #
 # Protocol: a SOCK_SEQPACKET socket (fd given as --sock), one JSON message per packet. The harness sends
 #   {"op": "init", ...} with a sealed memfd (SCM_RIGHTS) holding the parameters, inputs and outputs of a case;
 #   {"op": "run"} -> the worker calls forward on the inputs (views of the memfd) and copies the result into the
 #   output views; replies {"op": "done"} or {"op": "error", "message": ...}.
+#
+# The worker's own code is kept out of the candidate's easy reach (issue 31: a candidate replaced `Case.run` and
+# `send`, then globals of this module, through names built at run time): nothing of it is a global of `__main__`
+# but `main`; the loop's case runner and reply path are locals of the running `serve` frame, bound (with the
+# socket's own methods and the JSON codec) before the candidate is imported, so patching this module, `socket`,
+# `json` or `torch` afterwards changes nothing here. That is defence in depth only: anything in this process can be
+# reached (frames, `gc`, `ctypes`), and what the harness measures does not depend on any of it.
 import argparse
+import array
 import ast
+import functools
 import importlib.util
 import json
 import mmap
@@ -16,31 +26,6 @@ import os
 import socket
 import sys
 import traceback
-
-ap = argparse.ArgumentParser()
-ap.add_argument("--sock", type=int, required=False)
-ap.add_argument("--module", default="/w/candidate.py")
-ap.add_argument("--cls", default="ModelNew")
-ap.add_argument("--mode", default="eager", choices=["eager", "freeze", "compile-only"])
-ap.add_argument("--threads", type=int, default=1)
-args = ap.parse_args()
-
-import torch  # noqa: E402
-
-torch.set_num_threads(max(1, args.threads))
-
-DTYPES = {
-    "float32": torch.float32,
-    "float64": torch.float64,
-    "float16": torch.float16,
-    "bfloat16": torch.bfloat16,
-    "int64": torch.int64,
-    "int32": torch.int32,
-    "int16": torch.int16,
-    "int8": torch.int8,
-    "uint8": torch.uint8,
-    "bool": torch.bool,
-}
 
 
 def install_prebuilt_loader():
@@ -95,7 +80,7 @@ def import_module(path, name):
     return mod
 
 
-if args.mode == "compile-only":
+def compile_only(args):
     os.environ.setdefault("TORCH_EXTENSIONS_DIR", "/w/ext")
     os.makedirs("/w/ext", exist_ok=True)
     built = record_builds()
@@ -113,110 +98,159 @@ if args.mode == "compile-only":
         json.dump({k: v for k, v in built.items() if v}, f)
     sys.exit(0)
 
-sock = socket.socket(fileno=args.sock)
+
+class _Case:
+    """One case: views of the harness's memfd (parameters, inputs, outputs) and the model built on them."""
+
+    __slots__ = ("mm", "buf", "inputs", "outputs", "model", "fn", "copied")
 
 
-def send(msg):
-    sock.send(json.dumps(msg).encode())
+def _build_case(torch, dtypes, model_cls, mode, msg, fd):
+    case = _Case()
+    case.mm = mmap.mmap(fd, msg["size"], mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+    os.close(fd)
+    case.buf = memoryview(case.mm)
 
+    def view(d):
+        dt = dtypes[d["dtype"]]
+        n = 1
+        for s in d["shape"]:
+            n *= s
+        t = torch.frombuffer(case.buf, dtype=dt, count=n, offset=d["offset"]) if n > 0 else torch.empty(0, dtype=dt)
+        return t.view(d["shape"])
 
-def recv():
-    data, fds, _flags, _addr = socket.recv_fds(sock, 1 << 20, 4)
-    if not data:
-        sys.exit(0)
-    return json.loads(data), fds
+    def value(d):
+        return view(d) if "offset" in d else ast.literal_eval(d["repr"])
 
-
-class Case:
-    def __init__(self, msg, fd):
-        self.mm = mmap.mmap(fd, msg["size"], mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
-        os.close(fd)
-        self.buf = memoryview(self.mm)
-
-        def view(d):
-            dt = DTYPES[d["dtype"]]
-            n = 1
-            for s in d["shape"]:
-                n *= s
-            t = torch.frombuffer(self.buf, dtype=dt, count=n, offset=d["offset"]) if n > 0 else torch.empty(0, dtype=dt)
-            return t.view(d["shape"])
-
-        def value(d):
-            return view(d) if "offset" in d else ast.literal_eval(d["repr"])
-
-        self.inputs = [value(d) for d in msg["inputs"]]
-        self.outputs = [view(d) for d in msg["outputs"]]
-        init = [ast.literal_eval(r) for r in msg["init_args"]]
-        cls = getattr(MODULE, args.cls)
-        torch.manual_seed(msg["ctor_seed"])
-        self.model = cls(*init)
-        # The same initial parameters as the reference: copy its state where names and shapes match.
-        ref = {p["name"]: view(p) for p in msg["params"]}
-        copied = []
+    case.inputs = [value(d) for d in msg["inputs"]]
+    case.outputs = [view(d) for d in msg["outputs"]]
+    init = [ast.literal_eval(r) for r in msg["init_args"]]
+    torch.manual_seed(msg["ctor_seed"])
+    case.model = model_cls(*init)
+    # The same initial parameters as the reference: copy its state where names and shapes match.
+    ref = {p["name"]: view(p) for p in msg["params"]}
+    copied = []
+    with torch.no_grad():
+        for name, t in case.model.state_dict().items():
+            r = ref.get(name)
+            if r is not None and tuple(r.shape) == tuple(t.shape) and r.dtype == t.dtype:
+                t.copy_(r)
+                copied.append(name)
+    case.copied = copied
+    case.fn = case.model
+    if mode == "freeze":
+        case.model.eval()
         with torch.no_grad():
-            for name, t in self.model.state_dict().items():
-                r = ref.get(name)
-                if r is not None and tuple(r.shape) == tuple(t.shape) and r.dtype == t.dtype:
-                    t.copy_(r)
-                    copied.append(name)
-        self.copied = copied
-        self.fn = self.model
-        if args.mode == "freeze":
-            self.model.eval()
+            traced = torch.jit.trace(case.model, tuple(case.inputs))
+            case.fn = torch.jit.optimize_for_inference(torch.jit.freeze(traced))
+    # Warm the thread pools up on the (zero) inputs: a pool's first parallel calls may leave its threads busy for a
+    # moment, which the harness would take for work left running after return.
+    for _ in range(2):
+        try:
             with torch.no_grad():
-                traced = torch.jit.trace(self.model, tuple(self.inputs))
-                self.fn = torch.jit.optimize_for_inference(torch.jit.freeze(traced))
-        # Warm the thread pools up on the (zero) inputs: a pool's first parallel calls leave its threads spinning
-        # for milliseconds, which the harness would take for work left running after return.
-        for _ in range(2):
-            try:
-                with torch.no_grad():
-                    self.fn(*self.inputs)
-            except Exception:  # noqa: BLE001 - the real calls will say what is wrong
-                break
-
-    def run(self):
-        with torch.no_grad():
-            out = self.fn(*self.inputs)
-        outs = list(out) if isinstance(out, (list, tuple)) else [out]
-        if len(outs) != len(self.outputs):
-            raise RuntimeError(f"forward returned {len(outs)} outputs, the reference {len(self.outputs)}")
-        for i, (o, dst) in enumerate(zip(outs, self.outputs)):
-            if not isinstance(o, torch.Tensor):
-                raise RuntimeError(f"output {i} is a {type(o).__name__}, not a tensor")
-            if tuple(o.shape) != tuple(dst.shape):
-                raise RuntimeError(f"output {i} has shape {tuple(o.shape)}, the reference {tuple(dst.shape)}")
-            if o.dtype != dst.dtype:
-                raise RuntimeError(f"output {i} has dtype {o.dtype}, the reference {dst.dtype}")
-            dst.copy_(o)
+                case.fn(*case.inputs)
+        except Exception:  # noqa: BLE001 - the real calls will say what is wrong
+            break
+    return case
 
 
-install_prebuilt_loader()
-try:
-    MODULE = import_module(args.module, "candidate" if args.cls == "ModelNew" else "reference_baseline")
-    if not hasattr(MODULE, args.cls):
-        raise RuntimeError(f"the file defines no class {args.cls}")
-    send({"op": "hello", "torch": torch.__version__})
-except BaseException as e:  # noqa: BLE001 - reported to the harness, which decides
-    send({"op": "error", "message": f"importing the file failed: {type(e).__name__}: {e}"[:2000]})
-    traceback.print_exc()
-    sys.exit(1)
+def _run_case(torch, case):
+    with torch.no_grad():
+        out = case.fn(*case.inputs)
+    outs = list(out) if isinstance(out, (list, tuple)) else [out]
+    if len(outs) != len(case.outputs):
+        raise RuntimeError(f"forward returned {len(outs)} outputs, the reference {len(case.outputs)}")
+    for i, (o, dst) in enumerate(zip(outs, case.outputs)):
+        if not isinstance(o, torch.Tensor):
+            raise RuntimeError(f"output {i} is a {type(o).__name__}, not a tensor")
+        if tuple(o.shape) != tuple(dst.shape):
+            raise RuntimeError(f"output {i} has shape {tuple(o.shape)}, the reference {tuple(dst.shape)}")
+        if o.dtype != dst.dtype:
+            raise RuntimeError(f"output {i} has dtype {o.dtype}, the reference {dst.dtype}")
+        dst.copy_(o)
 
-case = None
-while True:
-    msg, fds = recv()
+
+def _reply(send, dumps, msg):
+    send(dumps(msg).encode())
+
+
+def serve(args, torch, sock):
+    """Imports the file and answers the harness's commands until it closes the socket. Everything the loop calls is
+    a local of this frame, bound before the file is imported."""
+    dtypes = {
+        "float32": torch.float32,
+        "float64": torch.float64,
+        "float16": torch.float16,
+        "bfloat16": torch.bfloat16,
+        "int64": torch.int64,
+        "int32": torch.int32,
+        "int16": torch.int16,
+        "int8": torch.int8,
+        "uint8": torch.uint8,
+        "bool": torch.bool,
+    }
+    reply = functools.partial(_reply, sock.send, json.dumps)
+    recvmsg, loads = sock.recvmsg, json.loads
+    build_case, run_case = _build_case, _run_case
+    fd_space = socket.CMSG_SPACE(4 * array.array("i").itemsize)
+    install_prebuilt_loader()
     try:
-        if msg["op"] == "init":
-            case = None
-            case = Case(msg, fds[0])
-            send({"op": "ready", "copied": case.copied})
-        elif msg["op"] == "run":
-            case.run()
-            send({"op": "done"})
-        elif msg["op"] == "exit":
-            sys.exit(0)
-    except SystemExit:
-        raise
-    except BaseException as e:  # noqa: BLE001
+        module = import_module(args.module, "candidate" if args.cls == "ModelNew" else "reference_baseline")
+        model_cls = getattr(module, args.cls, None)
+        if model_cls is None:
+            raise RuntimeError(f"the file defines no class {args.cls}")
+        reply({"op": "hello", "torch": torch.__version__})
+    except BaseException as e:  # noqa: BLE001 - reported to the harness, which decides
+        reply({"op": "error", "message": f"importing the file failed: {type(e).__name__}: {e}"[:2000]})
         traceback.print_exc()
-        send({"op": "error", "message": f"{type(e).__name__}: {e}"[:2000]})
+        sys.exit(1)
+    del module
+    case = None
+    while True:
+        data, anc, _flags, _addr = recvmsg(1 << 20, fd_space)
+        if not data:
+            sys.exit(0)
+        fds = []
+        for level, kind, body in anc:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                a = array.array("i")
+                a.frombytes(body[: len(body) - len(body) % a.itemsize])
+                fds.extend(a)
+        try:
+            msg = loads(data)
+            op = msg["op"]
+            if op == "init":
+                case = None
+                case = build_case(torch, dtypes, model_cls, args.mode, msg, fds[0])
+                reply({"op": "ready", "copied": case.copied})
+            elif op == "run":
+                run_case(torch, case)
+                reply({"op": "done"})
+            elif op == "exit":
+                sys.exit(0)
+        except SystemExit:
+            raise
+        except BaseException as e:  # noqa: BLE001
+            traceback.print_exc()
+            reply({"op": "error", "message": f"{type(e).__name__}: {e}"[:2000]})
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sock", type=int, required=False)
+    ap.add_argument("--module", default="/w/candidate.py")
+    ap.add_argument("--cls", default="ModelNew")
+    ap.add_argument("--mode", default="eager", choices=["eager", "freeze", "compile-only"])
+    ap.add_argument("--threads", type=int, default=1)
+    args = ap.parse_args()
+
+    import torch
+
+    torch.set_num_threads(max(1, args.threads))
+    if args.mode == "compile-only":
+        compile_only(args)
+    serve(args, torch, socket.socket(fileno=args.sock))
+
+
+if __name__ == "__main__":
+    main()

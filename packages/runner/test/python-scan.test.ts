@@ -193,6 +193,50 @@ describe('pythonReviewReasons', () => {
       model('import sys', 'f = getattr(sys, "_getframe")(1)\n        return x'),
       /process is inspected \("_getframe"\)/,
     ],
+    // names built at run time, namespaces as dicts, closures, descriptors (issue 31)
+    [
+      'getattr on a name built at run time',
+      model('import sys', 'm = getattr(sys, "mod" + "ules")["__" + "main__"]\n        return x'),
+      /^line 10: the process is inspected \(getattr with a name built at run time\)/,
+    ],
+    [
+      'setattr and delattr on a variable name',
+      model('', 'setattr(obj, name, f)\n        delattr(obj, other)\n        return x'),
+      /^lines 10 and 11: the process is inspected \(setattr with a name built at run time and delattr with a/,
+    ],
+    [
+      'getattr on an f-string name',
+      model('', 'return getattr(self, f"{a}{b}")(x)'),
+      /process is inspected \(getattr with a name built at run time\)/,
+    ],
+    ['vars()', model('', 'g = vars(m)\n        return x'), /process is inspected \(vars\)/],
+    ['globals()', model('', 'g = globals()\n        return x'), /process is inspected \(globals\)/],
+    ['__dict__', model('', 'g = type(self).__dict__\n        return x'), /process is inspected \(\.__dict__\)/],
+    [
+      'a closure cell',
+      model('', 'f.__closure__[0].cell_contents = g\n        return x'),
+      /process is inspected \(f\.__closure__ and \.cell_contents\)/,
+    ],
+    [
+      "a function's code swapped",
+      model('', 'f.__code__ = g.__code__\n        return x'),
+      /process is inspected \(f\.__code__ and g\.__code__\)/,
+    ],
+    [
+      "the socket's send queue",
+      model('import fcntl, termios', 'fcntl.ioctl(11, termios.TIOCOUTQ, b)\n        return x'),
+      /process is inspected \(fcntl and termios\)/,
+    ],
+    [
+      'a raw write to a descriptor',
+      model('import os', 'os.write(11, b"{}")\n        return x'),
+      /process is inspected \(os\.write\)/,
+    ],
+    [
+      'ctypes.pythonapi by name',
+      model('import ctypes as c', 'getattr(c, "pythonapi")\n        return x'),
+      /process is inspected \(ctypes and "pythonapi"\)/,
+    ],
     [
       'Python reached from C++',
       model('src = r"""\n#include <torch/extension.h>\nvoid f() { auto m = py::module_::import("__main__"); }\n"""'),
@@ -317,5 +361,9 @@ ext = load_inline(name="f", cpp_sources=cpp, functions=["f"], extra_cflags=["-O3
     expect(flagged('read_expected.py')).toMatch(/\/proc/);
     expect(flagged('read_plan.py')).toMatch(/environment is read/);
     expect(flagged('network_files.py')).toMatch(/network is used \(socket\)/);
+    // Issue 31: the worker's own code reached through names built at run time, and the socket watched.
+    expect(flagged('patched_reply.py')).toMatch(/process is inspected \(ctypes, fcntl, termios and \d+ more\)/);
+    expect(flagged('thread_after_reply.py')).toMatch(/process is inspected \(.*termios/);
+    expect(flagged('thread_exits_early.py')).toMatch(/thread or process is started \(threading\)/);
   });
 });

@@ -394,3 +394,75 @@ describe.skipIf(!hasTorch)('cheats get their verdicts', () => {
     expect(state.verdict, state.message).toBe('accepted');
   }, 300_000);
 });
+
+// Issue 31: an attacker was accepted at 2.41x on 101_HardSigmoid by patching the worker's Case.run and send (at
+// import, through names built at run time) to do 40% of the work in the call and the rest in a thread started once
+// the reply was read. Each cheat below was accepted before the fix (test/torch-cheats/*.py say how); the harness now
+// reads the worker PROCESS's cpu from outside (ended threads included) and bounds the candidate's time.
+describe.skipIf(!hasTorch)('work after return and time limits (issue 31)', () => {
+  const afterReturn: Array<[string, string]> = [
+    ['patched_reply.py', "the worker's case runner and reply path patched (its frame's locals rewritten)"],
+    ['thread_after_reply.py', 'a thread started after the reply finishes the work and stays'],
+    ['thread_exits_early.py', 'a thread started after the reply finishes the work and ends before the harness looks'],
+  ];
+  for (const [file, what] of afterReturn)
+    it(`${file} (${what}) -> rejected`, async () => {
+      const state = await runTorch('101_HardSigmoid', cheat(file));
+      expect(state.verdict, state.message).toBe('rejected');
+      expect(state.message).toMatch(/work (went on|still running) after forward\(\) returned/);
+      if (file === 'patched_reply.py') expect(state.stdout).toMatch(/patched: (frame|globals)/);
+    }, 300_000);
+
+  it('honest threads of its own (a pool kept between calls, work waited for in the call) are not work after return', async () => {
+    // Threads started and joined in every call would not do: a thread's exit (and the OpenMP team torch gives it)
+    // runs after join() returns, i.e. after the reply, and is counted as work after return.
+    const threaded = `from concurrent.futures import ThreadPoolExecutor
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pool = ThreadPoolExecutor(max_workers=2)
+
+    def forward(self, x):
+        y = torch.empty_like(x)
+        half = x.shape[0] // 2
+
+        def part(lo, hi):
+            y[lo:hi] = F.hardsigmoid(x[lo:hi])
+
+        for f in [self.pool.submit(part, 0, half), self.pool.submit(part, half, x.shape[0])]:
+            f.result()
+        return y
+`;
+    const state = await runTorch('101_HardSigmoid', threaded);
+    expect(state.verdict, state.message).toBe('accepted');
+    // Flagged for review by the static scan (threads), never rejected by it.
+    expect(state.benchmarking_result?.review_reasons.join(' ')).toMatch(/thread or process is started/);
+  }, 300_000);
+
+  it('a forward() that sleeps ends at its per-call limit, not after minutes', async () => {
+    // 4 s a call (under the quick plan's 5 s call timeout): before the fix every call ran to its end, dozens of them.
+    const t0 = Date.now();
+    const state = await runTorch(
+      '101_HardSigmoid',
+      `KF_SLEEP_S = 4.0\n${fixture('./torch-cheats/sleeping_forward.py')}`,
+    );
+    expect(state.verdict, state.message).toBe('timeout');
+    expect(state.message).toMatch(/forward\(\) ran past its 1 s limit on case test\d \(the larger of 1 s and 50x/);
+    expect(Date.now() - t0).toBeLessThan(120_000);
+  }, 300_000);
+
+  it('a forward() that sleeps under the per-call limit ends at the evaluation limit', async () => {
+    const state = await runTorch(
+      '101_HardSigmoid',
+      `KF_SLEEP_S = 0.6\n${fixture('./torch-cheats/sleeping_forward.py')}`,
+    );
+    expect(state.verdict, state.message).toBe('timeout');
+    expect(state.message).toMatch(/ran past the evaluation's limit of 20(\.\d)? s in all \(the larger of 20 s and 50x/);
+  }, 300_000);
+});

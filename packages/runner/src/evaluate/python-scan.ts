@@ -51,11 +51,14 @@ const PATH_RULES: Array<[RegExp, Kind]> = [
     /^sys\.(modules|_getframe|_current_frames|settrace|setprofile|addaudithook|meta_path|path_hooks)(?=\.|$)/,
     'introspection',
   ],
-  [/^inspect\.(currentframe|stack|getouterframes|getinnerframes|trace|getmembers)$/, 'introspection'],
+  [/^inspect\.(currentframe|stack|getouterframes|getinnerframes|trace|getmembers|getclosurevars)$/, 'introspection'],
   [/^gc\.(get_objects|get_referrers|get_referents)$/, 'introspection'],
+  // Writing to a descriptor (the worker's socket is fd 11), or asking a socket what it has queued.
+  [/^os\.(write|writev|pwrite|pwritev|sendfile|dup|dup2)$/, 'introspection'],
+  [/^(fcntl|termios|operator\.(attrgetter|methodcaller))(?=\.|$)/, 'introspection'],
   [/^traceback\.(extract_stack|walk_stack|print_stack)$/, 'introspection'],
   [
-    /\.(f_back|f_globals|f_locals|f_builtins|f_code|tb_frame|gi_frame|cr_frame|__globals__|__subclasses__)(?=\.|$)/,
+    /\.(f_back|f_globals|f_locals|f_builtins|f_code|tb_frame|gi_frame|cr_frame|__globals__|__subclasses__|__dict__|__closure__|cell_contents|__code__|__defaults__|__kwdefaults__|__getattribute__|__setattr__|__delattr__)(?=\.|$)/,
     'introspection',
   ],
   [/^(importlib|runpy|marshal|pickle|dill|cloudpickle|zipimport)(?=\.|$)/, 'dynamic'],
@@ -82,6 +85,10 @@ const BUILTINS: Record<string, Kind> = {
   non_blocking: 'stream',
   __torch_function__: 'patch',
   __torch_dispatch__: 'patch',
+  // A namespace as a dict: the worker's globals, a module's, an object's (issue 31).
+  vars: 'introspection',
+  globals: 'introspection',
+  locals: 'introspection',
 };
 
 /** Flagged even as a keyword argument or assignment target (`non_blocking=True`). */
@@ -91,9 +98,24 @@ const ALWAYS = new Set(['non_blocking', '__builtins__', '__torch_function__', '_
 const NAME_STRINGS: Record<string, Kind> = {
   ...Object.fromEntries(['exec', 'eval', 'compile', '__import__', 'importlib'].map((n) => [n, 'dynamic' as Kind])),
   ...Object.fromEntries(
-    ['_getframe', 'currentframe', 'f_back', 'f_globals', 'f_locals', 'get_objects', 'get_referrers', '__main__'].map(
-      (n) => [n, 'introspection' as Kind],
-    ),
+    [
+      '_getframe',
+      'currentframe',
+      'f_back',
+      'f_globals',
+      'f_locals',
+      'get_objects',
+      'get_referrers',
+      'get_referents',
+      '__main__',
+      'modules',
+      '_current_frames',
+      '__dict__',
+      '__closure__',
+      'cell_contents',
+      '__code__',
+      'pythonapi',
+    ].map((n) => [n, 'introspection' as Kind]),
   ),
   ...Object.fromEntries(['half', 'float16', 'bfloat16', 'autocast'].map((n) => [n, 'precision' as Kind])),
   ...Object.fromEntries(
@@ -121,6 +143,20 @@ const CPP_RULES: Array<[RegExp, Kind]> = [
   ],
   [/\b(fork|vfork|popen|system|execv\w*|execl\w*|posix_spawn\w*)\s*\(/, 'concurrency'],
 ];
+
+/** Built-ins that look an attribute up by a name given as a value. */
+const ATTR_BUILTINS = new Set(['getattr', 'setattr', 'delattr', 'hasattr']);
+
+/** The tokens inside the parentheses that open at `open` (an index into `ts`), to the matching close. */
+function callArgs(ts: readonly Token[], open: number): Token[] {
+  let depth = 0;
+  for (let k = open; k < ts.length; k++) {
+    const v = (ts[k] as Token).value;
+    if ((ts[k] as Token).kind === 'op' && '([{'.includes(v)) depth++;
+    if ((ts[k] as Token).kind === 'op' && ')]}'.includes(v) && --depth === 0) return ts.slice(open + 1, k);
+  }
+  return ts.slice(open + 1);
+}
 
 /** Module roots whose attributes no honest submission assigns, imported or not. */
 const KNOWN_MODULES = new Set(['time', 'torch', 'builtins', 'sys', 'os', 'gc', 'math', 'numpy', 'np', 'nn', 'F']);
@@ -320,6 +356,16 @@ function scanStatements(stmts: readonly Statement[], aliases: ReadonlyMap<string
     }
     if (first.value === 'with' && s.tokens.some((t) => t.value === 'suppress')) {
       out.push({ kind: 'fallback', detail: 'contextlib.suppress', at: first.at });
+    }
+    // getattr/setattr/delattr/hasattr whose name is not a plain string literal: a name built at run time, which
+    // this scan cannot follow (issue 31: `getattr(sys, "mod" + "ules")["__" + "main__"]` reached the worker).
+    for (const [j, t] of s.tokens.entries()) {
+      if (!ATTR_BUILTINS.has(t.value) || s.tokens[j + 1]?.value !== '(' || s.tokens[j - 1]?.value === '.') continue;
+      const args = splitTop(callArgs(s.tokens, j + 1), ',');
+      const name = args[1];
+      const literal = name?.length === 1 && name[0]?.kind === 'string' && !name[0].prefix?.toLowerCase().includes('f');
+      if (name && !literal)
+        out.push({ kind: 'introspection', detail: `${t.value} with a name built at run time`, at: t.at });
     }
     // `setattr(<module>, ...)` anywhere in the statement.
     for (const [j, t] of s.tokens.entries()) {

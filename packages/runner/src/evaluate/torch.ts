@@ -37,10 +37,25 @@ export { type TorchToolchain, torchToolchain, torchToolchainQuick } from './torc
 /** The seed torch.manual_seed gets before a model is built: public, the same for every run. */
 export const PUBLIC_CTOR_SEED = 42;
 
-/** CPU a worker may use between a reply and the next call (its runtime's thread pools settling): more is work
-    left running after forward() returned. Measured here under a load of 10 on 2 cores: up to 4 ms after an
-    honest call (OpenMP/OpenBLAS pools), 10 ms on the first calls of a new pool. */
-export const AFTER_REPLY_CPU_MS = 10;
+/** CPU the candidate's worker PROCESS may use between a reply and the moment it is quiet again (its thread going back
+    to read the next command, its pools parking); more flags the call as work left running after forward() returned.
+    Read from outside on the process's cpu clock, which counts ended threads too (issue 31). Measured on the 2-core VM
+    under a load average of 12: honest calls 0.01-0.03 ms typical, 0.13 ms at most over 900 calls (HardSigmoid, a
+    matmul, a tiny elementwise op). Before issue 31 it was 10 ms of per-thread cpu, which hid a tick of lag. */
+export const AFTER_REPLY_CPU_MS = 0.5;
+
+/** The candidate's limits the torch harness applies (py/kf_torch_harness.py; docs/evaluation.md, "Time limits"):
+    cpu between a quiet moment and the next command (the C harness's 0.1 ms), and the wall time of its calls and
+    model builds: a call the larger of `call_floor_s` and `ref_multiple` x the reference's time on its case, a build
+    the larger of `init_floor_s` and that multiple of the reference's build and two calls, all of them the larger of
+    `total_floor_s` and that multiple of the reference's time for the same work. */
+export const TORCH_CANDIDATE_LIMITS = {
+  between_calls_cpu_ms: 0.1,
+  call_floor_s: 1,
+  init_floor_s: 10,
+  total_floor_s: 20,
+  ref_multiple: 50,
+} as const;
 
 /** The C backend's compile limit; KFORGE_TORCH_COMPILE_TIMEOUT_S raises it on slow machines (torch's headers
     make a first load_inline build take 35 s on an idle 2-core VM). */
@@ -349,6 +364,7 @@ function planOf(j: TorchJob) {
     threads: j.threads,
     timing: timingOf(j.job.timing),
     after_reply_cpu_ms: AFTER_REPLY_CPU_MS,
+    limits: TORCH_CANDIDATE_LIMITS,
     seccomp: j.filter ? '/w/seccomp.bpf' : null,
     lock_fd: j.hasLock ? 5 : null,
     // The harness's progress file (progress.ts), in the one folder its sandbox may write.
