@@ -32,7 +32,7 @@ describe.each([RELU, MATMUL])('the tuner on %s', (name) => {
     expectClimbsFromBest(history);
     // Each later explanation says what changed and names the measured result it reacts to.
     for (const h of history.slice(1)) expect(h.explanation).toMatch(/Now: \w+ \S+→\S+, because/);
-    expect(history[1]?.explanation).toMatch(/Last: attempt 1 .* ran in [\d.]+ ms/);
+    expect(history[1]?.explanation).toMatch(/Last: attempt 1 .* ran in [\d.]+ (ns|µs|ms|s)\b/);
     expect(history[0]?.agent_meta).toMatchObject({ agent: 'tuner', params: expect.any(Object), point_key: keys[0] });
   });
 
