@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { EvaluationState } from '@kernelforge/sdk';
+import { cacheNote, type EvaluationState } from '@kernelforge/sdk';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Harness, openPage, startHarness } from './harness';
 
@@ -128,6 +128,12 @@ it('an accepted tuner attempt and its submission show the Profile in Chromium an
     '--json',
   ]);
   expect(JSON.parse(asJson.stdout).facts.assembly).toBe(facts?.assembly);
+  // Each case says where its data sat against this machine's last-level cache, as the result does.
+  const cases = attempt?.evaluation_state?.benchmarking_result?.cases ?? [];
+  expect(cases[0]?.cache?.llc_bytes).toBeGreaterThan(0);
+  expect(JSON.parse(asJson.stdout).cache).toEqual(
+    cases.map((c) => ({ case: c.name, ...(c.cache ?? {}), note: cacheNote(c) ?? null })),
+  );
 
   // The same kernel submitted: the submission page's Profile, and `kforge submissions show --build-facts`.
   const submission = await json<{ id: string }>('/api/v1/submission', {

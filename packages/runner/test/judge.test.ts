@@ -421,3 +421,47 @@ describe('a ranked result timed by two fresh processes', () => {
     expect(timeTwice(false, DEFAULT_TIMING)).toBe(false);
   });
 });
+
+describe("a case's data against the last-level cache", () => {
+  const mib = 2 ** 20;
+  const judge = (over: Partial<TimedCase>) =>
+    judgeTimed({ device: device(), ranked: false, cases: [timed(over)], timedRuns: 1, baselineName: 'x' }).result
+      .cases[0];
+
+  it('says a case fits in the cache of the machine that timed it, and whether its data came from memory', () => {
+    expect(judge({ bytes: 8 * mib, llcBytes: 36 * mib, cacheCold: true })?.cache).toEqual({
+      bytes: 8 * mib,
+      llc_bytes: 36 * mib,
+      fits_llc: true,
+      from_memory: true,
+    });
+    // The same case on a machine with a 260 MiB L3 and nothing flushing it (the torch path): cache-resident.
+    expect(judge({ bytes: 64 * mib, llcBytes: 260 * mib, cacheCold: false })?.cache).toEqual({
+      bytes: 64 * mib,
+      llc_bytes: 260 * mib,
+      fits_llc: true,
+      from_memory: false,
+    });
+    expect(judge({ bytes: 512 * mib, llcBytes: 36 * mib })?.cache?.fits_llc).toBe(false);
+  });
+
+  it('says nothing where the cache or the bytes are unknown', () => {
+    expect(judge({ bytes: 8 * mib, llcBytes: 0 })?.cache).toBeUndefined();
+    expect(judge({ bytes: 0, llcBytes: 36 * mib })?.cache).toBeUndefined();
+    expect(judge({ bytes: 8 * mib })?.cache).toBeUndefined();
+  });
+
+  it("holds a cache-resident case's GB/s to no memory peak, and a flushed one's to it", () => {
+    // 1 ms for 1 GB is 1000 GB/s against a 50 GB/s peak.
+    const run = (cacheCold: boolean) =>
+      judgeTimed({
+        device: device(50),
+        ranked: false,
+        cases: [timed({ bytes: 1e9, llcBytes: 4e9, cacheCold })],
+        timedRuns: 1,
+        baselineName: 'x',
+      }).verdict;
+    expect(run(true)).toBe('implausible');
+    expect(run(false)).toBe('accepted');
+  });
+});

@@ -1,5 +1,6 @@
 // The timing rules: the plan the harness reads, the cache size it is given, and a stopping rule that one
 // slow sample in a few cannot hold up.
+import type { EvaluationState } from '@kernelforge/sdk';
 import { describe, expect, it } from 'vitest';
 import { llcBytes } from '../src/devices/cpu.js';
 import { clockCheck } from '../src/evaluate/build-state.js';
@@ -52,7 +53,7 @@ describe('timing rules', () => {
       const cpu = device.cpu!;
       const caches = { l1d_bytes: 32 << 10, l2_bytes: 1 << 20, line_bytes: 64, llc_shared_by: 2 };
       let flushed = -1;
-      const state = await evaluate(payload('19_ReLU', good), {
+      const state: EvaluationState = await evaluate(payload('19_ReLU', good), {
         problems: catalogue,
         device: { ...device, cpu: { ...cpu, caches: { ...caches, l3_bytes: l3Mib * 2 ** 20 } } },
         workDir,
@@ -62,6 +63,11 @@ describe('timing rules', () => {
         },
       });
       expect(state.verdict, state.message).toBe('accepted');
+      // The result says where the case's data sat against that machine's cache.
+      const cache = state.benchmarking_result?.cases[0]?.cache;
+      expect(cache?.llc_bytes).toBe(l3Mib * 2 ** 20);
+      expect(cache?.fits_llc).toBe(l3Mib > 64);
+      expect(cache?.from_memory).toBe(true);
       return flushed;
     };
     expect(await flushedWith(260)).toBe(1);

@@ -27,6 +27,7 @@ export {
   spreadText,
   unrankedReason,
 } from './attempt-figure.js';
+export { cacheNote, formatBytes } from './case-cache.js';
 export {
   bestAttempt,
   evaluationProgressText,

@@ -119,6 +119,25 @@ describe('the spread of a time', () => {
   });
 });
 
+describe("a case's data against the last-level cache", () => {
+  it('is said under the case where it fits in the cache or was not flushed, and not otherwise', () => {
+    fakeApi({ 'GET /api/v1/devices': { body: { data: [], count: 0 } } });
+    const mib = 2 ** 20;
+    const bench = result(1.5, {
+      cases: [
+        { ...kase(1), cache: { bytes: 64 * mib, llc_bytes: 260 * mib, fits_llc: true, from_memory: true } },
+        { ...kase(0.5), cache: { bytes: 4 * mib, llc_bytes: 260 * mib, fits_llc: true, from_memory: false } },
+        { ...kase(0.5), cache: { bytes: 1024 * mib, llc_bytes: 260 * mib, fits_llc: false, from_memory: true } },
+      ],
+    });
+    render(<EvaluationReport state={state(bench)} />);
+    const notes = screen.getAllByTestId('case-cache').map((n) => n.textContent);
+    expect(notes).toHaveLength(2);
+    expect(notes[0]).toMatch(/64\.0 MiB\) fits in the 260\.0 MiB last-level cache; the caches were flushed/);
+    expect(notes[1]).toMatch(/cache-resident, so its GB\/s is not held to the memory bandwidth peak/);
+  });
+});
+
 describe('within noise', () => {
   it('holds when the two times’ 95% intervals overlap, and never when either has none', () => {
     const a = result(1.0, { timeInterval: [0.98, 1.02] });

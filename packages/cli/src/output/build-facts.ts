@@ -1,5 +1,5 @@
 // `--build-facts`: an evaluation's build facts (assembly with its hot loop, vectorization, counters) beside its roofline.
-import type { EvaluationState } from '@kernelforge/sdk';
+import { cacheNote, type EvaluationState } from '@kernelforge/sdk';
 import type { Output } from './output.js';
 
 /** The facts as `--build-facts --json` prints them: null where the evaluation has none (not C/C++, not compiled, or
@@ -9,6 +9,7 @@ export function buildFactsJson(state: EvaluationState | null | undefined) {
   return {
     facts: state?.compile?.facts ?? null,
     roofline: b ? { gbps: b.gbps, gflops: b.gflops, fraction_of_peak: b.fraction_of_peak } : null,
+    cache: b ? b.cases.map((c) => ({ case: c.name, ...(c.cache ?? {}), note: cacheNote(c) ?? null })) : null,
   };
 }
 
@@ -32,6 +33,10 @@ export function printBuildFacts(output: Output, what: string, state: EvaluationS
       'Roofline',
       `${b.gbps.toFixed(1)} GB/s, ${b.gflops.toFixed(2)} GFLOP/s, ${(b.fraction_of_peak * 100).toFixed(1)}% of peak`,
     ]);
+  for (const c of b?.cases ?? []) {
+    const note = cacheNote(c);
+    if (note) fields.push(['Cache', `${c.name}: ${note}`]);
+  }
   const hot = facts.hot_loop;
   fields.push([
     'Hot loop',

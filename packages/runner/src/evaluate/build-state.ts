@@ -2,6 +2,7 @@
 // EvaluationState. Every rule that decides the verdict and the figures is the judge's (judge.ts).
 import type { CompileReport, Device, EvaluationEnvironment, EvaluationMode, EvaluationState } from '@kernelforge/sdk';
 import type { HarnessRun } from '../harness/run-harness.js';
+import { deviceLlcBytes } from '../devices/cpu.js';
 import { evalExpr } from '../problems/expr.js';
 import type { ProblemDefinition } from '../problems/schema.js';
 import type { HarnessReport } from '../harness/report-json.js';
@@ -66,7 +67,7 @@ export function stateFromReport(a: {
   const judged = judgeTimed({
     device: a.device,
     ranked,
-    cases: timedCases(a.problem, r),
+    cases: timedCases(a.problem, r, a.device.kind === 'cpu' ? deviceLlcBytes(a.device) : 0),
     load: r.load,
     timedRuns: a.timedRuns ?? 1,
     nopP90Ms: r.nop_p90_ms,
@@ -104,7 +105,7 @@ function correctnessOf(r: HarnessReport, ranked: boolean): NonNullable<Evaluatio
 }
 
 /** The report's cases as the judge reads them, with the problem's cost formulas at each case's sizes. */
-function timedCases(problem: ProblemDefinition, r: HarnessReport): TimedCase[] {
+function timedCases(problem: ProblemDefinition, r: HarnessReport, llcBytes: number): TimedCase[] {
   return r.bench.map((b) => ({
     name: b.name,
     sizes: b.sizes,
@@ -119,3 +120,4 @@ function timedCases(problem: ProblemDefinition, r: HarnessReport): TimedCase[] {
     cacheCold: true,
   }));
 }
+    llcBytes,

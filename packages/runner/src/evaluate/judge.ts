@@ -384,6 +384,9 @@ export interface TimedCase {
 export interface JudgeInput {
   device: Device;
   ranked: boolean;
+  /** The last-level cache one core of the timing machine sees (bytes; 0 or absent when unknown): the result says
+      where the case's data sat against it. */
+  llcBytes?: number | undefined;
   cases: readonly TimedCase[];
   load?: RawLoad | undefined;
   timedRuns: number;
@@ -530,6 +533,16 @@ function totalFigures(figures: readonly CaseFigure[]): TotalFigures {
     speedup,
     speedupInterval,
     timeInterval,
+    ...(tc.llcBytes && tc.llcBytes > 0 && tc.bytes > 0
+      ? {
+          cache: {
+            bytes: tc.bytes,
+            llc_bytes: tc.llcBytes,
+            fits_llc: tc.bytes <= tc.llcBytes,
+            from_memory: tc.cacheCold,
+          },
+        }
+      : {}),
     gbps: seconds > 0 ? moved.gb / seconds : 0,
     gflops: seconds > 0 ? moved.gf / seconds : 0,
   };

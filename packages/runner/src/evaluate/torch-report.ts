@@ -2,7 +2,7 @@
 // sdk EvaluationState. Every rule that decides the verdict and the figures is the judge's (judge.ts).
 import type { CompileReport, Device, EvaluationJobPayload, EvaluationState } from '@kernelforge/sdk';
 import { z } from 'zod';
-import { llcBytes } from '../devices/cpu.js';
+import { deviceLlcBytes } from '../devices/cpu.js';
 import { CorrectnessRow, HarnessVerdict } from '../harness/report-json.js';
 import { judgeTimed } from './judge.js';
 
@@ -94,7 +94,7 @@ export function stateFromTorchReport(
   const { verdict, message, result } = judgeTimed({
     device: a.device,
     ranked: a.ranked,
-    cases: judgedCases(report),
+    cases: judgedCases(report, a.device.kind === 'cpu' ? deviceLlcBytes(a.device) : 0),
     load: report.load,
     timedRuns: a.timedRuns,
     reviewReasons: a.reviewReasons,
@@ -119,8 +119,7 @@ export function stateFromTorchReport(
  * bandwidth's. Nothing flushes the caches between calls here, so the roofline floor holds only for cases whose data
  * is at least twice the last-level cache.
  */
-function judgedCases(report: TorchReport) {
-  const llc = llcBytes();
+function judgedCases(report: TorchReport, llc: number) {
   return report.bench.map((b) => ({
     name: b.name,
     sizes: b.sizes,
@@ -132,5 +131,6 @@ function judgedCases(report: TorchReport) {
     bytes: b.bytes ?? 0,
     flops: 0,
     cacheCold: llc > 0 && (b.bytes ?? 0) >= 2 * llc,
+    llcBytes: llc,
   }));
 }

@@ -2,7 +2,7 @@
 // beside the build facts of C and C++: assembly, vectorization, counters) (and, for pytorch problems, the sizes used,
 // the compiled baseline and the toolchains). Another user's result comes with its
 // figures only (`redacted`): what was left out is said, not shown empty.
-import { type CorrectnessReport, type EvaluationState, timingConditions } from '@kernelforge/sdk';
+import { type CorrectnessReport, cacheNote, type EvaluationState, timingConditions } from '@kernelforge/sdk';
 import { useState } from 'react';
 import { useDevices } from '../hooks/useDevices';
 import { formatMs, formatNumber, formatPercent } from '../lib/format';
@@ -199,6 +199,11 @@ export function EvaluationReport({ state }: { state: EvaluationState }) {
                   <tr key={i} className="border-t border-slate-100 dark:border-slate-800">
                     <td className={td}>
                       {c.name} <span className="font-mono text-xs text-slate-500">{sizes(c.sizes)}</span>
+                      {cacheNote(c) ? (
+                        <div className="text-xs text-slate-600 dark:text-slate-400" data-testid="case-cache">
+                          {cacheNote(c)}
+                        </div>
+                      ) : null}
                     </td>
                     <td className={`${td} text-right`}>{formatMs(c.optimized.mean_ms)}</td>
                     <td className={`${td} text-right`}>

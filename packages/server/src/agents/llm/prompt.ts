@@ -1,5 +1,5 @@
 // DESIGN 7's prompt: the problem, the device, the best attempt, the last few attempts' feedback, every instruction.
-import type { EvaluationState } from '@kernelforge/sdk';
+import { cacheNote, type EvaluationState } from '@kernelforge/sdk';
 import type { AgentAttemptView, AgentContext } from '../types.js';
 import { buildFactsText } from './prompt-facts.js';
 import { torchSystemPrompt, torchUserPrompt } from './prompt-torch.js';
@@ -158,7 +158,8 @@ export function feedback(a: AgentAttemptView): string {
       lines.push(
         `- ${c.name} ${JSON.stringify(c.sizes)}: median ${num(c.optimized.median_ms)} ms (reference ${num(c.baseline.median_ms)} ms), ` +
           `${num(c.gbps)} GB/s, ${num(c.gflops)} GFLOP/s, ${num(c.fraction_of_peak * 100, 2)}% of peak ` +
-          `(bandwidth ${num(c.fraction_of_peak_bandwidth * 100, 2)}%, flops ${num(c.fraction_of_peak_flops * 100, 2)}%)`,
+          `(bandwidth ${num(c.fraction_of_peak_bandwidth * 100, 2)}%, flops ${num(c.fraction_of_peak_flops * 100, 2)}%)` +
+          (cacheNote(c) ? `; ${cacheNote(c)}` : ''),
       );
     }
   }
