@@ -68,6 +68,8 @@ export const SERIAL_PRODUCT = [
   'tests/e2e/code.test.ts',
   'tests/e2e/lifecycle.test.ts',
   // Starts (and stops) a session, which the agent and runner start on.
+  // Starts (and stops at once) a session to delete and restore it.
+  'tests/e2e/deleted-sessions.test.ts',
   'tests/e2e/names-and-empty.test.ts',
   // A tuner session and a submission on 19_ReLU, their Profile in Chromium and the CLI (issue 37).
   'tests/e2e/profile.test.ts',

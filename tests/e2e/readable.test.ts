@@ -278,7 +278,7 @@ describe('a running session', () => {
         /queued|generating|compiling, checking, timing/,
       );
       expect(await page.getByTestId('progress-elapsed').textContent()).toMatch(/elapsed$/);
-      expect(await page.getByRole('button', { name: 'Stop', exact: true }).count()).toBeGreaterThan(0);
+      expect(await page.getByRole('button', { name: 'Stop session' }).count()).toBeGreaterThan(0);
       // During an evaluation: which part runs, as the runner reports it from the harness (a test case being checked,
       // or a benchmark case being timed with the samples taken so far). The first attempt is held after its checks.
       const caseLine = await page.waitForFunction(
@@ -302,7 +302,7 @@ describe('a running session', () => {
     await page.getByTestId('session-progress').waitFor({ state: 'detached', timeout: 240_000 });
     await page.getByTestId('attempt-row').nth(4).waitFor();
     await page.waitForFunction(() => !document.querySelector('[data-testid="session-progress"]'));
-    expect(await page.getByRole('button', { name: 'Stop', exact: true }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Stop session' }).count()).toBe(0);
     // A point of the chart opens its attempt.
     await page.getByTestId('chart-point').first().click();
     await page.getByRole('heading', { name: /^Attempt #\d+$/ }).waitFor();

@@ -162,7 +162,7 @@ describe('sessions and attempts', () => {
     await page.getByLabel('Session name').fill('my relu');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('heading', { name: 'Kernel: my relu' }).waitFor();
-    const stop = page.getByRole('button', { name: 'Stop', exact: true }).first();
+    const stop = page.getByRole('button', { name: 'Stop session' }).first();
     if (await stop.isVisible()) {
       // The session may finish its round on its own between the look and the click (ci of stop 29 saw it): then the
       // button goes away with nothing left to stop. When the click lands, the stop is confirmed.
@@ -173,7 +173,9 @@ describe('sessions and attempts', () => {
       if (clicked) await page.getByText('Session stopped').first().waitFor();
       await stop.waitFor({ state: 'hidden' });
     }
-    await page.getByRole('button', { name: 'Delete', exact: true }).first().click();
+    await page.getByRole('button', { name: 'Delete session' }).click();
+    // Deleting asks first (issue 35 item 7).
+    await page.getByRole('button', { name: 'Yes, delete it' }).click();
     await page.getByText('This session is deleted.').waitFor();
     await shoot(page, 'session-deleted');
     await page.getByRole('button', { name: 'Restore' }).click();

@@ -173,6 +173,8 @@ export type ListSessionsParams = z.infer<typeof ListSessionsParams>;
 
 export const ListAllSessionsParams = ListSessionsParams.extend({
   owner_id: Text.max(100).optional(),
+  /** Only deleted sessions (the web's "Deleted" list, from which they are restored). */
+  deleted_only: z.boolean().optional(),
   problem_name: Text.max(200).optional(),
 });
 export type ListAllSessionsParams = z.infer<typeof ListAllSessionsParams>;

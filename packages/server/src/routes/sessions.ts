@@ -58,7 +58,12 @@ export function mountSessionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     },
     async (_c, { query: q }) => {
       const page = { limit: q.limit ?? SESSION_PAGE_SIZE, offset: q.offset ?? 0 };
-      const filter = { ownerId: q.owner_id, problemName: q.problem_name, includeDeleted: q.include_deleted };
+      const filter = {
+        ownerId: q.owner_id,
+        problemName: q.problem_name,
+        includeDeleted: q.include_deleted,
+        deletedOnly: q.deleted_only,
+      };
       return listSessions(ctx, filter, page);
     },
   );
@@ -105,7 +110,7 @@ export function mountSessionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     },
     async (c, { query: q }) => {
       const page = { limit: q.limit ?? SESSION_PAGE_SIZE, offset: q.offset ?? 0 };
-      const filter = { ownerId: currentUser(c).id, includeDeleted: q.include_deleted };
+      const filter = { ownerId: currentUser(c).id, includeDeleted: q.include_deleted, deletedOnly: q.deleted_only };
       return listSessions(ctx, filter, page);
     },
   );

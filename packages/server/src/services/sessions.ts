@@ -169,7 +169,12 @@ export async function createCustomSession(ctx: AppContext, user: Caller, body: C
 
 export async function listSessions(
   ctx: AppContext,
-  filter: { ownerId?: string | undefined; problemName?: string | undefined; includeDeleted?: boolean | undefined },
+  filter: {
+    ownerId?: string | undefined;
+    problemName?: string | undefined;
+    includeDeleted?: boolean | undefined;
+    deletedOnly?: boolean | undefined;
+  },
   page: { limit: number; offset: number },
 ): Promise<{ data: AgentSessionSummary[]; count: number }> {
   const where: string[] = [];
@@ -184,7 +189,8 @@ export async function listSessions(
     params.push(filter.problemName);
     where.push(`problem_name = $${params.length}`);
   }
-  if (!filter.includeDeleted) where.push('deleted_at IS NULL');
+  if (filter.deletedOnly) where.push('deleted_at IS NOT NULL');
+  else if (!filter.includeDeleted) where.push('deleted_at IS NULL');
   const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
   const [total] = await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM agent_sessions ${clause}`, params);
   const rows = await ctx.db.query<SessionRow>(

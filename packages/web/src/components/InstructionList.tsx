@@ -29,7 +29,9 @@ function InstructionItem({ instruction, actions }: { instruction: UserInstructio
         </button>
         <span className="font-medium text-slate-900 dark:text-slate-100">{instruction.name}</span>
         <StatusBadge status={deleted ? 'deleted' : instruction.status} />
-        <span className="text-xs text-slate-500 dark:text-slate-400">up to {instruction.max_attempts} attempts</span>
+        <span className="text-xs text-slate-500 dark:text-slate-400">
+          up to {instruction.max_attempts} {instruction.max_attempts === 1 ? 'attempt' : 'attempts'}
+        </span>
         <div className="ml-auto flex flex-wrap gap-2">
           {!deleted ? (
             <InlineRename
@@ -44,6 +46,7 @@ function InstructionItem({ instruction, actions }: { instruction: UserInstructio
             <Button
               size="sm"
               disabled={busy}
+              aria-label={`Stop instruction ${instruction.name}`}
               onClick={() => void run(() => actions.stopInstruction(instruction.id), 'Failed to stop the instruction')}
             >
               Stop
@@ -64,6 +67,7 @@ function InstructionItem({ instruction, actions }: { instruction: UserInstructio
               size="sm"
               variant="ghost"
               disabled={busy}
+              aria-label={`Delete instruction ${instruction.name}`}
               onClick={() =>
                 void run(() => actions.deleteInstruction(instruction.id), 'Failed to delete the instruction')
               }

@@ -1,8 +1,12 @@
-// Session rename, stop, delete and restore.
+// Session rename, stop, delete and restore. Delete asks first, and its toast offers Undo (a soft delete: the session is
+// listed under /sessions?deleted=1 and restorable from there too).
 import type { AgentSession } from '@kernelforge/sdk';
+import { toast } from 'sonner';
 import { useAction } from '../hooks/useAction';
 import type { useSessionMutations } from '../hooks/useSessionMutations';
+import { useRefreshSessionLists } from '../hooks/useSessions';
 import { Button } from './Button';
+import { ConfirmButton } from './ConfirmButton';
 import { InlineRename } from './InlineRename';
 
 export function SessionActions({
@@ -13,6 +17,7 @@ export function SessionActions({
   actions: ReturnType<typeof useSessionMutations>;
 }) {
   const { busy, run } = useAction();
+  const refreshLists = useRefreshSessionLists();
   const deleted = session.deleted_at !== null;
   return (
     <>
@@ -29,7 +34,7 @@ export function SessionActions({
           disabled={busy}
           onClick={() => void run(() => actions.stop(), 'Failed to stop the session', 'Session stopped')}
         >
-          Stop
+          Stop session
         </Button>
       ) : null}
       {deleted ? (
@@ -37,19 +42,54 @@ export function SessionActions({
           size="sm"
           variant="primary"
           disabled={busy}
-          onClick={() => void run(() => actions.restore(), 'Failed to restore the session', 'Session restored')}
+          onClick={() =>
+            void run(
+              async () => {
+                await actions.restore();
+                void refreshLists();
+              },
+              'Failed to restore the session',
+              'Session restored',
+            )
+          }
         >
           Restore
         </Button>
       ) : (
-        <Button
+        <ConfirmButton
           size="sm"
           variant="danger"
           disabled={busy}
-          onClick={() => void run(() => actions.remove(), 'Failed to delete the session', 'Session deleted')}
+          question={
+            session.status === 'active'
+              ? 'Delete this session? Its agent stops; you can restore it from Deleted sessions.'
+              : 'Delete this session? You can restore it from Deleted sessions.'
+          }
+          confirmLabel="Yes, delete it"
+          onConfirm={() =>
+            void run(async () => {
+              await actions.remove();
+              void refreshLists();
+              toast.success('Session deleted', {
+                description: 'Listed under My sessions › Deleted.',
+                action: {
+                  label: 'Undo',
+                  onClick: () =>
+                    void run(
+                      async () => {
+                        await actions.restore();
+                        void refreshLists();
+                      },
+                      'Failed to restore the session',
+                      'Session restored',
+                    ),
+                },
+              });
+            }, 'Failed to delete the session')
+          }
         >
-          Delete
-        </Button>
+          Delete session
+        </ConfirmButton>
       )}
     </>
   );

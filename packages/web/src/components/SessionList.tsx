@@ -13,6 +13,7 @@ export function SessionList({
   showOwner = false,
   owners,
   empty,
+  rowAction,
 }: {
   sessions: readonly AgentSessionSummary[];
   showOwner?: boolean;
@@ -20,6 +21,8 @@ export function SessionList({
   owners?: Record<string, string>;
   /** What an empty list shows (default: no sessions yet, with a link to start one). */
   empty?: ReactNode;
+  /** A control at the end of each row (Restore, on the deleted list). */
+  rowAction?: (session: AgentSessionSummary) => ReactNode;
 }) {
   if (sessions.length === 0)
     return (
@@ -46,6 +49,11 @@ export function SessionList({
             <th className={`${stacked.th} text-right`}>Attempts</th>
             <th className={`${stacked.th} text-right`}>Best time</th>
             <th className={stacked.th}>Created</th>
+            {rowAction ? (
+              <th className={stacked.th}>
+                <span className="sr-only">Actions</span>
+              </th>
+            ) : null}
           </tr>
         </thead>
         <tbody className={stacked.tbody}>
@@ -53,7 +61,11 @@ export function SessionList({
             <tr key={s.id} data-testid="session-row" className={stacked.row}>
               <td className={`${stacked.cell} ${stacked.wide}`}>
                 <AppLink href={`/kernels/${s.id}`}>{s.label || s.name}</AppLink>
-                {s.deleted_at ? <span className="ml-2 text-xs text-rose-600 dark:text-rose-400">deleted</span> : null}
+                {s.deleted_at ? (
+                  <span className="ml-2 text-xs text-rose-700 dark:text-rose-300" title={formatDate(s.deleted_at)}>
+                    deleted {formatDate(s.deleted_at)}
+                  </span>
+                ) : null}
               </td>
               <td data-label="Problem" className={`${stacked.cell} text-xs`}>
                 <ProblemName name={s.problem_name} />
@@ -78,6 +90,7 @@ export function SessionList({
               <td data-label="Created" className={`${stacked.cell} text-xs text-slate-500 dark:text-slate-400`}>
                 {formatDate(s.created_at)}
               </td>
+              {rowAction ? <td className={stacked.cell}>{rowAction(s)}</td> : null}
             </tr>
           ))}
         </tbody>

@@ -8,7 +8,7 @@ export const keys = {
   session: (id: string) => ['session', id] as const,
   sessionStream: (id: string) => ['session-stream', id] as const,
   sessionProgress: (id: string) => ['session-progress', id] as const,
-  sessions: (offset: number) => ['sessions', offset] as const,
+  sessions: (offset: number, deleted = false) => ['sessions', offset, deleted] as const,
   allSessions: (offset: number, ownerId: string, problem: string) =>
     ['all-sessions', offset, ownerId, problem] as const,
   users: 'users',

@@ -1,9 +1,27 @@
-// The caller's sessions, 50 a page (GET /api/v1/agent-session).
+// The caller's sessions, 50 a page (GET /api/v1/agent-session); `deleted`: only the deleted ones, to restore.
 import { PAGE_SIZE } from '@kernelforge/sdk';
-import useSWR from 'swr';
+import useSWR, { useSWRConfig } from 'swr';
 import { api } from '../lib/client';
 import { keys } from './keys';
 
-export function useSessions(offset = 0) {
-  return useSWR(keys.sessions(offset), async () => await api().sessions.list({ offset, limit: PAGE_SIZE }));
+export function useSessions(offset = 0, deleted = false) {
+  return useSWR(
+    keys.sessions(offset, deleted),
+    async () => await api().sessions.list({ offset, limit: PAGE_SIZE, ...(deleted ? { deleted_only: true } : {}) }),
+  );
+}
+
+/** How many deleted sessions the caller has (one row asked for; the list's count says the rest). */
+export function useDeletedSessionCount(): number | undefined {
+  const { data } = useSWR(
+    ['sessions', 'deleted-count'] as const,
+    async () => await api().sessions.list({ limit: 1, deleted_only: true }),
+  );
+  return data?.count;
+}
+
+/** After a delete or restore: every cached page of the sessions lists (and the deleted count) asks again. */
+export function useRefreshSessionLists(): () => Promise<unknown> {
+  const { mutate } = useSWRConfig();
+  return () => mutate((key) => Array.isArray(key) && key[0] === 'sessions');
 }
