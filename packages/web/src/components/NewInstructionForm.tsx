@@ -1,9 +1,12 @@
 // A new instruction for the agent, with how many attempts it may make.
-import { DEFAULT_MAX_ATTEMPTS, MAX_ATTEMPTS_PER_INSTRUCTION } from '@kernelforge/sdk';
-import { type FormEvent, useState } from 'react';
-import { useAction } from '../hooks/useAction';
+import { DEFAULT_MAX_ATTEMPTS, errorMessage } from '@kernelforge/sdk';
+import { type FormEvent, useId, useState } from 'react';
+import { toast } from 'sonner';
+import { attemptsError } from '../lib/formChecks';
+import { AttemptsField } from './AttemptsField';
 import { Button } from './Button';
-import { TextArea, TextField } from './fields';
+import { TextArea } from './fields';
+import { FormMessage } from './FormMessage';
 
 export function NewInstructionForm({
   onSubmit,
@@ -13,25 +16,35 @@ export function NewInstructionForm({
   disabled?: boolean;
 }) {
   const [text, setText] = useState('');
-  const [attempts, setAttempts] = useState(DEFAULT_MAX_ATTEMPTS);
-  const { busy, run } = useAction();
+  const [attempts, setAttempts] = useState(String(DEFAULT_MAX_ATTEMPTS));
+  const [checkAttempts, setCheckAttempts] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const attemptsId = useId();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!text.trim()) return;
-    const done = await run(
-      async () => {
-        await onSubmit(text.trim(), attempts);
-        return true;
-      },
-      'Failed to send the instruction',
-      'Instruction sent',
-    );
-    if (done) setText('');
+    if (attemptsError(attempts)) {
+      setCheckAttempts(true);
+      document.getElementById(attemptsId)?.focus();
+      return;
+    }
+    setBusy(true);
+    setFailure(null);
+    try {
+      await onSubmit(text.trim(), Number(attempts));
+      toast.success('Instruction sent');
+      setText('');
+    } catch (error) {
+      setFailure(errorMessage(error, 'Failed to send the instruction'));
+    } finally {
+      setBusy(false);
+    }
   }
 
   return (
-    <form onSubmit={submit} className="space-y-3" aria-label="New instruction">
+    <form onSubmit={submit} noValidate className="space-y-3" aria-label="New instruction">
       <TextArea
         id="new-instruction"
         label="New instruction"
@@ -44,21 +57,22 @@ export function NewInstructionForm({
       />
       <div className="flex flex-wrap items-end gap-3">
         <div className="w-40">
-          <TextField
+          <AttemptsField
+            id={attemptsId}
             label="Attempts"
-            type="number"
-            min={1}
-            max={MAX_ATTEMPTS_PER_INSTRUCTION}
             value={attempts}
-            onChange={(e) =>
-              setAttempts(Math.max(1, Math.min(MAX_ATTEMPTS_PER_INSTRUCTION, Number(e.target.value) || 1)))
-            }
+            showError={checkAttempts}
+            onChange={(v) => {
+              setAttempts(v);
+              setCheckAttempts(true);
+            }}
           />
         </div>
         <Button type="submit" variant="primary" disabled={busy || disabled || !text.trim()}>
           {busy ? 'Sending…' : 'Send instruction'}
         </Button>
       </div>
+      <FormMessage error={failure} />
     </form>
   );
 }

@@ -1,26 +1,28 @@
 // `/kernels/generate-kernel` ('New kernel'): problem, device, agent and model, instruction, attempts; starts a session.
 // For a pytorch problem the agent writes PyTorch (ModelNew files) and devices without PyTorch are not offered.
-import { DEFAULT_MAX_ATTEMPTS, MAX_ATTEMPTS_PER_INSTRUCTION } from '@kernelforge/sdk';
+import { DEFAULT_MAX_ATTEMPTS, errorMessage } from '@kernelforge/sdk';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { useSWRConfig } from 'swr';
 import { useLocation } from 'wouter';
+import { AttemptsField } from '../components/AttemptsField';
 import { Button } from '../components/Button';
 import { Card } from '../components/Card';
 import { DeviceSelect } from '../components/DeviceSelect';
 import { EmptyState } from '../components/EmptyState';
-import { SelectField, TextArea, TextField } from '../components/fields';
+import { SelectField, TextArea } from '../components/fields';
+import { FormMessage } from '../components/FormMessage';
 import { PageHeader } from '../components/PageHeader';
 import { ProblemName } from '../components/ProblemName';
 import { ProblemPicker, ProblemSummary } from '../components/ProblemPicker';
 import { QueryState } from '../components/QueryState';
 import { SessionList } from '../components/SessionList';
 import { keys } from '../hooks/keys';
-import { useAction } from '../hooks/useAction';
 import { useDevices } from '../hooks/useDevices';
 import { useProblems } from '../hooks/useProblems';
 import { useSessions } from '../hooks/useSessions';
 import { useSettings } from '../hooks/useSettings';
 import { api } from '../lib/client';
+import { attemptsError } from '../lib/formChecks';
 import { deviceRefusal, LANGUAGE_NAMES, languagesFor } from '../lib/problemKind';
 
 export default function GenerateKernelPage() {
@@ -30,14 +32,17 @@ export default function GenerateKernelPage() {
   const sessions = useSessions(0);
   const { mutate } = useSWRConfig();
   const [, navigate] = useLocation();
-  const { busy, run } = useAction();
+  const [busy, setBusy] = useState(false);
+  /** Why the last start failed, shown under the Start button (where the user is looking), not in a passing toast. */
+  const [failure, setFailure] = useState<string | null>(null);
 
   const [problemName, setProblemName] = useState('');
   const [device, setDevice] = useState('');
   const [provider, setProvider] = useState('');
   const [model, setModel] = useState('');
   const [instruction, setInstruction] = useState('');
-  const [attempts, setAttempts] = useState(DEFAULT_MAX_ATTEMPTS);
+  const [attempts, setAttempts] = useState(String(DEFAULT_MAX_ATTEMPTS));
+  const [checkAttempts, setCheckAttempts] = useState(false);
 
   const problem = problems.data?.data.find((p) => p.name === problemName);
   const agents = settings?.agents ?? [];
@@ -72,20 +77,28 @@ export default function GenerateKernelPage() {
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (!problemName || !device) return;
-    const session = await run(
-      () =>
-        api().sessions.create({
-          problem_name: problemName,
-          device,
-          max_attempts: attempts,
-          ...(instruction.trim() ? { instruction: instruction.trim() } : {}),
-          ...(provider ? { agent: { provider, model: model || null } } : {}),
-        }),
-      'Failed to start the session',
-    );
-    if (!session) return;
-    await mutate(keys.session(session.id), session, { revalidate: false });
-    navigate(`/kernels/${session.id}`);
+    if (attemptsError(attempts)) {
+      setCheckAttempts(true);
+      document.getElementById('session-attempts')?.focus();
+      return;
+    }
+    setBusy(true);
+    setFailure(null);
+    try {
+      const session = await api().sessions.create({
+        problem_name: problemName,
+        device,
+        max_attempts: Number(attempts),
+        ...(instruction.trim() ? { instruction: instruction.trim() } : {}),
+        ...(provider ? { agent: { provider, model: model || null } } : {}),
+      });
+      await mutate(keys.session(session.id), session, { revalidate: false });
+      navigate(`/kernels/${session.id}`);
+    } catch (error) {
+      setFailure(errorMessage(error, 'Failed to start the session'));
+    } finally {
+      setBusy(false);
+    }
   }
 
   return (
@@ -94,7 +107,7 @@ export default function GenerateKernelPage() {
         title="New kernel"
         subtitle="Pick a problem and a device, tell the agent what to try, and watch it work."
       />
-      <form onSubmit={onSubmit} className="grid gap-6 lg:grid-cols-5" aria-label="Start a session">
+      <form onSubmit={onSubmit} noValidate className="grid gap-6 lg:grid-cols-5" aria-label="Start a session">
         <Card className="lg:col-span-3">
           <QueryState data={problems.data} error={problems.error} label="Loading problems…">
             {(list) => <ProblemPicker problems={list.data} value={problemName} onChange={setProblemName} />}
@@ -164,15 +177,15 @@ export default function GenerateKernelPage() {
             placeholder="e.g. Vectorise the inner loop and block for the L2 cache."
             onChange={(e) => setInstruction(e.target.value)}
           />
-          <TextField
+          <AttemptsField
+            id="session-attempts"
             label="Number of attempts"
-            type="number"
-            min={1}
-            max={MAX_ATTEMPTS_PER_INSTRUCTION}
             value={attempts}
-            onChange={(e) =>
-              setAttempts(Math.max(1, Math.min(MAX_ATTEMPTS_PER_INSTRUCTION, Number(e.target.value) || 1)))
-            }
+            showError={checkAttempts}
+            onChange={(v) => {
+              setAttempts(v);
+              setCheckAttempts(true);
+            }}
           />
           <Button
             id="start-session"
@@ -183,6 +196,7 @@ export default function GenerateKernelPage() {
           >
             {busy ? 'Starting…' : 'Start session'}
           </Button>
+          <FormMessage error={failure} />
         </Card>
       </form>
       <Card title="Your sessions" className="mt-8">

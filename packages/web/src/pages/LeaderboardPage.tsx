@@ -1,6 +1,6 @@
 // `/leaderboard/{problemId}` ('Problem: <name>'): the statement, the baseline, a chart of the top entries and the
 // top 100 with a device filter (?device=); Submit opens the submit page for this problem.
-import { problemTitle } from '@kernelforge/sdk';
+import { ApiError, problemTitle } from '@kernelforge/sdk';
 import { AppLink } from '../components/AppLink';
 import { buttonClass } from '../components/Button';
 import { Card } from '../components/Card';
@@ -14,9 +14,10 @@ import { QueryState } from '../components/QueryState';
 import { TorchProblemSummary } from '../components/TorchProblemSummary';
 import { useDevices } from '../hooks/useDevices';
 import { useLeaderboard } from '../hooks/useLeaderboards';
-import { useProblem } from '../hooks/useProblems';
+import { useProblem, useProblems } from '../hooks/useProblems';
 import { useQueryParam } from '../hooks/useQueryParam';
 import { formatMs } from '../lib/format';
+import { closestProblemName } from '../lib/formChecks';
 import type { PageProps } from '../lib/matchPath';
 import { languageName, sizesKind } from '../lib/problemKind';
 
@@ -36,6 +37,7 @@ export default function LeaderboardPage({ params }: PageProps) {
   const problem = useProblem(problemId.trim() ? problemId : undefined);
   const submitHref = `/kernels/submit?problem=${encodeURIComponent(problemId)}`;
   if (!problemId.trim()) throw new Error(PROBLEM_ID_REQUIRED);
+  if (error instanceof ApiError && error.status === 404) return <UnknownProblem name={problemId} />;
   // The baseline of a ranked run is time x speedup (each run times its own, beside the candidate); the entries' median
   // of it is the board's baseline, and the page says that is what it is (issue 35: it moved between pages unsaid).
   const baselines = (data?.entries ?? []).flatMap((e) => (e.speedup && e.speedup > 0 ? [e.time_ms * e.speedup] : []));
@@ -128,6 +130,38 @@ export default function LeaderboardPage({ params }: PageProps) {
             )
           }
         </QueryState>
+      </Card>
+    </>
+  );
+}
+
+/** A problem name the catalogue does not know: said in the product's words, with the one meant when it is plain. */
+function UnknownProblem({ name }: { name: string }) {
+  const problems = useProblems();
+  const meant = problems.data
+    ? closestProblemName(
+        name,
+        problems.data.data.map((p) => p.name),
+      )
+    : undefined;
+  return (
+    <>
+      <PageHeader title={`Problem: ${problemTitle(name)}`} />
+      <Card>
+        <EmptyState
+          icon="search"
+          title={`There is no problem named ${name}`}
+          testId="unknown-problem"
+          action={
+            meant
+              ? { label: `Open ${meant}`, href: `/leaderboard/${encodeURIComponent(meant)}` }
+              : { label: 'See all problems', href: '/leaderboard/' }
+          }
+        >
+          {meant
+            ? `Did you mean ${meant}? Names are matched exactly, capitals included.`
+            : 'The address may be mistyped. The leaderboards page lists every problem.'}
+        </EmptyState>
       </Card>
     </>
   );

@@ -1,23 +1,27 @@
 // `/sweeps` ('Sweeps'): start a sweep (agent, model, problem set, attempts) and list yours with their fast_p so far;
 // pick two to compare.
-import { type CreateSweepRequest, PAGE_SIZE } from '@kernelforge/sdk';
+import { type CreateSweepRequest, errorMessage, PAGE_SIZE } from '@kernelforge/sdk';
 import { type FormEvent, useState } from 'react';
+import { toast } from 'sonner';
 import { navigate } from 'wouter/use-browser-location';
 import { AppLink } from '../components/AppLink';
+import { AttemptsField } from '../components/AttemptsField';
 import { Button, buttonClass } from '../components/Button';
 import { Card } from '../components/Card';
 import { DeviceSelect } from '../components/DeviceSelect';
 import { EmptyState } from '../components/EmptyState';
 import { SelectField, TextArea, TextField } from '../components/fields';
+import { FormMessage } from '../components/FormMessage';
 import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
 import { StatusBadge } from '../components/StatusBadge';
-import { useAction } from '../hooks/useAction';
 import { useDevices } from '../hooks/useDevices';
+import { useProblems } from '../hooks/useProblems';
 import { useSettings } from '../hooks/useSettings';
 import { useSweepSets, useSweeps } from '../hooks/useSweeps';
 import { api } from '../lib/client';
 import { formatDate, formatPercent, formatSpeedup } from '../lib/format';
+import { attemptsError, problemListError } from '../lib/formChecks';
 
 export const FAST_P_HELP =
   'fast_p is the share of ALL the problems of a sweep solved correctly and more than p times faster than the reference (fast_0: the share correct). Each problem counts from one ranked re-run of its session’s best attempt on fresh secret inputs; a problem not finished counts as not correct.';
@@ -25,7 +29,11 @@ export const FAST_P_HELP =
 function StartSweepForm() {
   const settings = useSettings();
   const devices = useDevices();
-  const { busy, run } = useAction();
+  const problems = useProblems();
+  const [busy, setBusy] = useState(false);
+  /** Each error under the field it is about; what the server refuses under the Start button, where it was pressed. */
+  const [checked, setChecked] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
   const sets = useSweepSets();
   const setOptions = sets.data?.data.map((s) => s.name) ?? [
     'c-abi',
@@ -46,12 +54,21 @@ function StartSweepForm() {
   const deviceList = devices.data?.data ?? [];
   const chosenDevice = device || deviceList.find((d) => d.kind === 'cpu')?.id || deviceList[0]?.id || '';
 
+  const list = names
+    .split(/[\s,]+/)
+    .map((n) => n.trim())
+    .filter(Boolean);
+  const catalogue = problems.data?.data.map((p) => p.name);
+  const namesError = set === 'list' && checked && catalogue ? problemListError(list, catalogue) : null;
+  const attemptsProblem = checked ? attemptsError(attempts) : null;
+
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const list = names
-      .split(/[\s,]+/)
-      .map((n) => n.trim())
-      .filter(Boolean);
+    setChecked(true);
+    if ((set === 'list' && catalogue && problemListError(list, catalogue)) || attemptsError(attempts)) {
+      document.getElementById(attemptsError(attempts) ? 'sweep-attempts' : 'sweep-problems')?.focus();
+      return;
+    }
     const body: CreateSweepRequest = {
       agent: { provider, ...(model ? { model } : {}) },
       device: chosenDevice,
@@ -60,13 +77,22 @@ function StartSweepForm() {
       ...(instruction.trim() ? { instruction: instruction.trim() } : {}),
       ...(name.trim() ? { name: name.trim() } : {}),
     };
-    const sweep = await run(() => api().sweeps.create(body), 'Could not start the sweep', 'Sweep started');
-    if (sweep) navigate(`/sweeps/${sweep.id}`);
+    setBusy(true);
+    setFailure(null);
+    try {
+      const sweep = await api().sweeps.create(body);
+      toast.success('Sweep started');
+      navigate(`/sweeps/${sweep.id}`);
+    } catch (error) {
+      setFailure(errorMessage(error, 'Could not start the sweep'));
+    } finally {
+      setBusy(false);
+    }
   };
 
   return (
     <Card title="Start a sweep">
-      <form className="grid gap-4 sm:grid-cols-2" onSubmit={submit} aria-label="Start a sweep">
+      <form className="grid gap-4 sm:grid-cols-2" onSubmit={submit} noValidate aria-label="Start a sweep">
         <SelectField
           id="sweep-agent"
           label="Agent"
@@ -99,36 +125,35 @@ function StartSweepForm() {
           <option value="list">A list of problems…</option>
         </SelectField>
         {set === 'list' ? (
-          <TextField
-            label="Problem names"
-            hint="separated by spaces or commas"
-            value={names}
-            required
-            placeholder="19_ReLU 20_LeakyReLU"
-            onChange={(e) => setNames(e.target.value)}
-          />
-        ) : (
-          <TextField
-            label="Attempts per problem"
-            type="number"
-            min={1}
-            max={20}
-            required
-            value={attempts}
-            onChange={(e) => setAttempts(e.target.value)}
-          />
-        )}
-        {set === 'list' ? (
-          <TextField
-            label="Attempts per problem"
-            type="number"
-            min={1}
-            max={20}
-            required
-            value={attempts}
-            onChange={(e) => setAttempts(e.target.value)}
-          />
+          <div>
+            <TextField
+              id="sweep-problems"
+              label="Problem names"
+              hint="separated by spaces or commas"
+              value={names}
+              placeholder="19_ReLU 20_LeakyReLU"
+              aria-invalid={namesError ? true : undefined}
+              aria-describedby={namesError ? 'sweep-problems-error' : undefined}
+              onChange={(e) => setNames(e.target.value)}
+            />
+            {namesError ? (
+              <p
+                id="sweep-problems-error"
+                className="mt-1 text-sm text-rose-700 dark:text-rose-300"
+                data-testid="field-error"
+              >
+                {namesError}
+              </p>
+            ) : null}
+          </div>
         ) : null}
+        <AttemptsField
+          id="sweep-attempts"
+          label="Attempts per problem"
+          value={attempts}
+          showError={attemptsProblem !== null}
+          onChange={setAttempts}
+        />
         <DeviceSelect devices={deviceList} value={chosenDevice} onChange={setDevice} />
         <TextField label="Name" hint="optional" value={name} onChange={(e) => setName(e.target.value)} />
         <div className="sm:col-span-2">
@@ -144,6 +169,9 @@ function StartSweepForm() {
           <Button type="submit" variant="primary" disabled={busy || !chosenDevice}>
             {busy ? 'Starting…' : 'Start sweep'}
           </Button>
+          <div className="mt-2">
+            <FormMessage error={failure} />
+          </div>
           <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
             One ordinary agent session per problem; they count against your daily session quota and show in My sessions.
           </p>
