@@ -352,7 +352,7 @@ describe('guarded actions and names', () => {
     await page.getByLabel('Name').fill('guarded');
     await page.getByRole('button', { name: 'Create token' }).click();
     const line = await page.getByTestId('export-line').textContent();
-    expect(line).toMatch(/^export KFORGE_TOKEN=kf_/);
+    expect(line).toMatch(/^export KFORGE_API_URL=http:\/\/\S+ KFORGE_TOKEN=kf_/);
     await page.getByRole('button', { name: 'Copy export line' }).waitFor();
     await page.getByRole('button', { name: 'Revoke guarded' }).click();
     await page.getByRole('alertdialog').waitFor();

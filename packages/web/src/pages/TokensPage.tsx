@@ -17,6 +17,11 @@ import { api } from '../lib/client';
 import { formatDate } from '../lib/format';
 import { stacked } from '../lib/stackedTable';
 
+/** One shell line that points the CLI at this server and signs it in (`kforge` reads both variables). */
+function exportLine(token: string): string {
+  return `export KFORGE_API_URL=${window.location.origin} KFORGE_TOKEN=${token}`;
+}
+
 export default function TokensPage() {
   const tokens = useTokens();
   const { mutate } = useSWRConfig();
@@ -108,10 +113,10 @@ export default function TokensPage() {
                 data-testid="export-line"
                 className="mt-1 block rounded bg-white p-2 font-mono text-xs break-all text-slate-900 dark:bg-slate-900 dark:text-slate-100"
               >
-                export KFORGE_TOKEN={created.token}
+                {exportLine(created.token)}
               </code>
               <div className="mt-2">
-                <CopyButton text={`export KFORGE_TOKEN=${created.token}`} label="Copy export line" />
+                <CopyButton text={exportLine(created.token)} label="Copy export line" />
               </div>
             </div>
           ) : null}
