@@ -27,6 +27,8 @@ export const SERIAL_TIMING = [
   'packages/runner/test/build-facts.test.ts',
   'packages/runner/test/cheats.test.ts',
   'packages/runner/test/cuda.test.ts',
+  // Compiles cuda candidates with nvcc through the runner and evaluates a ReLU to check its build facts.
+  'packages/runner/test/cuda-facts.test.ts',
   'packages/runner/test/isolation.test.ts',
   'packages/runner/test/progress.test.ts',
   // Makes its own load (a busy loop on every core) to test the wait before a re-timing.

@@ -1,8 +1,11 @@
 // Compiles a candidate with the fixed flags, inside the sandbox (so `#include "/secret"` finds nothing).
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuildFacts, CompileReport, Language } from '@kernelforge/sdk';
+import { makeShared } from '../harness/build.js';
 import { VECTORIZATION_REPORT, gatherBuildFacts, writesVectorizationReport } from '../profile/build-facts.js';
+import { CUDA_FACTS_FLAGS, KEEP_DIR, gatherCudaFacts } from '../profile/cuda-facts.js';
+import { withoutPtxasInfo } from '../profile/ptxas.js';
 import { VECTORIZATION_FLAG } from '../profile/vectorization.js';
 import { sandboxArgv } from '../sandbox/bwrap.js';
 import type { JobCgroup } from '../sandbox/cgroup.js';
@@ -11,6 +14,7 @@ import type { Toolchain } from './toolchain.js';
 
 export const COMPILE_TIMEOUT_MS = 120_000;
 const LOG_CAP = 64 * 1024;
+const PTXAS_INFO_CAP = 1 << 20;
 
 export interface CompileOutcome {
   report: CompileReport;
@@ -43,9 +47,17 @@ export async function compileCandidate(opts: {
   // Build facts (C and C++): gcc writes its vectorization report to a file; the flag changes no generated code.
   const facts = opts.language === 'c' || opts.language === 'cpp';
   const report = facts && writesVectorizationReport(tc.version);
-  const extra = report ? [`${VECTORIZATION_FLAG}=${VECTORIZATION_REPORT}`] : [];
+  // cuda: ptxas's resource usage on stderr (-Xptxas -v) and the PTX kept (-keep); neither changes the code.
+  const cuda = opts.language === 'cuda';
+  const extra = report ? [`${VECTORIZATION_FLAG}=${VECTORIZATION_REPORT}`] : cuda ? CUDA_FACTS_FLAGS : [];
   // gcc appends to the report file: a compile again in the same folder must not read the last one's loops.
   if (report) rmSync(join(opts.jobDir, VECTORIZATION_REPORT), { force: true });
+  const keepDir = join(opts.jobDir, KEEP_DIR);
+  if (cuda) {
+    rmSync(keepDir, { recursive: true, force: true });
+    mkdirSync(keepDir);
+    makeShared(keepDir, opts.uid);
+  }
   const argv = [tc.binary, ...tc.flags, ...extra, '-o', 'worker', file, ...opts.workerObjects, ...tc.linkFlags];
   const r = await runCommand(
     sandboxArgv(
@@ -65,7 +77,8 @@ export async function compileCandidate(opts: {
     {
       cwd: opts.jobDir,
       timeoutMs: COMPILE_TIMEOUT_MS,
-      capBytes: LOG_CAP,
+      // ptxas's info lines are taken out of the log below: room for them beside the log's own 64 KiB.
+      capBytes: cuda ? LOG_CAP + PTXAS_INFO_CAP : LOG_CAP,
       dropRoot: true,
       cgroup: opts.cgroup ?? null,
       ...(opts.uid !== undefined ? { uid: opts.uid } : {}),
@@ -73,9 +86,29 @@ export async function compileCandidate(opts: {
       ...(opts.signal ? { signal: opts.signal } : {}),
     },
   );
-  const log = `${r.stdout}${r.stderr}`.replaceAll('/w/', '');
+  const fullLog = `${r.stdout}${r.stderr}`.replaceAll('/w/', '');
+  const log = cuda ? capLog(withoutPtxasInfo(fullLog)) : fullLog;
   const ok = r.code === 0 && !r.timedOut;
   let built: BuildFacts | undefined;
+  if (ok && cuda) {
+    try {
+      built = await gatherCudaFacts({
+        jobDir: opts.jobDir,
+        log: fullLog,
+        source: opts.source,
+        flags: tc.flags,
+        binary: 'worker',
+        nvcc: tc.binary,
+        uid: opts.uid,
+        cgroup: opts.cgroup ?? null,
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      });
+    } catch {
+      // Facts explain a result; they never decide one.
+      built = undefined;
+    }
+  }
+  if (cuda) rmSync(keepDir, { recursive: true, force: true });
   if (ok && facts) {
     try {
       built = await gatherBuildFacts({
@@ -103,4 +136,9 @@ export async function compileCandidate(opts: {
     timedOut: r.timedOut,
     binary: 'worker',
   };
+}
+
+/** A log at most LOG_CAP bytes, as the capture would have kept it. */
+function capLog(log: string): string {
+  return Buffer.byteLength(log) <= LOG_CAP ? log : Buffer.from(log).subarray(0, LOG_CAP).toString('utf8');
 }

@@ -50,18 +50,75 @@ export const HardwareCounters = z.object({
 });
 export type HardwareCounters = z.infer<typeof HardwareCounters>;
 
+/** The theoretical occupancy of a kernel for one block size, after cuda_occupancy.h: resident blocks per SM as the least
+    of the warp, register, shared-memory and block limits of the target's compute capability. */
+export const CudaOccupancy = z.object({
+  block_size: z.number().int().positive(),
+  /** Where the block size comes from: the source's launch (`<<<grid, 256>>>`), `__launch_bounds__`/`.reqntid`, or
+      an assumed size when neither gives it. */
+  basis: Text.max(300),
+  blocks_per_sm: z.number().int().nonnegative(),
+  warps_per_sm: z.number().int().nonnegative(),
+  max_warps_per_sm: z.number().int().positive(),
+  /** warps_per_sm / max_warps_per_sm, 0..1. */
+  occupancy: z.number().min(0).max(1),
+  /** What bounds the blocks per SM: `warps`, `registers`, `shared memory`, `blocks`, `barriers`, or `none fit (...)`
+      (0 blocks). */
+  limiter: Text.max(60),
+});
+export type CudaOccupancy = z.infer<typeof CudaOccupancy>;
+
+/** One kernel (`__global__` entry) as ptxas compiled it, from its resource usage (`-Xptxas -v`). */
+export const CudaKernelFacts = z.object({
+  /** Demangled (`tiled<256>(float const*, float*, int)`). */
+  name: Text.max(1000),
+  mangled: Text.max(1000),
+  registers: z.number().int().nonnegative(),
+  /** Bytes of local memory per thread (stack frame: spills and local arrays). */
+  stack_bytes: z.number().int().nonnegative(),
+  spill_store_bytes: z.number().int().nonnegative(),
+  spill_load_bytes: z.number().int().nonnegative(),
+  /** Static shared memory per block (dynamic shared memory is a launch's, not the compiler's). */
+  shared_bytes: z.number().int().nonnegative(),
+  /** Constant banks ptxas reports for the kernel (cmem[0]: parameters), null where this ptxas prints none (sm_90+
+      under CUDA 13). */
+  constant_bytes: z.number().int().nonnegative().nullable(),
+  barriers: z.number().int().nonnegative().nullable(),
+  /** `__launch_bounds__` maximum threads per block (PTX .maxntid/.reqntid), null without. */
+  max_threads: z.number().int().positive().nullable(),
+  occupancy: z.array(CudaOccupancy),
+});
+export type CudaKernelFacts = z.infer<typeof CudaKernelFacts>;
+
+/** A cuda candidate's device code facts (docs/evaluation.md "Build facts"). */
+export const CudaBuildFacts = z.object({
+  /** ptxas's target, e.g. `sm_90`. */
+  arch: Text.max(20),
+  kernels: z.array(CudaKernelFacts),
+  /** Bytes of user `__constant__` memory of the module (ptxas's cmem[3]/[4], or the PTX's .const declarations). */
+  user_constant_bytes: z.number().int().nonnegative().nullable(),
+  /** What `assembly` holds: SASS (cuobjdump, where the runner has it) or the PTX that ptxas compiled. */
+  assembly_kind: z.enum(['sass', 'ptx']),
+  /** Where the per-arch limits of the occupancy come from. */
+  limits_source: Text.max(500),
+});
+export type CudaBuildFacts = z.infer<typeof CudaBuildFacts>;
+
 /** Why the candidate is as fast as it is: what the compiler made of it (docs/evaluation.md "Build facts"). Derived
     from the source, so another user's reader never sees it (figures only). */
 export const BuildFacts = z.object({
-  /** `solution` and the functions of the worker it reaches (calls, OpenMP outlined bodies), in that order. */
+  /** `solution` and the functions of the worker it reaches (calls, OpenMP outlined bodies), in that order; for cuda,
+      the kernels (mangled names, as in the SASS or PTX). */
   symbols: z.array(Text.max(300)),
-  /** objdump -d --no-show-raw-insn of those symbols, capped at 64 KiB. */
+  /** objdump -d --no-show-raw-insn of those symbols, capped at 64 KiB; for cuda, their SASS or PTX (cuda.assembly_kind). */
   assembly: Text.max(70_000),
   assembly_truncated: z.boolean(),
   hot_loop: HotLoop.nullable(),
   /** The loops of the source, vectorized or not; null when the compiler gives no such report (nvcc, clang). */
   vectorization: z.array(VectorizationLoop).nullable(),
   counters: HardwareCounters,
+  /** cuda candidates: per kernel registers, spills, shared memory and theoretical occupancy. */
+  cuda: CudaBuildFacts.optional(),
   /** What could not be gathered, and why. */
   notes: z.array(Text.max(500)).optional(),
 });
@@ -73,8 +130,9 @@ export const CompileReport = z.object({
   flags: z.array(z.string()),
   log: z.string(),
   duration_ms: z.number(),
-  /** C and C++ on the cpu: the assembly, vectorization report and counters (or why none), gathered in the compile
-      sandbox after the compile; never part of the timed figures, never a cause of a verdict. */
+  /** C and C++ on the cpu: the assembly, vectorization report and counters (or why none); cuda: ptxas's resource usage
+      per kernel, occupancy, SASS or PTX. Gathered in the compile sandbox after the compile; never part of the timed
+      figures, never a cause of a verdict. */
   facts: BuildFacts.optional(),
 });
 export type CompileReport = z.infer<typeof CompileReport>;
