@@ -52,6 +52,10 @@ typedef struct {
      the reference output's RMS. */
   int flagged_min;
   double flagged_share, load_window_ms, atol_rms_share;
+  /* cuda: how long the device is kept busy after a sample's inputs are copied in (us; the plan's `cuda_busy_us`), and
+     whether the trusted probe is turned off (`probe off`: only to watch the hostile kernels win without it). */
+  double cuda_busy_us;
+  int probe_off;
 } plan_t;
 
 int plan_read(const char *path, plan_t *p);

@@ -67,11 +67,40 @@ static void bad_reply(const struct harness *h, worker_t *w, int status) {
              status);
 }
 
-/* One call of a worker; the time seen from outside its process, less the calibrated round trip. */
+/* cuda: the trusted end of the call (harness_probe.c) right after its reply: the probe's keyed sum of the outputs.
+   0: answered; -1: the probe failed (the verdict set for the candidate's worker). */
+static int probe_end(struct harness *h, worker_t *w, const case_desc *c, int slot) {
+  if (kfh_probe_sum(h, c, slot) == 0) return 0;
+  snprintf(w->error, sizeof w->error, "%s", h->probe.why);
+  return -1;
+}
+
+/* cuda, after the timed window: the outputs as the probe copies them, against its timed sum, and the SM clock. */
+static int probe_after(struct harness *h, worker_t *w, const case_desc *c, int slot) {
+  int m = kfh_probe_copy(h, c, slot);
+  if (m < 0) {
+    snprintf(w->error, sizeof w->error, "%s", h->probe.why);
+    return -1;
+  }
+  h->last.low_clock = kf_low_clock(h->probe.sm_mhz, h->probe.max_mhz);
+  if (m == 1) {
+    const char *msg =
+        "the outputs changed after the call returned (the trusted probe's keyed checksum, taken right after the reply, "
+        "does not match the outputs copied after it): work went on after solution() returned";
+    kfh_fail(h, "rejected", msg);
+    snprintf(w->error, sizeof w->error, "%s", msg);
+    return -2;
+  }
+  return 0;
+}
+
+/* One call of a worker; the time seen from outside its process, less the calibrated round trip. cuda: *inside is the
+   stub's events around the call (flush, events and call queued back to back), *outside runs to the trusted probe's
+   answer when the probe reads this worker's data (otherwise to the reply). */
 int kfh_timed_call(struct harness *h, worker_t *w, const case_desc *c, double *outside, double *inside) {
   const plan_t *P = &h->plan;
   kf_arg a[KF_MAX_ARGS];
-  kf_reply rep;
+  kf_reply rep, run;
   kfh_args_for(h, c, NULL, a, 1);
   double used;
   if (w == &h->cand && worker_used_cpu_between_calls(w, &used)) {
@@ -84,10 +113,18 @@ int kfh_timed_call(struct harness *h, worker_t *w, const case_desc *c, double *o
     snprintf(w->error, sizeof w->error, "%s", m);
     return -2;
   }
-  if (P->cuda && worker_call(w, KF_OP_PREPARE, NULL, 0, P->call_timeout_ms, &rep)) return -1;
+  int slot = w == &h->cand ? 0 : 1, probed = P->cuda && h->probe.open[slot];
+  h->last.low_clock = 0;
+  if (P->cuda) {
+    kf_arg busy;
+    memset(&busy, 0, sizeof busy);
+    busy.i64 = (int64_t)(P->cuda_busy_us * 1000.0);
+    if (worker_call(w, KF_OP_PREPARE, &busy, 1, P->call_timeout_ms, &rep)) return -1;
+  }
   if (w == &h->cand) h->runs++, h->case_runs++;
   double t0 = now_ms();
-  if (worker_call(w, KF_OP_RUN, a, P->nargs, P->call_timeout_ms, &rep)) return -1;
+  if (worker_call(w, KF_OP_RUN, a, P->nargs, P->call_timeout_ms, &run)) return -1;
+  if (probed && run.status == 0 && probe_end(h, w, c, slot)) return -1;
   double t1 = now_ms();
   /* Straight after the reply, before the harness does anything else: cpu used from here on was not timed. */
   if (w == &h->cand && !P->cuda && kfh_after_return(h) < 0) {
@@ -100,12 +137,24 @@ int kfh_timed_call(struct harness *h, worker_t *w, const case_desc *c, double *o
      and the candidate's 2-4% (19_ReLU, schedstat over the timed samples) before this wait. Judging nothing: a
      custom problem's reference is its author's, and at most 20 ms are spent on it. */
   if (w == &h->base && !P->cuda) worker_quiet(&h->base, 20.0);
-  if (P->cuda && worker_call(w, KF_OP_FETCH, NULL, 0, P->call_timeout_ms, &rep)) return -1;
-  if (rep.status != 0) {
-    bad_reply(h, w, rep.status);
+  if (run.status != 0) {
+    bad_reply(h, w, run.status);
     return -1;
   }
+  if (probed) {
+    int rc = probe_after(h, w, c, slot);
+    if (rc) return rc;
+  } else if (P->cuda) {
+    if (worker_call(w, KF_OP_FETCH, NULL, 0, P->call_timeout_ms, &rep)) return -1;
+    if (rep.status != 0) {
+      bad_reply(h, w, rep.status);
+      return -1;
+    }
+  }
   *outside = fmax(t1 - t0 - h->nop_ms, 0.0);
-  *inside = (double)rep.inside_ns * 1e-6;
+  /* (Until 2026-11-27 the FETCH's reply overwrote the RUN's, and every cuda case reported inside 0.) */
+  *inside = (double)run.inside_ns * 1e-6;
+  h->last.inside = *inside;
+  h->last.idle_ns = (double)run.aux_ns;
   return 0;
 }

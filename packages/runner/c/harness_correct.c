@@ -31,9 +31,9 @@ static void compare_outputs(struct harness *h, const case_desc *c, err_stats *st
     double rms = output_rms(P->args[i].etype, h->priv + h->offs[i], n);
     double atol = rms > 0 ? fmin(P->atol, P->atol_rms_share * rms) : P->atol;
     if (!(!check_inputs && P->args[i].etype == ET_F32 &&
-          outputs_close_f32((const float *)(h->shm + h->offs[i]), (const float *)(h->priv + h->offs[i]), n,
+          outputs_close_f32((const float *)(kfh_outputs(h) + h->offs[i]), (const float *)(h->priv + h->offs[i]), n,
                             (float)atol, (float)P->rtol)))
-      compare_output(P->args[i].name, P->args[i].etype, h->shm + h->offs[i], h->priv + h->offs[i], n, atol, P->rtol,
+      compare_output(P->args[i].name, P->args[i].etype, kfh_outputs(h) + h->offs[i], h->priv + h->offs[i], n, atol, P->rtol,
                      st);
   }
 }
@@ -58,13 +58,13 @@ int kfh_check_call(struct harness *h, const case_desc *c, err_stats *st, int che
 
 static int outputs_equal_saved(const struct harness *h, const case_desc *c) {
   for (int i = 0; i < h->plan.nargs; i++)
-    if (kfh_is_output(h, i) && memcmp(h->shm + h->offs[i], h->saved + h->offs[i], kfh_bytes_of(h, c, i))) return 0;
+    if (kfh_is_output(h, i) && memcmp(kfh_outputs(h) + h->offs[i], h->saved + h->offs[i], kfh_bytes_of(h, c, i))) return 0;
   return 1;
 }
 
 static void save_outputs(struct harness *h, const case_desc *c) {
   for (int i = 0; i < h->plan.nargs; i++)
-    if (kfh_is_output(h, i)) memcpy(h->saved + h->offs[i], h->shm + h->offs[i], kfh_bytes_of(h, c, i));
+    if (kfh_is_output(h, i)) memcpy(h->saved + h->offs[i], kfh_outputs(h) + h->offs[i], kfh_bytes_of(h, c, i));
 }
 
 /* After a correct first call: outputs must stay put after return, and the same inputs must give the same bits

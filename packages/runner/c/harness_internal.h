@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "harness.h"
+#include "kf_probe.h"
 
 /* Samples of one benchmark case (ms, or ratios), with their running sums. */
 typedef struct {
@@ -53,12 +54,34 @@ typedef struct {
   int budget_narrow, budget_resets;
 } load_t;
 
+/* cuda: the harness's trusted probe process (harness_probe.c) and what it last said. */
+typedef struct {
+  pid_t pid;
+  int cmd_fd, reply_fd;
+  int open[2];     /* whether it reads the candidate's (0) and the baseline's (1) device data */
+  int cand_failed; /* the candidate's worker gave no handle the probe could open (decided once the baseline's is tried) */
+  char why[200];
+  uint64_t key, sum; /* the last keyed sum and its key */
+  double sm_mhz, min_mhz, max_mhz;
+} probe_t;
+
+/* What the last kfh_timed_call saw beside its times (cuda): the device's idle gap before the call (the stub's events,
+   ns) and whether the SM clock read after it was under KF_LOW_CLOCK_SHARE of its top. */
+typedef struct {
+  double inside, idle_ns;
+  int low_clock;
+} last_call_t;
+
 /* Everything one run of the harness knows; one instance, owned by main() (harness_main.c). */
 struct harness {
   plan_t plan;
   /* The data: the shared copy the worker maps (memfd), the harness's private copy (the reference's inputs and
      expected outputs) and a copy of the candidate's outputs (the determinism check). */
   char *shm, *priv, *saved;
+  /* cuda with the probe: the candidate's outputs as the probe copied them from its device data (what is checked). */
+  char *pout;
+  probe_t probe;
+  last_call_t last;
   /* The baseline worker's own data (a second memfd, mapped by the harness and the baseline only): the candidate never
      shares memory with the baseline, so it never sees the baseline's outputs (issue 31: a candidate that read them
      from a mapping both workers shared ranked first at 5.98x with the reference's own loop). */
@@ -99,6 +122,17 @@ static inline double since(double t0) { return now_ms() - t0; }
 /* How long a cpu candidate may sleep inside its calls, in all (worker_t.sleep_limit_ms; docs/evaluation.md). */
 #define KF_CALL_SLEEP_LIMIT_MS 10000.0
 
+/* harness_probe.c */
+int kfh_probe_start(struct harness *h, size_t size);
+int kfh_probe_attach(struct harness *h, worker_t *w, int slot);
+int kfh_probe_sum(struct harness *h, const case_desc *c, int slot);
+int kfh_probe_copy(struct harness *h, const case_desc *c, int slot);
+void kfh_probe_stop(struct harness *h);
+/* Where the candidate's outputs are read: the probe's copy (cuda, probe open) or the shared data. */
+static inline char *kfh_outputs(const struct harness *h) {
+  return h->plan.cuda && h->probe.open[0] && h->pout ? h->pout : h->shm;
+}
+
 /* harness_layout.c */
 size_t kfh_count_of(const struct harness *h, const case_desc *c, int i);
 size_t kfh_bytes_of(const struct harness *h, const case_desc *c, int i);
@@ -122,6 +156,7 @@ int kfh_correctness(struct harness *h);
 
 /* harness_stats.c */
 void kfh_push(series *s, double x);
+void kfh_truncate(series *s, int n);
 void kfh_series_free(series *s);
 int kfh_converged(const struct harness *h, const series *s);
 int kfh_speedup_converged(const struct harness *h, const series *ratio);

@@ -35,12 +35,15 @@ static int data_memfd(size_t size, char **map) {
 
 /* The candidate's data (the memfd its worker maps, sized for the largest case), the baseline worker's own (when
    there is one) and the private copies. Returns the candidate's memfd, or -1. */
+static size_t data_size;
+
 static int open_data(struct harness *h, int baseline) {
   size_t max = 0;
   for (int ci = 0; ci < h->plan.ncases; ci++) {
     size_t t = kfh_layout(h, &h->plan.cases[ci]);
     if (t > max) max = t;
   }
+  data_size = max;
   int shm_fd = data_memfd(max, &h->shm);
   h->bshm_fd = -1;
   if (baseline && (h->bshm_fd = data_memfd(max, &h->bshm)) < 0) return -1;
@@ -86,6 +89,18 @@ static void baseline_and_timing(struct harness *h, const char *baseline_launch, 
       h->have_b = 1;
     }
   }
+  /* cuda: the probe reads the baseline's device data too (its times end the same way, paired). The same stub gave the
+     baseline's handle: a candidate whose worker gave none the probe could open kept the trusted end from its outputs. */
+  if (h->plan.cuda && h->have_b && h->probe.pid > 0) {
+    char cand_why[200];
+    snprintf(cand_why, sizeof cand_why, "%s", h->probe.why);
+    if (kfh_probe_attach(h, &h->base, 1) == 0 && h->probe.cand_failed && !strcmp(h->verdict, "accepted")) {
+      char m[400];
+      snprintf(m, sizeof m, "the candidate's worker kept the harness's probe from its device data (%s), the baseline's did not",
+               cand_why);
+      kfh_fail(h, "rejected", m);
+    }
+  }
   h->prof.baseline_start = since(t0);
   if (!strcmp(h->verdict, "accepted")) kfh_timed_phase(h);
   if (h->have_b) worker_stop(&h->base);
@@ -94,6 +109,7 @@ static void baseline_and_timing(struct harness *h, const char *baseline_launch, 
 /* The candidate's worker started: calibration, correctness, then the baseline and the timed phase. */
 static void run_phases(struct harness *h, const char *baseline_launch, int drop) {
   calibrate(h);
+  if (h->plan.cuda && h->probe.pid > 0 && kfh_probe_attach(h, &h->cand, 0)) h->probe.cand_failed = 1;
   double t0 = now_ms();
   if (h->cand.dead) {
     kfh_worker_failure(h, &h->cand, "the candidate's process died before its first call");
@@ -127,6 +143,7 @@ int main(int argc, char **argv) {
   double t0 = now_ms();
   h->cand.cuda = h->base.cuda = h->plan.cuda;
   kfh_core_budget(h);
+  if (h->plan.cuda) kfh_probe_start(h, data_size);
   int started = worker_start(&h->cand, argv[2], shm_fd, 3, 4, drop);
   if (!h->plan.cuda) h->cand.sleep_limit_ms = KF_CALL_SLEEP_LIMIT_MS;
   h->prof.worker_start = since(t0);
@@ -136,6 +153,7 @@ int main(int argc, char **argv) {
   } else {
     run_phases(h, argv[3], drop);
   }
+  kfh_probe_stop(h);
   kfh_print_tail(h);
   return 0;
 }

@@ -36,6 +36,7 @@ int plan_read(const char *path, plan_t *p) {
   p->flagged_share = 0.25;
   p->load_window_ms = 200;
   p->atol_rms_share = 0.1;
+  p->cuda_busy_us = 200;
   char key[64], a[128], b[128];
   while (fscanf(f, "%63s", key) == 1) {
     if (!strcmp(key, "mode")) {
@@ -78,6 +79,11 @@ int plan_read(const char *path, plan_t *p) {
     } else if (!strcmp(key, "rules")) {
       if (fscanf(f, "%d %lf %lf %lf", &p->flagged_min, &p->flagged_share, &p->load_window_ms, &p->atol_rms_share) != 4)
         return -2;
+    } else if (!strcmp(key, "cuda_busy_us")) {
+      if (fscanf(f, "%lf", &p->cuda_busy_us) != 1) return -2;
+    } else if (!strcmp(key, "probe")) {
+      if (fscanf(f, "%127s", a) != 1) return -2;
+      p->probe_off = !strcmp(a, "off");
     } else if (!strcmp(key, "bench_seed")) {
       if (fscanf(f, "%lu", &p->bench_seed) != 1) return -2;
     } else if (!strcmp(key, "case")) {

@@ -98,6 +98,13 @@ void kfh_print_tail(struct harness *h) {
   FILE *J = h->out;
   print_profile(h);
   if (h->load.wall_ms > 0) print_load(h);
+  if (h->plan.cuda) {
+    const probe_t *P = &h->probe;
+    fprintf(J, ",\"probe\":{\"candidate\":%s,\"baseline\":%s,\"busy_us\":%.1f,\"min_sm_mhz\":%.0f,\"max_sm_mhz\":%.0f,\"why\":",
+            P->open[0] ? "true" : "false", P->open[1] ? "true" : "false", h->plan.cuda_busy_us, P->min_mhz, P->max_mhz);
+    kfh_json_str(h, P->why);
+    fputc('}', J);
+  }
   fputs(",\"nop_ms\":", J);
   kfh_json_num(h, h->nop_ms);
   fputs(",\"nop_p90_ms\":", J);

@@ -15,6 +15,15 @@ void kfh_push(series *s, double x) {
   s->sumsq += x * x;
 }
 
+/* Drops the samples after the first n (a pair taken again). */
+void kfh_truncate(series *s, int n) {
+  while (s->n > n && s->n > 0) {
+    double x = s->v[--s->n];
+    s->sum -= x;
+    s->sumsq -= x * x;
+  }
+}
+
 void kfh_series_free(series *s) {
   free(s->v);
   s->v = NULL;

@@ -8,7 +8,11 @@
 #define KF_HELLO 0x4b46
 
 /* PREPARE and FETCH move data to and from a device (no-ops on cpu) so that RUN times the call alone. */
-enum { KF_OP_NOP = 1, KF_OP_RUN = 2, KF_OP_EXIT = 3, KF_OP_PREPARE = 4, KF_OP_FETCH = 5 };
+enum { KF_OP_NOP = 1, KF_OP_RUN = 2, KF_OP_EXIT = 3, KF_OP_PREPARE = 4, KF_OP_FETCH = 5, KF_OP_IPC = 6 };
+/* cuda: PREPARE's args[0].i64 is how long (ns) the device is kept busy after the inputs are copied in, before the L2
+   flush and the timed call are queued, so that the host's round trip to RUN leaves no idle gap (c/worker_cuda.cu).
+   IPC: the stub answers with a CUDA IPC handle of its device copy of the data (kf_reply.ipc), which the harness's own
+   probe process opens (c/probe_cuda.cu, docs/evaluation.md "cuda: the trusted end of a call"). */
 
 /* One argument of the ABI call. Pointer arguments travel as byte offsets into the shared memory. */
 typedef union {
@@ -37,6 +41,8 @@ typedef struct {
   int32_t pad;
   int64_t inside_ns; /* the worker's own clock around the call (untrusted) */
   uint64_t nonce;    /* the command's, echoed (0 in the hello) */
+  int64_t aux_ns;    /* cuda RUN: how long the device sat idle between the flush and the call (events; untrusted) */
+  unsigned char ipc[64]; /* cuda IPC: cudaIpcMemHandle_t of the device data (untrusted: the probe checks what it reads) */
 } kf_reply;
 
 /* The stubs' pipe I/O: system calls made directly, not through libc's interposable wrappers. */

@@ -1,9 +1,14 @@
-/* Worker stub for cuda candidates: mirrors the shared data in device memory. PREPARE copies it in and
-   flushes L2, RUN times solution() with events after a device-wide synchronize (so work on any stream
-   counts), FETCH copies it back. Linked with the candidate, so what it reports is not trusted. */
+/* Worker stub for cuda candidates: mirrors the shared data in device memory. PREPARE copies it in, then queues,
+   without waiting, a busy kernel that keeps the device working while the harness's RUN is on its way, the reset of the
+   persisting-L2 window and a flush of twice the device's L2; RUN queues the start event, the call and the end event
+   right behind them (no host synchronize in between, as Triton's do_bench times), then synchronizes the whole device
+   before it replies. FETCH copies the data back (only without the harness's probe, which copies the outputs itself).
+   IPC hands the harness a CUDA IPC handle of the device data for its probe. Linked with the candidate, so what it
+   reports is not trusted: the probe's keyed checksum, in a process of the harness's own, ends the trusted time. */
 #include <cuda_runtime.h>
 #include <errno.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -14,6 +19,16 @@ extern "C" {
 void kf_call_solution(const kf_arg *a);
 }
 
+/* Keeps every SM busy for about `ns` of the device's global timer: the GPU is working, at its clocks, when the flush
+   and the call arrive, however long the host took to send RUN. */
+__global__ void kf_busy(long long ns) {
+  unsigned long long t0, t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  } while ((long long)(t - t0) < ns);
+}
+
 int main(void) {
   const int cmd_fd = 3, reply_fd = 4, shm_fd = 5;
   struct stat st;
@@ -22,36 +37,54 @@ int main(void) {
   char *base = (char *)mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, shm_fd, 0);
   if (base == (char *)MAP_FAILED) return 91;
   char *dev = NULL, *flush = NULL;
-  const size_t flush_bytes = 256u << 20; /* larger than any current GPU's L2 */
+  int device = 0, l2 = 0, sms = 1;
+  cudaGetDevice(&device);
+  cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  /* Twice the L2 the device reports (pygpubench's clear_l2), at least 16 MiB. */
+  const size_t flush_bytes = l2 > (8 << 20) ? 2 * (size_t)l2 : (size_t)16 << 20;
   if (cudaMalloc(&dev, size) != cudaSuccess || cudaMalloc(&flush, flush_bytes) != cudaSuccess) return 94;
-  cudaEvent_t e0, e1;
+  cudaEvent_t e0, e1, ef;
   cudaEventCreate(&e0);
   cudaEventCreate(&e1);
-  kf_reply rep = {KF_HELLO, 0, 0, 0};
+  cudaEventCreate(&ef);
+  kf_reply rep;
+  memset(&rep, 0, sizeof rep);
+  rep.status = KF_HELLO;
   struct stat reply_pipe;
   if (kf_sys3(KF_SYS_FSTAT, reply_fd, (long)&reply_pipe, 0) != 0) return 92;
   if (kf_write_full(reply_fd, &rep, sizeof rep)) return 92;
   kf_cmd cmd;
+  int flush_byte = 0;
   while (kf_read_full(cmd_fd, &cmd, sizeof cmd) == 0) {
     if (cmd.op == KF_OP_EXIT) break;
     rep.status = 0;
-    rep.inside_ns = 0;
+    rep.inside_ns = rep.aux_ns = 0;
     /* Held apart from the command, which the candidate's call can reach through its arguments' neighbourhood. */
     const uint64_t nonce = cmd.nonce;
     *(volatile uint64_t *)&cmd.nonce = 0;
     if (cmd.op == KF_OP_NOP) {
-      /* What a RUN costs around the call itself (events, a device-wide synchronize on an idle device): the
-         harness subtracts the fastest NOP from every timed call, so a call's time is its launches and kernels. */
+      /* What a RUN costs around the call itself (events, a device-wide synchronize on an idle device). */
       cudaEventRecord(e0, 0);
-      cudaDeviceSynchronize();
       cudaEventRecord(e1, 0);
-      cudaEventSynchronize(e1);
+      cudaDeviceSynchronize();
       float ms = 0;
       cudaEventElapsedTime(&ms, e0, e1);
+    } else if (cmd.op == KF_OP_IPC) {
+      cudaIpcMemHandle_t hd;
+      if (cudaIpcGetMemHandle(&hd, dev) != cudaSuccess) rep.status = 6;
+      else memcpy(rep.ipc, &hd, sizeof hd < sizeof rep.ipc ? sizeof hd : sizeof rep.ipc);
     } else if (cmd.op == KF_OP_PREPARE) {
       if (cudaMemcpy(dev, base, size, cudaMemcpyHostToDevice) != cudaSuccess) rep.status = 2;
-      cudaMemset(flush, rep.pad++ & 0xff, flush_bytes);
       if (cudaDeviceSynchronize() != cudaSuccess) rep.status = 3;
+      /* Queued, not waited for: the busy kernel covers the round trip to RUN, then the persisting-L2 window is reset
+         (it survives a flush) and L2 flushed; the RUN's start event goes in right behind. */
+      long long busy_ns = cmd.args[0].i64 > 0 && cmd.args[0].i64 < 100000000 ? cmd.args[0].i64 : 0;
+      if (busy_ns > 0) kf_busy<<<sms, 32>>>(busy_ns);
+      cudaCtxResetPersistingL2Cache();
+      cudaMemsetAsync(flush, flush_byte++ & 0xff, flush_bytes, 0);
+      cudaEventRecord(ef, 0);
+      if (cudaGetLastError() != cudaSuccess) rep.status = 3;
     } else if (cmd.op == KF_OP_FETCH) {
       cudaDeviceSynchronize();
       if (cudaMemcpy(base, dev, size, cudaMemcpyDeviceToHost) != cudaSuccess) rep.status = 4;
@@ -63,12 +96,13 @@ int main(void) {
       }
       cudaEventRecord(e0, 0);
       kf_call_solution(a);
-      cudaDeviceSynchronize(); /* device-wide: kernels the candidate launched on other streams count */
       cudaEventRecord(e1, 0);
-      cudaEventSynchronize(e1);
-      float ms = 0;
+      cudaDeviceSynchronize(); /* device-wide: kernels the candidate launched on other streams finish before the reply */
+      float ms = 0, idle = 0;
       cudaEventElapsedTime(&ms, e0, e1);
-      rep.inside_ns = (int64_t)(ms * 1e6);
+      cudaEventElapsedTime(&idle, ef, e0);
+      rep.inside_ns = (int64_t)((double)ms * 1e6);
+      rep.aux_ns = (int64_t)((double)idle * 1e6);
       if (cudaGetLastError() != cudaSuccess) rep.status = 5;
     }
     rep.nonce = nonce;

@@ -1,6 +1,8 @@
-// cuda devices seen by nvidia-smi, with peaks from a table by model (datasheet figures, fp32 non-tensor).
+// cuda devices seen by nvidia-smi, with peaks measured on the device at start (cuda-peaks.ts); a table by model
+// (datasheet figures, fp32 non-tensor) is the fallback.
 import { execFileSync } from 'node:child_process';
 import type { Device } from '@kernelforge/sdk';
+import { measureCudaPeaks } from './cuda-peaks.js';
 
 interface GpuFacts {
   match: RegExp;
@@ -58,15 +60,19 @@ export function parseNvidiaSmi(csv: string): CudaDevice[] {
   return devices;
 }
 
-export function cudaDevices(): CudaDevice[] {
+/** The GPUs nvidia-smi lists, each with its peaks measured on the device (KFORGE_CUDA_PEAKS=table: the table's). */
+export function cudaDevices(workDir?: string): CudaDevice[] {
+  let devices: CudaDevice[];
   try {
     const out = execFileSync(
       'nvidia-smi',
       ['--query-gpu=name,memory.total,clocks.max.sm', '--format=csv,noheader,nounits'],
       { encoding: 'utf8', timeout: 15_000 },
     );
-    return parseNvidiaSmi(out);
+    devices = parseNvidiaSmi(out);
   } catch {
     return [];
   }
+  if (process.env.KFORGE_CUDA_PEAKS === 'table') return devices;
+  return devices.map((d) => ({ ...d, peaks: measureCudaPeaks(d.id, d.computeCapability, d.peaks, workDir).peaks }));
 }

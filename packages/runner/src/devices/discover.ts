@@ -8,7 +8,7 @@ import { DEFAULT_PYTHON } from '../settings.js';
 /** `python`: the interpreter the torch backend runs (KFORGE_PYTHON, read by the entry points). */
 export function discoverDevices(opts: { workDir?: string; python?: string } = {}): Device[] {
   const python = opts.python ?? DEFAULT_PYTHON;
-  return [cpuDevice(opts.workDir), ...cudaDevices()].map((d) => withToolchains(d, python));
+  return [cpuDevice(opts.workDir), ...cudaDevices(opts.workDir)].map((d) => withToolchains(d, python));
 }
 
 /** Each device's toolchains (Python, PyTorch, CUDA), and pytorch problems marked unavailable, with why, where

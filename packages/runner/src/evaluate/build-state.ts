@@ -74,6 +74,7 @@ export function stateFromReport(a: {
     baselineName: 'the reference',
     // A ranked run's benchmark sizes are hidden: the figures used them, the report does not show them.
     hideSizes: ranked,
+    ...(r.probe ? { probe: r.probe } : {}),
   });
   const { verdict, message, result } = judged;
   return {
@@ -114,10 +115,12 @@ function timedCases(problem: ProblemDefinition, r: HarnessReport, llcBytes: numb
     flagged: b.flagged ?? 0,
     inside: b.inside,
     ratios: b.ratios,
+    // cuda: the outside times bound the events' only where the harness's probe ended both sides' calls.
+    ...(r.probe?.candidate && r.probe.baseline ? { outside: b.outside, baselineOutside: b.baseline_outside } : {}),
     flops: safe(() => evalExpr(problem.cost.flops, b.sizes)),
     bytes: safe(() => evalExpr(problem.cost.bytes, b.sizes)),
     // The C harness flushes the caches before each sample of a case smaller than twice the last-level cache.
     cacheCold: true,
+    llcBytes,
   }));
 }
-    llcBytes,

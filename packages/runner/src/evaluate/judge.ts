@@ -13,6 +13,7 @@ import type {
   TimingStats,
 } from '@kernelforge/sdk';
 import { median, timingStats } from './stats.js';
+import { type TrustVerdict, trustGap, trustVerdict } from './cuda-trust.js';
 
 // ---- Rules a harness applies mid-run (sent in the plan) ----
 
@@ -372,6 +373,10 @@ export interface TimedCase {
   inside?: readonly number[] | undefined;
   /** Baseline over candidate time for each clean pair (one sample's two calls, side by side, same inputs). */
   ratios?: readonly number[] | undefined;
+  /** cuda: `optimized` and `baseline` are the stub's events; these run from sending the call to the harness's probe's
+      verified answer (cuda-trust.ts), per sample. */
+  outside?: readonly number[] | undefined;
+  baselineOutside?: readonly number[] | undefined;
   /** The compiled reference (torch backend), when it was timed. */
   compiled?: readonly number[] | null | undefined;
   /** What one call must move and do (0 when unknown). */
@@ -379,14 +384,14 @@ export interface TimedCase {
   flops: number;
   /** Whether the data came from memory on each call (flushed, or at least twice the last-level cache). */
   cacheCold: boolean;
+  /** The last-level cache one core of the timing machine sees (bytes; 0 or absent when unknown): the result says
+      where the case's data sat against it. */
+  llcBytes?: number | undefined;
 }
 
 export interface JudgeInput {
   device: Device;
   ranked: boolean;
-  /** The last-level cache one core of the timing machine sees (bytes; 0 or absent when unknown): the result says
-      where the case's data sat against it. */
-  llcBytes?: number | undefined;
   cases: readonly TimedCase[];
   load?: RawLoad | undefined;
   timedRuns: number;
@@ -400,6 +405,8 @@ export interface JudgeInput {
   compiledName?: string | undefined;
   /** Hide the cases' sizes in the result (a C problem's ranked cases are secret). */
   hideSizes?: boolean | undefined;
+  /** cuda: whether the harness's probe read the candidate's and the baseline's outputs (c/harness_probe.c). */
+  probe?: { candidate: boolean; baseline: boolean; why: string } | undefined;
 }
 
 export interface Judgement {
@@ -424,6 +431,11 @@ export function judgeTimed(a: JudgeInput): Judgement {
     verdict = 'rejected';
     message = `rejected: ${clock.rejected}: clock tampering?`;
   }
+  const untrusted = figures.map((f) => f.trust).find((t) => t?.kind === 'rejected');
+  if (verdict === 'accepted' && untrusted?.kind === 'rejected') {
+    verdict = 'rejected';
+    message = `rejected: ${untrusted.reason}`;
+  }
   if (verdict === 'accepted') {
     const reason = figures.map((f) => implausibleReason(f.c, a.device, f.tc.cacheCold)).find((x) => x !== undefined);
     if (reason) {
@@ -433,6 +445,11 @@ export function judgeTimed(a: JudgeInput): Judgement {
   }
   if (verdict === 'accepted') {
     const reasons = [...(a.reviewReasons ?? []), ...clock.reasons, ...reviewReasons(cases, totals.speedup)];
+    for (const f of figures) if (f.trust?.kind === 'corrected') reasons.push(f.trust.reason);
+    if (a.probe && !a.probe.candidate)
+      reasons.push(
+        `timed without the harness's probe of the outputs (${a.probe.why || 'unavailable'}): the times are the candidate process's own events`,
+      );
     const unbelieved = figures
       .map((f) => underPeakMeasuredUnderLoad(f.c, a.device, f.tc.cacheCold))
       .find((x) => x !== undefined);
@@ -459,9 +476,42 @@ interface CaseFigure {
   c: BenchmarkCase;
   speedupInterval: [number, number] | null;
   timeInterval: [number, number] | null;
+  /** cuda: what the trusted end of the calls says of the events' times (cuda-trust.ts). */
+  trust?: TrustVerdict;
 }
 
 function caseFigure(device: Device, tc: TimedCase): CaseFigure {
+  const trust = tc.outside?.length && tc.baselineOutside?.length ? cudaTrust(tc) : undefined;
+  if (trust?.kind === 'corrected') return { ...caseFigure(device, corrected(tc, trust.addMs)), trust };
+  const f = caseFigureOf(device, tc);
+  // cuda: the events' median is the time; the outside one runs to the probe's answer.
+  if (tc.outside?.length) f.c.outside_ms = median(tc.outside);
+  return trust ? { ...f, trust } : f;
+}
+
+function cudaTrust(tc: TimedCase): TrustVerdict {
+  const g = trustGap({
+    inside: tc.optimized,
+    outside: tc.outside ?? [],
+    baselineInside: tc.baseline,
+    baselineOutside: tc.baselineOutside ?? [],
+  });
+  return trustVerdict(tc.name, median(tc.optimized), g);
+}
+
+/** A case's events' times with the excess the trusted end showed added back (each sample, and each pair's ratio). */
+function corrected(tc: TimedCase, addMs: number): TimedCase {
+  const m = median(tc.optimized);
+  return {
+    ...tc,
+    optimized: tc.optimized.map((x) => x + addMs),
+    inside: tc.inside?.map((x) => x + addMs),
+    ratios: tc.ratios?.map((r) => (r * m) / (m + addMs)),
+    baselineOutside: undefined,
+  };
+}
+
+function caseFigureOf(device: Device, tc: TimedCase): CaseFigure {
   const optimized = withFlagged(tc.optimized, tc.flagged);
   // The inside series pads like the outside one, with the slowest clean sample's own inside time.
   const inside = tc.inside?.length ? insideWithFlagged(tc.optimized, tc.inside, tc.flagged) : undefined;
@@ -483,6 +533,16 @@ function caseFigure(device: Device, tc: TimedCase): CaseFigure {
     speedup,
     ...(speedupInterval ? { speedup_interval: speedupInterval } : {}),
     ...(timeInterval ? { optimized_interval: timeInterval } : {}),
+    ...(tc.llcBytes && tc.llcBytes > 0 && tc.bytes > 0
+      ? {
+          cache: {
+            bytes: tc.bytes,
+            llc_bytes: tc.llcBytes,
+            fits_llc: tc.bytes <= tc.llcBytes,
+            from_memory: tc.cacheCold,
+          },
+        }
+      : {}),
   };
   return { tc, c, speedupInterval, timeInterval };
 }
@@ -533,16 +593,6 @@ function totalFigures(figures: readonly CaseFigure[]): TotalFigures {
     speedup,
     speedupInterval,
     timeInterval,
-    ...(tc.llcBytes && tc.llcBytes > 0 && tc.bytes > 0
-      ? {
-          cache: {
-            bytes: tc.bytes,
-            llc_bytes: tc.llcBytes,
-            fits_llc: tc.bytes <= tc.llcBytes,
-            from_memory: tc.cacheCold,
-          },
-        }
-      : {}),
     gbps: seconds > 0 ? moved.gb / seconds : 0,
     gflops: seconds > 0 ? moved.gf / seconds : 0,
   };

@@ -33,8 +33,9 @@ const HARNESS_SOURCES = [
   'harness_data.c',
   'harness_plan.c',
   'harness_worker.c',
+  'harness_probe.c',
 ];
-const HEADERS = ['kf_protocol.h', 'harness.h', 'harness_internal.h'];
+const HEADERS = ['kf_protocol.h', 'kf_probe.h', 'harness.h', 'harness_internal.h'];
 
 export interface BuiltHarness {
   dir: string;
@@ -46,6 +47,8 @@ export interface BuiltHarness {
       candidate is (its toolchain's flags, the same stub), so the baseline is timed the same way as the candidate:
       in its own sandboxed process, over the same round trip. */
   baselineWorker?: string;
+  /** cuda: the harness's trusted probe (c/probe_cuda.cu), started by the harness itself, never linked with a candidate. */
+  probe?: string;
 }
 
 const building = new Map<string, Promise<BuiltHarness>>();
@@ -102,7 +105,7 @@ export function buildHarness(
 function harnessFiles(p: ProblemDefinition, cuda: boolean): Record<string, string> {
   const src = cSourceDir();
   const files: Record<string, string> = {};
-  for (const f of [...HARNESS_SOURCES, ...HEADERS, 'worker_cpu.c', 'worker_cuda.cu'])
+  for (const f of [...HARNESS_SOURCES, ...HEADERS, 'worker_cpu.c', 'worker_cuda.cu', 'probe_cuda.cu'])
     files[f] = readFileSync(join(src, f), 'utf8');
   files['glue_reference.c'] = glueSource(p.signature, 'reference', 'kf_call_reference');
   files['glue_solution.c'] = glueSource(p.signature, 'solution', 'kf_call_solution');
@@ -131,6 +134,7 @@ async function buildOnce(
       ? [join(dir, 'kf_stub_cuda.o'), join(dir, 'kf_glue_cuda.o')]
       : [join(dir, 'kf_stub.o'), join(dir, 'kf_glue.o')],
     ...(nv && !p.reference_cu ? {} : { baselineWorker: join(dir, 'baseline_worker') }),
+    ...(nv ? { probe: join(dir, 'kf_probe') } : {}),
   };
   if (existsSync(join(dir, 'done'))) return built;
   const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
@@ -172,6 +176,7 @@ async function compileHarness(tmp: string, p: ProblemDefinition, cc: Toolchain):
 async function compileCudaWorkerParts(tmp: string, p: ProblemDefinition, nv: Toolchain): Promise<void> {
   await compileIn(tmp, nv, [...nv.flags, '-c', 'worker_cuda.cu', '-o', 'kf_stub_cuda.o'], 'the cuda worker stub');
   await compileIn(tmp, nv, [...nv.flags, '-c', 'glue_solution.cu', '-o', 'kf_glue_cuda.o'], 'the cuda glue');
+  await compileIn(tmp, nv, [...nv.flags, '-o', 'kf_probe', 'probe_cuda.cu'], 'the cuda probe');
   if (!p.reference_cu) return;
   const cublas = p.reference_cu.includes('cublas') && existsSync(CUBLAS_HEADER) ? ['-lcublas'] : [];
   await compileIn(

@@ -95,11 +95,24 @@ export function planText(input: PlanInput): string {
     ...(t.retakeWaitShare ? [`retake_wait_share ${t.retakeWaitShare}`] : []),
     rulesLine(),
     ...(input.llcBytes ? [`llc ${input.llcBytes}`] : []),
+    ...(input.cuda ? cudaLines() : []),
     ...input.testCases.map((c) => caseLine('test', c, p)),
     ...input.benchCases.map((c) => caseLine('bench', c, p)),
   ];
   return `${lines.join('\n')}\n`;
 }
+
+/** cuda: how long the device is kept busy before each timed call (us; c/worker_cuda.cu), 200 unless
+    KFORGE_CUDA_BUSY_US says otherwise; `probe off` only where KFORGE_CUDA_PROBE=off (bench/cuda.mjs, to watch the
+    hostile kernels win without the harness's probe). */
+export function cudaLines(env: NodeJS.ProcessEnv = process.env): string[] {
+  const busy = env.KFORGE_CUDA_BUSY_US ? Number(env.KFORGE_CUDA_BUSY_US) : Number.NaN;
+  return [
+    `cuda_busy_us ${Number.isFinite(busy) && busy >= 0 && busy <= 100_000 ? busy : CUDA_BUSY_US}`,
+    ...(env.KFORGE_CUDA_PROBE === 'off' ? ['probe off'] : []),
+  ];
+}
+export const CUDA_BUSY_US = 200;
 
 /** The judge's rules the C harness applies mid-run (see c/harness.h). */
 function rulesLine(): string {

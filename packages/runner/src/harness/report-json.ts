@@ -48,6 +48,16 @@ export const HarnessReportSchema = z.object({
         /** Per clean pair, baseline time over candidate time (the candidate's and the baseline's calls of one
             sample, on the same inputs, side by side). */
         ratios: z.array(z.number()).optional(),
+        /** cuda: `optimized` and `baseline` are the stubs' events; these run from sending RUN to the harness's
+            probe's verified answer (to the reply where the probe did not read that worker's data). */
+        outside: z.array(z.number()).optional(),
+        baseline_outside: z.array(z.number()).optional(),
+        /** cuda: pairs taken again, or kept, with an SM clock under 75% of its top; samples whose device sat idle
+            before the call (the stub's events) and the longest such gap. */
+        low_clock_retaken: z.number().int().nonnegative().optional(),
+        low_clock_kept: z.number().int().nonnegative().optional(),
+        idle_samples: z.number().int().nonnegative().optional(),
+        idle_max_us: z.number().optional(),
       }),
     )
     .default([]),
@@ -71,6 +81,18 @@ export const HarnessReportSchema = z.object({
       budget_cores: z.number().int().positive().optional(),
       budget_cpus: z.string().max(128).optional(),
       budget_resets: z.number().int().nonnegative().optional(),
+    })
+    .optional(),
+  /** cuda: whether the harness's probe read each worker's device data (c/harness_probe.c), the device's busy time
+      before each call (us), the SM clock's range over the run (MHz, 0: unknown) and why the probe is missing. */
+  probe: z
+    .object({
+      candidate: z.boolean(),
+      baseline: z.boolean(),
+      busy_us: z.number(),
+      min_sm_mhz: z.number(),
+      max_sm_mhz: z.number(),
+      why: z.string(),
     })
     .optional(),
   /** Where the harness's time went (ms, and sample counts). */

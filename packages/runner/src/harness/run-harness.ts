@@ -75,6 +75,8 @@ export async function runHarness(opts: HarnessOptions): Promise<HarnessRun> {
       // Where the harness writes its progress (c/harness_progress.c): relative to its working folder, the job
       // folder (/w in a sandbox, which mounts the progress folder writable).
       KF_PROGRESS: `${PROGRESS_FOLDER}/${PROGRESS_FILE}`,
+      // cuda: the harness's trusted probe (c/harness_probe.c); not for a sandboxed harness, whose folder lacks it.
+      ...(opts.cuda && opts.built.probe && !opts.sandboxHarness ? { KF_PROBE: opts.built.probe } : {}),
     },
     ...(opts.signal ? { signal: opts.signal } : {}),
   }).finally(() => {
