@@ -73,6 +73,10 @@ export const SERIAL_PRODUCT = [
   // Starts (and stops at once) a session to delete and restore it.
   'tests/e2e/deleted-sessions.test.ts',
   'tests/e2e/names-and-empty.test.ts',
+  // A tuner session, a submission and a sweep (stopped at once) whose results it downloads.
+  'tests/e2e/export.test.ts',
+  'tests/e2e/lifecycle.test.ts',
+  // Starts (and stops) a session, which the agent and runner start on.
   // A tuner session and a submission on 19_ReLU, their Profile in Chromium and the CLI (issue 37).
   'tests/e2e/profile.test.ts',
   // Sessions that evaluate (an LLM stand-in's kernels and the tuner's), one against a peak set far too low.

@@ -6,6 +6,7 @@ import { buttonClass } from '../components/Button';
 import { Card } from '../components/Card';
 import { DeviceSelect } from '../components/DeviceSelect';
 import { EmptyState } from '../components/EmptyState';
+import { ExportButtons } from '../components/ExportButtons';
 import { LeaderChart } from '../components/LeaderChart';
 import { LeaderboardTable } from '../components/LeaderboardTable';
 import { PageHeader } from '../components/PageHeader';
@@ -16,6 +17,7 @@ import { useDevices } from '../hooks/useDevices';
 import { useLeaderboard } from '../hooks/useLeaderboards';
 import { useProblem, useProblems } from '../hooks/useProblems';
 import { useQueryParam } from '../hooks/useQueryParam';
+import { leaderboardTable } from '../lib/exportTable';
 import { formatMs } from '../lib/format';
 import { closestProblemName } from '../lib/formChecks';
 import type { PageProps } from '../lib/matchPath';
@@ -101,14 +103,23 @@ export default function LeaderboardPage({ params }: PageProps) {
         </Card>
       ) : null}
       <Card>
-        <div className="mb-4 max-w-sm">
-          <DeviceSelect
-            label="Device"
-            devices={devices.data?.data ?? []}
-            value={device}
-            onChange={setDevice}
-            allowAny="All devices"
-          />
+        <div className="mb-4 flex flex-wrap items-end justify-between gap-3">
+          <div className="w-full max-w-sm">
+            <DeviceSelect
+              label="Device"
+              devices={devices.data?.data ?? []}
+              value={device}
+              onChange={setDevice}
+              allowAny="All devices"
+            />
+          </div>
+          {data && data.entries.length > 0 ? (
+            <ExportButtons
+              name={`${problemId}-leaderboard${device ? `-${device}` : ''}`}
+              what="the leaderboard"
+              table={() => leaderboardTable(data.entries)}
+            />
+          ) : null}
         </div>
         <QueryState data={data} error={error}>
           {(board) =>

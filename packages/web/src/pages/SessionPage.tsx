@@ -3,6 +3,7 @@ import { type AgentSession, attemptFigure, bestAttempt } from '@kernelforge/sdk'
 import { AppLink } from '../components/AppLink';
 import { AttemptChart } from '../components/AttemptChart';
 import { AttemptTable } from '../components/AttemptTable';
+import { ExportButtons } from '../components/ExportButtons';
 import { Card } from '../components/Card';
 import { InstructionList } from '../components/InstructionList';
 import { NewInstructionForm } from '../components/NewInstructionForm';
@@ -18,6 +19,7 @@ import { useSessionEvents, useStreamedText } from '../hooks/useSessionEvents';
 import { useSessionMutations } from '../hooks/useSessionMutations';
 import { useSessionProgress } from '../hooks/useSessionProgress';
 import { Speedup, TimeWithSpread } from '../components/Speedup';
+import { attemptsTable } from '../lib/exportTable';
 import type { PageProps } from '../lib/matchPath';
 
 /** The two newest attempts with a source, oldest first, as a comparison to start from. */
@@ -112,7 +114,18 @@ function SessionView({ session }: { session: AgentSession }) {
       <Card
         title={`Attempts (${session.generation_attempts.length})`}
         className="mt-6"
-        actions={comparePair(session) ? <AppLink href={comparePair(session) ?? ''}>Compare attempts</AppLink> : null}
+        actions={
+          <>
+            {comparePair(session) ? <AppLink href={comparePair(session) ?? ''}>Compare attempts</AppLink> : null}
+            {session.generation_attempts.length > 0 ? (
+              <ExportButtons
+                name={`${session.label || session.name}-attempts`}
+                what="the attempts"
+                table={() => attemptsTable(session.generation_attempts, bestId)}
+              />
+            ) : null}
+          </>
+        }
       >
         <AttemptTable
           sessionId={session.id}

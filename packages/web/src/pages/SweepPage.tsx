@@ -1,10 +1,12 @@
 // `/sweeps/:sweepId`: a sweep live (problems done of N, fast_p so far), its fast_p curve and per-problem table.
+import { sweepTable } from '../lib/exportTable';
 import type { PageProps } from '../lib/matchPath';
 import { mutate } from 'swr';
 import { navigate } from 'wouter/use-browser-location';
 import { AppLink } from '../components/AppLink';
 import { Button } from '../components/Button';
 import { Card } from '../components/Card';
+import { ExportButtons } from '../components/ExportButtons';
 import { FastPCurve, FastPTable } from '../components/FastPCurve';
 import { PageHeader } from '../components/PageHeader';
 import { ProblemName } from '../components/ProblemName';
@@ -102,7 +104,16 @@ export default function SweepPage({ params }: PageProps) {
                 <FastPCurve series={[{ label: sweep.name, fast_p: sweep.fast_p }]} />
               </div>
             </Card>
-            <Card title="Problems">
+            <Card
+              title="Problems"
+              actions={
+                <ExportButtons
+                  name={`${sweep.name}-problems`}
+                  what="the sweep's problems"
+                  table={() => sweepTable(sweep)}
+                />
+              }
+            >
               <div className="overflow-x-auto">
                 <table className="min-w-full text-sm" aria-label="Problems">
                   <thead>
