@@ -116,16 +116,16 @@ describe('submitting and its lifecycle', () => {
     await page.waitForURL(/\/leaderboard\/submission\/[0-9a-f-]+$/, { timeout: 15_000 });
     const summary = page.getByTestId('submission-summary');
     await summary.waitFor();
-    // One reading of the badge and the words beside it: "queued" never sits beside "Evaluating…".
+    // One reading of the badge and the words beside it: "queued" never sits beside "Evaluating:".
     const seen = await page.evaluate(() => ({
       badge: document.querySelector('[data-testid="submission-summary"] dd span')?.textContent ?? '',
       text: document.body.innerText,
     }));
     if (seen.badge === 'queued') {
-      expect(seen.text).not.toContain('Evaluating…');
-      expect(seen.text).toContain('Waiting for a runner…');
+      expect(seen.text).not.toContain('Evaluating:');
+      expect(seen.text).toContain('Waiting for a runner on ');
     } else if (seen.badge === 'evaluating') {
-      expect(seen.text).toContain('Evaluating…');
+      expect(seen.text).toContain('Evaluating:');
     } else {
       expect(seen.badge).toBe('done');
     }

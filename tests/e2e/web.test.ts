@@ -263,13 +263,13 @@ describe('submissions, leaderboards, tokens, admin', () => {
     await page.goto(`/leaderboard/submission/${id}`);
     const summary = page.getByTestId('submission-summary');
     await summary.filter({ hasText: 'queued' }).waitFor();
-    await page.getByText('Waiting for a runner… this page follows it to its verdict.').waitFor();
+    await page.getByText(/^Waiting for a runner on cpu-held: .* This page follows it to its verdict\.$/).waitFor();
     const claimed = await runner('claim', { runner_id: runnerId, devices: [device.id], wait_ms: 5000 });
     const job = claimed.body.job as { job_id: string; lease_token: string };
     expect(job).toBeTruthy();
     // The page polls: the badge turns to evaluating while the job is held.
     await summary.filter({ hasText: 'evaluating' }).waitFor({ timeout: 20_000 });
-    await page.getByText('Evaluating… this page follows it to its verdict.').waitFor();
+    await page.getByText(/^Evaluating: .* This page follows it to its verdict\.$/).waitFor();
     await shoot(page, 'submission-evaluating');
     const state = {
       verdict: 'incorrect',

@@ -11,6 +11,7 @@ import {
   Submission,
   SubmissionDetail,
 } from '../schemas/leaderboard.js';
+import { SubmissionProgress } from '../schemas/submission-progress.js';
 
 export class LeaderboardsResource {
   constructor(private readonly http: HttpClient) {}
@@ -54,6 +55,16 @@ export class SubmissionsResource {
   /** POST /api/v1/submission: queued for a ranked evaluation; follow it with leaderboards.submission(id). */
   create(body: CreateSubmissionRequest, options?: RequestOptions) {
     return this.http.request({ ...options, method: 'POST', path: '/submission', json: body, schema: Submission });
+  }
+
+  /** GET /api/v1/submission/{id}/progress: while it is not finished, its place in the queue or what runs now. */
+  progress(id: string, options?: RequestOptions) {
+    return this.http.request({
+      ...options,
+      method: 'GET',
+      path: path`/submission/${id}/progress`,
+      schema: SubmissionProgress,
+    });
   }
 
   /** GET /api/v1/submission: the caller's submissions, newest first. */

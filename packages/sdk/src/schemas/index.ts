@@ -9,3 +9,4 @@ export * from './runner.js';
 export * from './session.js';
 export * from './user.js';
 export * from './sweep.js';
+export * from './submission-progress.js';

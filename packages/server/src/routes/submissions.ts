@@ -7,6 +7,7 @@ import {
   LeaderboardList,
   Submission,
   SubmissionDetail,
+  SubmissionProgress,
   listOf,
   Text,
 } from '@kernelforge/sdk';
@@ -16,6 +17,7 @@ import type { AppContext } from '../context.js';
 import { type AppEnv, currentUser, userGuards } from '../http/auth.js';
 import { routeTable } from '../http/route.js';
 import { allLeaderboards, leaderboardFor } from '../services/leaderboards.js';
+import { submissionProgressOf } from '../services/submission-progress.js';
 import { createSubmission, listSubmissions, submissionDetail } from '../services/submissions.js';
 
 const SubmissionList = listOf(Submission);
@@ -58,6 +60,20 @@ export function mountSubmissionRoutes(api: Hono<AppEnv>, ctx: AppContext): void 
       const page = { limit: q.limit ?? 50, offset: q.offset ?? 0, problemName: q.problem_name };
       return listSubmissions(ctx, currentUser(c), page);
     },
+  );
+
+  route(
+    {
+      method: 'get',
+      path: '/submission/{id}/progress',
+      summary: "While a submission is not finished: its place in the device's queue, or what its runner reports now",
+      tags: ['submission'],
+      auth: 'user',
+      params: z.object({ id: Text.max(100) }),
+      response: SubmissionProgress,
+      errors: [404],
+    },
+    async (c, { params }) => submissionProgressOf(ctx, currentUser(c), params.id),
   );
 
   // The static /leaderboard/submission/{id} comes before /leaderboard/{problem_name}.

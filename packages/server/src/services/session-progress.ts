@@ -50,7 +50,7 @@ async function currentAttempt(sql: Sql, sessionId: string): Promise<CurrentRow |
  * The claim order (jobs/queue.ts) without its fair-share term: queued jobs of the same kind and device with a
  * higher priority, or the same priority and an earlier run_after (then created_at); and the jobs leased now.
  */
-async function queuePosition(sql: Sql, jobId: string): Promise<QueuePosition | null> {
+export async function queuePosition(sql: Sql, jobId: string): Promise<QueuePosition | null> {
   const rows = await sql.query<{ job: 'generate' | 'evaluate'; ahead: number; running: number }>(
     `WITH me AS (SELECT id, kind, device, priority, run_after, created_at FROM jobs WHERE id = $1)
      SELECT me.kind AS job,
@@ -89,7 +89,7 @@ async function phaseDurations(sql: Sql, phase: 'generate' | 'evaluate', scope: s
   return rows.map((r) => Number(r.seconds)).filter((s) => Number.isFinite(s) && s >= 0);
 }
 
-function median(values: number[]): number | null {
+export function median(values: number[]): number | null {
   if (values.length === 0) return null;
   const sorted = [...values].sort((x, y) => x - y);
   const mid = Math.floor(sorted.length / 2);
@@ -117,7 +117,7 @@ async function typicalDuration(
 }
 
 /** The evaluation's progress as its runner last reported it (validated when stored; read back defensively). */
-function evaluationOf(stored: unknown): EvaluationProgress | null {
+export function evaluationOf(stored: unknown): EvaluationProgress | null {
   if (stored === null || stored === undefined) return null;
   let value = stored;
   if (typeof value === 'string') {

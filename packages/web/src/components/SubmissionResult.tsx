@@ -8,6 +8,7 @@ import { CodeView } from './CodeView';
 import { CopyButton } from './CopyButton';
 import { EvaluationReport } from './EvaluationReport';
 import { Spinner } from './Spinner';
+import { SubmissionWait } from './SubmissionWait';
 import { Speedup } from './Speedup';
 import { ProblemName } from './ProblemName';
 import { LifecycleBadge, VerdictBadge } from './StatusBadge';
@@ -60,14 +61,14 @@ export function SubmissionResult({ submission }: { submission: SubmissionDetail 
             href={`/leaderboard/${encodeURIComponent(submission.problem_name)}`}
           />
         </p>
-        {pending ? (
-          <Spinner
-            label={
-              submission.status === 'queued'
-                ? 'Waiting for a runner… this page follows it to its verdict.'
-                : 'Evaluating… this page follows it to its verdict.'
-            }
+        {pending && submission.source !== null ? (
+          <SubmissionWait
+            id={submission.id}
+            status={submission.status as 'queued' | 'evaluating'}
+            device={submission.device}
           />
+        ) : pending ? (
+          <Spinner label="Being evaluated… this page follows it to its verdict." />
         ) : null}
         {submission.error ? (
           <p role="alert" className="mt-3 text-sm text-rose-700 dark:text-rose-300">
