@@ -52,6 +52,97 @@ describe('the Profile card', () => {
     expect(screen.getByText(/Assembly of solution, solution\._omp_fn\.0/)).toBeTruthy();
   });
 
+  it('a cuda result shows each kernel: registers, spills, shared memory, occupancy with its basis, and its PTX', () => {
+    fakeApi({ 'GET /api/v1/devices': { body: { data: [], count: 0 } } });
+    const occ = (block_size: number, occupancy: number, limiter: string, basis: string) => ({
+      block_size,
+      basis,
+      blocks_per_sm: (occupancy * 64 * 32) / block_size,
+      warps_per_sm: occupancy * 64,
+      max_warps_per_sm: 64,
+      occupancy,
+      limiter,
+    });
+    const kernel = {
+      stack_bytes: 0,
+      spill_store_bytes: 0,
+      spill_load_bytes: 0,
+      shared_bytes: 0,
+      constant_bytes: null,
+      barriers: 0,
+      max_threads: null,
+    };
+    const cudaFacts = {
+      symbols: ['_Z4reluPKfPfl', '_Z7bigregsPKfPfi'],
+      assembly: '.visible .entry _Z4reluPKfPfl(\n$L__BB0_1:\n\tld.global.f32 %f1, [%rd1];\n\t@%p1 bra $L__BB0_1;\n}',
+      assembly_truncated: false,
+      hot_loop: { start_line: 2, end_line: 4, function: '_Z4reluPKfPfl', vector_bits: null },
+      vectorization: null,
+      counters: { available: false, reason: 'not available here, because Nsight Compute (ncu) is not on this runner' },
+      notes: ['SASS needs cuobjdump, not on this runner: the assembly is the PTX that ptxas compiled'],
+      cuda: {
+        arch: 'sm_90',
+        user_constant_bytes: null,
+        assembly_kind: 'ptx' as const,
+        limits_source: 'cuda_occupancy.h',
+        kernels: [
+          {
+            ...kernel,
+            name: 'relu(float const*, float*, long)',
+            mangled: '_Z4reluPKfPfl',
+            registers: 10,
+            occupancy: [occ(256, 1, 'warps', 'launched with 256 threads per block in the source')],
+          },
+          {
+            ...kernel,
+            name: 'bigregs(float const*, float*, int)',
+            mangled: '_Z7bigregsPKfPfi',
+            registers: 64,
+            stack_bytes: 632,
+            spill_store_bytes: 1720,
+            spill_load_bytes: 1908,
+            shared_bytes: 2048,
+            occupancy: [
+              occ(
+                128,
+                0.5,
+                'registers',
+                "assumed 128 threads: the launch's block size is not a constant of the source",
+              ),
+              occ(
+                256,
+                0.5,
+                'registers',
+                "assumed 256 threads: the launch's block size is not a constant of the source",
+              ),
+            ],
+          },
+        ],
+      },
+    };
+    render(
+      <EvaluationReport
+        state={{
+          ...base,
+          compile: { ...(base.compile as NonNullable<EvaluationState['compile']>), compiler: 'nvcc', facts: cudaFacts },
+        }}
+      />,
+    );
+    const rows = [...screen.getByTestId('cuda-kernels').querySelectorAll('tbody tr')].map((r) => r.textContent);
+    expect(rows[0]).toBe(
+      'relu(float const*, float*, long)10none0 B0 B100% at 256 threads (8 blocks/SM, warps)launched with 256 threads per block in the source',
+    );
+    expect(rows[1]).toContain('1720 B / 1908 B');
+    expect(rows[1]).toContain('2 KiB');
+    expect(rows[1]).toContain('50% at 128 threads (8 blocks/SM, registers)50% at 256 threads (4 blocks/SM, registers)');
+    expect(rows[1]).toContain("assumed sizes: the launch's block size is not a constant of the source");
+    expect(screen.queryByTestId('vectorization')).toBeNull();
+    expect(screen.getByTestId('hot-loop').textContent).toBe('Hot loop: PTX lines 2–4, in _Z4reluPKfPfl');
+    expect(screen.getByTestId('counters').textContent).toContain('Nsight Compute (ncu) is not on this runner');
+    expect(screen.getByText(/SASS needs cuobjdump, not on this runner/)).toBeTruthy();
+    expect(screen.getByText(/^PTX of _Z4reluPKfPfl, _Z7bigregsPKfPfi/)).toBeTruthy();
+  });
+
   it("another user's compiled result says the build facts are the author's", () => {
     fakeApi({ 'GET /api/v1/devices': { body: { data: [], count: 0 } } });
     render(<EvaluationReport state={{ ...base, redacted: true }} />);

@@ -1,4 +1,5 @@
-// `--build-facts`: an evaluation's build facts (assembly with its hot loop, vectorization, counters) beside its roofline.
+// `--build-facts`: an evaluation's build facts (assembly with its hot loop, vectorization or cuda kernels' resources and
+// occupancy, counters) beside its roofline.
 import { cacheNote, type EvaluationState } from '@kernelforge/sdk';
 import type { Output } from './output.js';
 
@@ -20,7 +21,7 @@ export function printBuildFacts(output: Output, what: string, state: EvaluationS
     output.info(
       state?.redacted
         ? `${what} is another user's: its build facts are visible to its author only.`
-        : `${what} has no build facts (only compiled C and C++ evaluations on the cpu have them).`,
+        : `${what} has no build facts (only compiled C, C++ and CUDA evaluations have them).`,
     );
     return;
   }
@@ -38,12 +39,17 @@ export function printBuildFacts(output: Output, what: string, state: EvaluationS
     if (note) fields.push(['Cache', `${c.name}: ${note}`]);
   }
   const hot = facts.hot_loop;
+  const cuda = facts.cuda;
+  const asmName = cuda ? cuda.assembly_kind.toUpperCase() : 'assembly';
   fields.push([
     'Hot loop',
     hot
-      ? `assembly lines ${hot.start_line}-${hot.end_line}, in ${hot.function} (${hot.vector_bits ? `${hot.vector_bits}-bit vectors` : 'scalar'})`
+      ? cuda
+        ? `${asmName} lines ${hot.start_line}-${hot.end_line}, in ${hot.function}`
+        : `assembly lines ${hot.start_line}-${hot.end_line}, in ${hot.function} (${hot.vector_bits ? `${hot.vector_bits}-bit vectors` : 'scalar'})`
       : 'none found',
   ]);
+  if (cuda) fields.push(['Occupancy', cuda.limits_source]);
   fields.push([
     'Counters',
     facts.counters.available && facts.counters.values
@@ -55,7 +61,31 @@ export function printBuildFacts(output: Output, what: string, state: EvaluationS
   for (const note of facts.notes ?? []) fields.push(['Note', note]);
   output.fields(fields);
   output.line();
-  if (facts.vectorization === null) output.line(style.dim('No vectorization report (the compiler is not gcc).'));
+  if (cuda) {
+    if (cuda.kernels.length === 0) output.line(style.dim('ptxas reported no kernels.'));
+    else
+      output.table(cuda.kernels, [
+        { header: 'KERNEL', value: (k) => k.name },
+        { header: 'REGS', value: (k) => String(k.registers), align: 'right' },
+        {
+          header: 'SPILLS ST/LD',
+          value: (k) =>
+            k.spill_store_bytes || k.spill_load_bytes ? `${k.spill_store_bytes}/${k.spill_load_bytes} B` : 'none',
+        },
+        { header: 'STACK', value: (k) => `${k.stack_bytes} B`, align: 'right' },
+        { header: 'SHARED', value: (k) => `${k.shared_bytes} B`, align: 'right' },
+        {
+          header: `OCCUPANCY (${cuda.arch})`,
+          value: (k) =>
+            k.occupancy.map((o) => `${Math.round(o.occupancy * 100)}%@${o.block_size} (${o.limiter})`).join(', ') ||
+            '-',
+        },
+      ]);
+    const bases = new Set(
+      cuda.kernels.flatMap((k) => k.occupancy.map((o) => o.basis.replace(/^assumed \d+ threads: /, 'assumed sizes: '))),
+    );
+    for (const b of bases) output.line(style.dim(`Block size: ${b}`));
+  } else if (facts.vectorization === null) output.line(style.dim('No vectorization report (the compiler is not gcc).'));
   else if (facts.vectorization.length === 0)
     output.line(style.dim('Vectorization: the source has no loops gcc reports on.'));
   else
@@ -67,7 +97,9 @@ export function printBuildFacts(output: Output, what: string, state: EvaluationS
     ]);
   output.line();
   output.line(
-    style.bold(`Assembly of ${facts.symbols.join(', ')}${facts.assembly_truncated ? ' (cut at 64 KiB)' : ''}`),
+    style.bold(
+      `${cuda ? asmName : 'Assembly'} of ${facts.symbols.join(', ')}${facts.assembly_truncated ? ' (cut at 64 KiB)' : ''}`,
+    ),
   );
   facts.assembly.split('\n').forEach((line, i) => {
     const inHot = hot && i + 1 >= hot.start_line && i + 1 <= hot.end_line;

@@ -224,3 +224,96 @@ test("the previous attempt's build facts (vectorization misses, the hot loop, co
   expect(prompt).toContain('vmaxps %ymm1,%ymm0,%ymm0');
   expect(prompt).toContain('Hardware counters: not available here, because this machine exposes no hardware PMU');
 });
+
+test("a cuda attempt's build facts (registers, spills, occupancy and its basis, the PTX hot loop, no ncu) are in the next prompt", async () => {
+  const config: AgentsConfig = {
+    llmProvider: 'openai',
+    llmBaseUrl: `${llm.url}/v1`,
+    llmModel: 'm',
+    llmRetryBudgetMs: 3000,
+  };
+  const occupancy = (block_size: number, occ: number, limiter: string, basis: string) => ({
+    block_size,
+    basis,
+    blocks_per_sm: (occ * 64 * 32) / block_size,
+    warps_per_sm: occ * 64,
+    max_warps_per_sm: 64,
+    occupancy: occ,
+    limiter,
+  });
+  const kernel = { constant_bytes: null, barriers: 0, max_threads: null, stack_bytes: 0, shared_bytes: 0 };
+  const accepted: EvaluationState = {
+    ...compileError,
+    verdict: 'accepted',
+    message: 'accepted',
+    compile: {
+      ...(compileError.compile as NonNullable<EvaluationState['compile']>),
+      compiler: 'nvcc',
+      ok: true,
+      log: '',
+      facts: {
+        symbols: ['_Z4gemmPKfS0_Pfi'],
+        assembly:
+          '.visible .entry _Z4gemmPKfS0_Pfi(\n$L__BB0_2:\n\tld.shared.f32 \t%f12, [%r4];\n\t@%p8 bra \t$L__BB0_2;\n}',
+        assembly_truncated: false,
+        hot_loop: { start_line: 2, end_line: 4, function: '_Z4gemmPKfS0_Pfi', vector_bits: null },
+        vectorization: null,
+        counters: {
+          available: false,
+          reason: 'not available here, because Nsight Compute (ncu) is not on this runner',
+        },
+        cuda: {
+          arch: 'sm_90',
+          user_constant_bytes: null,
+          assembly_kind: 'ptx',
+          limits_source: 'cuda_occupancy.h',
+          kernels: [
+            {
+              ...kernel,
+              name: 'gemm(float const*, float const*, float*, int)',
+              mangled: '_Z4gemmPKfS0_Pfi',
+              registers: 128,
+              spill_store_bytes: 96,
+              spill_load_bytes: 80,
+              stack_bytes: 96,
+              shared_bytes: 8192,
+              occupancy: [occupancy(256, 0.25, 'registers', 'launched with 256 threads per block in the source')],
+            },
+            {
+              ...kernel,
+              name: 'scale(float*, int)',
+              mangled: '_Z5scalePfi',
+              registers: 8,
+              spill_store_bytes: 0,
+              spill_load_bytes: 0,
+              occupancy: [
+                occupancy(
+                  128,
+                  1,
+                  'warps',
+                  "assumed 128 threads: the launch's block size is not a constant of the source",
+                ),
+              ],
+            },
+          ],
+        },
+      },
+    },
+  };
+  llm.queue({ kind: 'text', text: REPLY });
+  const agent = createAgent({ provider: 'openai' }, config);
+  await agent.generate(
+    context(RELU, [{ ...failedAttempt, source: CODE, evaluation_state: accepted }], { attemptNumber: 2 }),
+  );
+  const prompt = llm.lastPrompt();
+  expect(prompt).toContain('# Build facts of attempt #1');
+  expect(prompt).toContain('Kernels as ptxas compiled them for sm_90:');
+  expect(prompt).toContain(
+    '- gemm(float const*, float const*, float*, int): 128 registers, SPILLS 96 B stored / 80 B loaded, 96 B stack, 8192 B shared; theoretical occupancy 25% at 256 threads (limited by registers)',
+  );
+  expect(prompt).toContain('theoretical occupancy 100% at 128 threads (limited by warps) (block size assumed');
+  expect(prompt).toContain('Hot loop (PTX, innermost, in _Z4gemmPKfS0_Pfi)');
+  expect(prompt).toContain('@%p8 bra');
+  expect(prompt).not.toContain('Vectorized loops');
+  expect(prompt).toContain('Hardware counters: not available here, because Nsight Compute (ncu) is not on this runner');
+});

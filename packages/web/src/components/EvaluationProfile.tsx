@@ -1,5 +1,6 @@
 // An evaluation's "Profile": why it is as fast as it is. The roofline point beside the compiler's vectorization report
-// and the hardware counters (or why there are none), then the assembly of `solution` with its hot loop marked.
+// (cpu) or each kernel's registers, spills, shared memory and occupancy (cuda), and the hardware counters (or why there
+// are none), then the assembly of `solution` (or the kernels' SASS or PTX) with its hot loop marked.
 import type { BenchmarkingResult, BuildFacts, DevicePeaks, EvaluationState } from '@kernelforge/sdk';
 import { Card } from './Card';
 import { CodeView } from './CodeView';
@@ -48,6 +49,66 @@ function Vectorization({ loops }: { loops: BuildFacts['vectorization'] }) {
   );
 }
 
+const kib = (b: number) => (b >= 1024 ? `${(b / 1024).toFixed(b % 1024 ? 1 : 0)} KiB` : `${b} B`);
+
+function CudaKernels({ cuda }: { cuda: NonNullable<BuildFacts['cuda']> }) {
+  if (cuda.kernels.length === 0)
+    return <p className="text-sm text-slate-600 dark:text-slate-400">ptxas reported no kernels.</p>;
+  return (
+    <table className="w-full text-left text-sm" data-testid="cuda-kernels">
+      <caption className="mb-1 text-left text-xs text-slate-500 dark:text-slate-400">
+        ptxas -v for {cuda.arch}, per kernel; theoretical occupancy per SM ({cuda.limits_source})
+      </caption>
+      <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
+        <tr>
+          <th className={th}>Kernel</th>
+          <th className={th}>Registers</th>
+          <th className={th}>Spills (st/ld)</th>
+          <th className={th}>Stack</th>
+          <th className={th}>Shared</th>
+          <th className={th}>Occupancy</th>
+        </tr>
+      </thead>
+      <tbody>
+        {cuda.kernels.map((k) => (
+          <tr key={k.mangled} className="border-t border-slate-100 dark:border-slate-800">
+            <td className={`${td} font-mono text-xs break-all`}>{k.name}</td>
+            <td className={`${td} tabular-nums`}>{k.registers}</td>
+            <td className={`${td} tabular-nums`}>
+              {k.spill_store_bytes || k.spill_load_bytes ? (
+                <span className="text-rose-700 dark:text-rose-400">
+                  {k.spill_store_bytes} B / {k.spill_load_bytes} B
+                </span>
+              ) : (
+                'none'
+              )}
+            </td>
+            <td className={`${td} tabular-nums`}>{kib(k.stack_bytes)}</td>
+            <td className={`${td} tabular-nums`}>{kib(k.shared_bytes)}</td>
+            <td className={`${td} text-xs`}>
+              {k.occupancy.length === 0
+                ? '—'
+                : k.occupancy.map((o) => (
+                    <div key={o.block_size} title={o.basis}>
+                      {`${Math.round(o.occupancy * 100)}% at ${o.block_size} threads (${o.blocks_per_sm} blocks/SM, ${o.limiter})`}
+                    </div>
+                  ))}
+              {k.occupancy[0] ? (
+                <div className="text-slate-500 dark:text-slate-400">{basisNote(k.occupancy[0].basis)}</div>
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The basis of a kernel's occupancy rows, once (assumed sizes all share one reason). */
+function basisNote(basis: string): string {
+  return basis.replace(/^assumed \d+ threads: /, 'assumed sizes: ');
+}
+
 export function EvaluationProfile({
   state,
   bench,
@@ -59,6 +120,8 @@ export function EvaluationProfile({
 }) {
   const facts = state.compile?.facts;
   const hot = facts?.hot_loop ?? null;
+  const asmName = facts?.cuda ? facts.cuda.assembly_kind.toUpperCase() : 'assembly';
+  const asmTitle = facts?.cuda ? asmName : 'Assembly';
   const roofline = bench && peaks ? <Roofline result={bench} peaks={peaks} /> : null;
   return (
     <Card title="Profile">
@@ -68,12 +131,14 @@ export function EvaluationProfile({
           <div className="space-y-3 text-sm text-slate-700 dark:text-slate-300">
             {facts ? (
               <>
-                <Vectorization loops={facts.vectorization} />
+                {facts.cuda ? <CudaKernels cuda={facts.cuda} /> : <Vectorization loops={facts.vectorization} />}
                 <p data-testid="hot-loop">
                   <span className="font-medium">Hot loop:</span>{' '}
                   {hot
-                    ? `assembly lines ${hot.start_line}–${hot.end_line}, in ${hot.function} (${hot.vector_bits ? `${hot.vector_bits}-bit vectors` : 'scalar'})`
-                    : 'no loop found in the assembly'}
+                    ? facts.cuda
+                      ? `${asmName} lines ${hot.start_line}–${hot.end_line}, in ${hot.function}`
+                      : `assembly lines ${hot.start_line}–${hot.end_line}, in ${hot.function} (${hot.vector_bits ? `${hot.vector_bits}-bit vectors` : 'scalar'})`
+                    : `no loop found in the ${asmName}`}
                 </p>
                 <p data-testid="counters">
                   <span className="font-medium">Hardware counters:</span>{' '}
@@ -93,7 +158,7 @@ export function EvaluationProfile({
               <p className="text-slate-600 dark:text-slate-400">
                 {state.redacted
                   ? 'The assembly and the vectorization report are derived from the source: visible to the author only.'
-                  : 'No build facts: only C and C++ evaluations compiled on the cpu have them.'}
+                  : 'No build facts: only compiled C, C++ and CUDA evaluations have them.'}
               </p>
             )}
           </div>
@@ -101,12 +166,12 @@ export function EvaluationProfile({
         {facts?.assembly ? (
           <div>
             <h3 className="mb-1 text-sm font-medium text-slate-900 dark:text-white">
-              Assembly of {facts.symbols.join(', ')}
+              {asmTitle} of {facts.symbols.join(', ')}
               {facts.assembly_truncated ? ' (cut at 64 KiB)' : ''}
             </h3>
             <CodeView
               source={facts.assembly}
-              label="Assembly"
+              label={asmTitle}
               language="asm"
               marked={hot ? { from: hot.start_line, to: hot.end_line } : undefined}
             />

@@ -1,4 +1,5 @@
-// The previous attempt's build facts in a prompt, concisely: the loops gcc did not vectorize and why, the hot loop.
+// The previous attempt's build facts in a prompt, concisely: the loops gcc did not vectorize and why (cpu), or each
+// kernel's registers, spills, shared memory and occupancy (cuda), and the hot loop.
 import type { BuildFacts } from '@kernelforge/sdk';
 
 const HOT_LOOP_LINES = 40;
@@ -25,12 +26,28 @@ export function buildFactsText(attemptNumber: number, facts: BuildFacts | undefi
           .join('\n')}${missed.length > MISSED ? `\n- ... and ${missed.length - MISSED} more` : ''}`,
       );
   }
+  const cuda = facts.cuda;
+  if (cuda) {
+    lines.push(`Kernels as ptxas compiled them for ${cuda.arch}:`);
+    for (const k of cuda.kernels.slice(0, MISSED)) {
+      const occ = k.occupancy
+        .map((o) => `${Math.round(o.occupancy * 100)}% at ${o.block_size} threads (limited by ${o.limiter})`)
+        .join(', ');
+      const spills = k.spill_store_bytes || k.spill_load_bytes;
+      lines.push(
+        `- ${k.name.slice(0, 200)}: ${k.registers} registers, ${spills ? `SPILLS ${k.spill_store_bytes} B stored / ${k.spill_load_bytes} B loaded` : 'no spills'}, ${k.stack_bytes} B stack, ${k.shared_bytes} B shared; theoretical occupancy ${occ || 'unknown'}${k.occupancy[0]?.basis.startsWith('assumed') ? ' (block size assumed: not a constant of the source)' : ''}`,
+      );
+    }
+    if (cuda.kernels.length > MISSED) lines.push(`- ... and ${cuda.kernels.length - MISSED} more kernels`);
+  }
   const hot = facts.hot_loop;
   if (hot) {
     const all = facts.assembly.split('\n').slice(hot.start_line - 1, hot.end_line);
     const shown = all.slice(0, HOT_LOOP_LINES).map((l) => l.replace(/^\s+[0-9a-f]+:\t/, '  '));
+    const kind = cuda ? `${cuda.assembly_kind.toUpperCase()}, ` : '';
+    const width = cuda ? '' : `, ${hot.vector_bits ? `${hot.vector_bits}-bit vectors` : 'scalar'}`;
     lines.push(
-      `Hot loop (innermost, in ${hot.function}, ${hot.vector_bits ? `${hot.vector_bits}-bit vectors` : 'scalar'}):\n\`\`\`asm\n${shown.join('\n')}${all.length > HOT_LOOP_LINES ? `\n  ... (${all.length - HOT_LOOP_LINES} more instructions)` : ''}\n\`\`\``,
+      `Hot loop (${kind}innermost, in ${hot.function}${width}):\n\`\`\`asm\n${shown.join('\n')}${all.length > HOT_LOOP_LINES ? `\n  ... (${all.length - HOT_LOOP_LINES} more instructions)` : ''}\n\`\`\``,
     );
   }
   lines.push(
