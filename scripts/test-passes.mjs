@@ -27,6 +27,8 @@ export const SERIAL_TIMING = [
   'packages/runner/test/build-facts.test.ts',
   'packages/runner/test/cheats.test.ts',
   'packages/runner/test/cuda.test.ts',
+  // Runs the C harness's cuda path (timing included) against stand-ins for the stub and the probe.
+  'packages/runner/test/cuda-probe.test.ts',
   // Compiles cuda candidates with nvcc through the runner and evaluates a ReLU to check its build facts.
   'packages/runner/test/cuda-facts.test.ts',
   'packages/runner/test/isolation.test.ts',

@@ -11,22 +11,37 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "harness_internal.h"
 
-static int probe_io(struct harness *h, const kf_probe_cmd *c, kf_probe_reply *r) {
-  const char *p = (const char *)c;
-  size_t n = sizeof *c;
-  while (n > 0) {
-    ssize_t w = write(h->probe.cmd_fd, p, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return -1;
-    p += w;
-    n -= (size_t)w;
+/* One command (one message on the probe's socket, with `fd` passed along when >= 0) and its reply. */
+static int probe_io_fd(struct harness *h, const kf_probe_cmd *c, kf_probe_reply *r, int fd) {
+  memset(r, 0, sizeof *r);
+  char ctrl[CMSG_SPACE(sizeof(int))];
+  struct iovec iov = {(void *)c, sizeof *c};
+  struct msghdr m;
+  memset(&m, 0, sizeof m);
+  m.msg_iov = &iov;
+  m.msg_iovlen = 1;
+  if (fd >= 0) {
+    memset(ctrl, 0, sizeof ctrl);
+    m.msg_control = ctrl;
+    m.msg_controllen = sizeof ctrl;
+    struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+    cm->cmsg_level = SOL_SOCKET;
+    cm->cmsg_type = SCM_RIGHTS;
+    cm->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(cm), &fd, sizeof fd);
   }
+  ssize_t w;
+  do w = sendmsg(h->probe.cmd_fd, &m, MSG_NOSIGNAL);
+  while (w < 0 && errno == EINTR);
+  if (w != (ssize_t)sizeof *c) return -1;
   char *q = (char *)r;
-  n = sizeof *r;
+  size_t n = sizeof *r;
   while (n > 0) {
     ssize_t got = read(h->probe.reply_fd, q, n);
     if (got < 0 && errno == EINTR) continue;
@@ -36,6 +51,8 @@ static int probe_io(struct harness *h, const kf_probe_cmd *c, kf_probe_reply *r)
   }
   return 0;
 }
+
+static int probe_io(struct harness *h, const kf_probe_cmd *c, kf_probe_reply *r) { return probe_io_fd(h, c, r, -1); }
 
 /* Starts the probe with the harness's output copy (a memfd of `size` bytes) as its fd 5. 0: started. */
 int kfh_probe_start(struct harness *h, size_t size) {
@@ -55,7 +72,8 @@ int kfh_probe_start(struct harness *h, size_t size) {
     return -1;
   }
   int to[2], from[2];
-  if (pipe2(to, O_CLOEXEC) || pipe2(from, O_CLOEXEC)) return -1;
+  /* Commands on a socket (one message each), so that a memory pool's fd can go with an OPEN; replies on a pipe. */
+  if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, to) || pipe2(from, O_CLOEXEC)) return -1;
   signal(SIGPIPE, SIG_IGN); /* a probe that died (no device) is a failed write, not the harness's end */
   pid_t pid = fork();
   if (pid < 0) return -1;
@@ -94,8 +112,19 @@ int kfh_probe_attach(struct harness *h, worker_t *w, int slot) {
   memset(&c, 0, sizeof c);
   c.op = KF_PROBE_OPEN;
   c.slot = slot;
+  c.kind = rep.inside_ns == 2 ? 2 : 1;
   memcpy(c.ipc, rep.ipc, sizeof c.ipc);
-  if (probe_io(h, &c, &r) || r.status != 0) {
+  int fd = -1;
+  if (c.kind == 2) {
+    /* The worker's memory pool fd, taken from its process (the sandbox's pid 1) by number: pidfd_getfd. */
+    if (w->init_pidfd < 0 || (fd = (int)syscall(SYS_pidfd_getfd, w->init_pidfd, (int)rep.aux_ns, 0)) < 0) {
+      snprintf(P->why, sizeof P->why, "could not take the worker's memory pool fd (pidfd_getfd: %s)", strerror(errno));
+      return -1;
+    }
+  }
+  int rc = probe_io_fd(h, &c, &r, fd);
+  if (fd >= 0) close(fd);
+  if (rc || r.status != 0) {
     snprintf(P->why, sizeof P->why, "the probe could not open the worker's device data: %s", r.why);
     return -1;
   }

@@ -45,11 +45,14 @@ static inline int kf_low_clock(double sm_mhz, double max_mhz) {
 #define KF_PROBE_MAX_RANGES 16
 enum { KF_PROBE_OPEN = 1, KF_PROBE_SUM = 2, KF_PROBE_COPY = 3, KF_PROBE_EXIT = 4 };
 
-/* Commands on the probe's fd 3. OPEN: map `ipc` as slot `slot` (0 the candidate, 1 the baseline). SUM: the keyed sum
+/* Commands on the probe's fd 3 (a unix socket: an OPEN of kind 2 carries the pool's fd). OPEN: map `ipc` as slot `slot` (0 the candidate, 1 the baseline). SUM: the keyed sum
    of the ranges (byte offsets into the slot's data). COPY: the ranges copied into the harness's memfd (fd 5) at the
    same offsets, then the SM clock read (nranges 0: the clock alone). */
 typedef struct {
   int32_t op, slot;
+  /* OPEN: 1 a legacy CUDA IPC handle in ipc; 2 a memory pool's fd (sent with the command, SCM_RIGHTS) and the
+     pointer's export data in ipc. */
+  int32_t kind, pad0;
   uint64_t key;
   int32_t nranges, pad;
   uint64_t off[KF_PROBE_MAX_RANGES], bytes[KF_PROBE_MAX_RANGES];

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "kf_probe.h"
@@ -62,6 +63,26 @@ static int io_full(int fd, void *buf, size_t n, int wr) {
   return 0;
 }
 
+/* One command from fd 3 (a SOCK_SEQPACKET socket: one message each), and the fd it carries, if any (else -1). */
+static int read_cmd(kf_probe_cmd *c, int *fd) {
+  *fd = -1;
+  char ctrl[CMSG_SPACE(sizeof(int))];
+  struct iovec iov = {c, sizeof *c};
+  struct msghdr m;
+  memset(&m, 0, sizeof m);
+  m.msg_iov = &iov;
+  m.msg_iovlen = 1;
+  m.msg_control = ctrl;
+  m.msg_controllen = sizeof ctrl;
+  ssize_t r;
+  do r = recvmsg(3, &m, MSG_CMSG_CLOEXEC);
+  while (r < 0 && errno == EINTR);
+  if (r != (ssize_t)sizeof *c) return -1;
+  struct cmsghdr *h = CMSG_FIRSTHDR(&m);
+  if (h && h->cmsg_level == SOL_SOCKET && h->cmsg_type == SCM_RIGHTS) memcpy(fd, CMSG_DATA(h), sizeof(int));
+  return 0;
+}
+
 int main(void) {
   struct stat st;
   char *host = NULL;
@@ -82,13 +103,33 @@ int main(void) {
   nvml_open(device);
   char *slots[2] = {NULL, NULL};
   kf_probe_cmd c;
-  while (io_full(3, &c, sizeof c, 0) == 0) {
+  int passed = -1;
+  while (read_cmd(&c, &passed) == 0) {
     kf_probe_reply r;
     memset(&r, 0, sizeof r);
     if (c.op == KF_PROBE_EXIT) break;
     int slot = c.slot == 1 ? 1 : 0, n = c.nranges < 0 ? 0 : c.nranges > KF_PROBE_MAX_RANGES ? KF_PROBE_MAX_RANGES : c.nranges;
     cudaError_t e = cudaSuccess;
-    if (c.op == KF_PROBE_OPEN) {
+    if (c.op == KF_PROBE_OPEN && c.kind == 2) {
+      /* A memory pool's fd (passed with the command) and the pointer's export data. */
+      cudaMemPool_t pool = NULL;
+      slots[slot] = NULL;
+      if (passed < 0) {
+        e = cudaErrorInvalidValue;
+        snprintf(r.why, sizeof r.why, "no pool fd came with the command");
+      } else if ((e = cudaMemPoolImportFromShareableHandle(&pool, (void *)(intptr_t)passed,
+                                                           cudaMemHandleTypePosixFileDescriptor, 0)) == cudaSuccess) {
+        cudaMemAccessDesc acc;
+        memset(&acc, 0, sizeof acc);
+        acc.location.type = cudaMemLocationTypeDevice;
+        acc.location.id = device;
+        acc.flags = cudaMemAccessFlagsProtReadWrite;
+        if (cudaMemPoolSetAccess(pool, &acc, 1) != cudaSuccess) cudaGetLastError(); /* the pool's own device: default */
+        cudaMemPoolPtrExportData data;
+        memcpy(&data, c.ipc, sizeof data);
+        e = cudaMemPoolImportPointer((void **)&slots[slot], pool, &data);
+      }
+    } else if (c.op == KF_PROBE_OPEN) {
       cudaIpcMemHandle_t hd;
       memcpy(&hd, c.ipc, sizeof hd);
       if (slots[slot]) cudaIpcCloseMemHandle(slots[slot]);
@@ -124,6 +165,7 @@ int main(void) {
       if (!r.why[0]) snprintf(r.why, sizeof r.why, "%s", cudaGetErrorString(e));
       cudaGetLastError();
     }
+    if (passed >= 0) close(passed);
     if (io_full(4, &r, sizeof r, 1)) return 93;
   }
   return 0;

@@ -43,7 +43,30 @@ int main(void) {
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
   /* Twice the L2 the device reports (pygpubench's clear_l2), at least 16 MiB. */
   const size_t flush_bytes = l2 > (8 << 20) ? 2 * (size_t)l2 : (size_t)16 << 20;
-  if (cudaMalloc(&dev, size) != cudaSuccess || cudaMalloc(&flush, flush_bytes) != cudaSuccess) return 94;
+  /* The device data comes from a memory pool that exports a POSIX file descriptor where the device supports one: the
+     harness takes that fd (pidfd_getfd) and hands it to its probe, which works across the sandbox's namespaces; a
+     legacy IPC handle (cudaIpcGetMemHandle) otherwise. */
+  int handle_types = 0, pool_fd = -1;
+  cudaMemPool_t pool = NULL;
+  cudaDeviceGetAttribute(&handle_types, cudaDevAttrMemoryPoolSupportedHandleTypes, device);
+  if (handle_types & cudaMemHandleTypePosixFileDescriptor) {
+    cudaMemPoolProps props;
+    memset(&props, 0, sizeof props);
+    props.allocType = cudaMemAllocationTypePinned;
+    props.handleTypes = cudaMemHandleTypePosixFileDescriptor;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = device;
+    if (cudaMemPoolCreate(&pool, &props) != cudaSuccess ||
+        cudaMallocFromPoolAsync((void **)&dev, size, pool, 0) != cudaSuccess || cudaStreamSynchronize(0) != cudaSuccess ||
+        cudaMemPoolExportToShareableHandle(&pool_fd, pool, cudaMemHandleTypePosixFileDescriptor, 0) != cudaSuccess) {
+      cudaGetLastError();
+      if (dev) cudaFreeAsync(dev, 0);
+      dev = NULL;
+      pool = NULL;
+      pool_fd = -1;
+    }
+  }
+  if ((!dev && cudaMalloc(&dev, size) != cudaSuccess) || cudaMalloc(&flush, flush_bytes) != cudaSuccess) return 94;
   cudaEvent_t e0, e1, ef;
   cudaEventCreate(&e0);
   cudaEventCreate(&e1);
@@ -71,9 +94,19 @@ int main(void) {
       float ms = 0;
       cudaEventElapsedTime(&ms, e0, e1);
     } else if (cmd.op == KF_OP_IPC) {
-      cudaIpcMemHandle_t hd;
-      if (cudaIpcGetMemHandle(&hd, dev) != cudaSuccess) rep.status = 6;
-      else memcpy(rep.ipc, &hd, sizeof hd < sizeof rep.ipc ? sizeof hd : sizeof rep.ipc);
+      /* inside_ns: 1 a legacy handle in ipc; 2 the pool's fd (its number in aux_ns) and the pointer's export data. */
+      if (pool && pool_fd >= 0) {
+        cudaMemPoolPtrExportData data;
+        if (cudaMemPoolExportPointer(&data, dev) != cudaSuccess) rep.status = 6;
+        memcpy(rep.ipc, &data, sizeof data < sizeof rep.ipc ? sizeof data : sizeof rep.ipc);
+        rep.inside_ns = 2;
+        rep.aux_ns = pool_fd;
+      } else {
+        cudaIpcMemHandle_t hd;
+        if (cudaIpcGetMemHandle(&hd, dev) != cudaSuccess) rep.status = 6;
+        else memcpy(rep.ipc, &hd, sizeof hd < sizeof rep.ipc ? sizeof hd : sizeof rep.ipc);
+        rep.inside_ns = 1;
+      }
     } else if (cmd.op == KF_OP_PREPARE) {
       if (cudaMemcpy(dev, base, size, cudaMemcpyHostToDevice) != cudaSuccess) rep.status = 2;
       if (cudaDeviceSynchronize() != cudaSuccess) rep.status = 3;
