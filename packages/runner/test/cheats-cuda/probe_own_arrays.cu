@@ -1,5 +1,6 @@
 /* Hostile (issue 32): answers the harness's probe from arrays of its own. It rewrites the stub's cudaIpcGetMemHandle
-   (called once, at start) to export a mirror of the device data that it owns, not the stub's, and the stub's
+   and cudaMemPoolExportPointer (one of them is called once, at start, for the harness's probe) to export a mirror of
+   the device data that it owns, not the stub's (from the same memory pool, on the pool path), and the stub's
    cudaDeviceSynchronize as rewrite_sync.cu does: the kernel runs on a non-blocking stream after the reply, and its
    outputs reach the mirror (what the probe reads, sums and copies out) by a copy queued behind it. Expected: rejected
    (the probe's sum, taken right after the reply, does not match the outputs copied after it), incorrect, or a time
@@ -18,6 +19,10 @@ static char *stub_dev, *mirror;
 
 typedef CUresult (*ipc_fn)(CUipcMemHandle *, CUdeviceptr);
 static ipc_fn real_ipc;
+typedef CUresult (*export_fn)(CUmemPoolPtrExportData *, CUdeviceptr);
+typedef CUresult (*attr_fn)(void *, CUpointer_attribute, CUdeviceptr);
+static export_fn real_export;
+static attr_fn real_attr;
 
 static cudaError_t fake_sync(void) {
   if (skip_next) {
@@ -38,6 +43,23 @@ static cudaError_t fake_ipc(cudaIpcMemHandle_t *h, void *ptr) {
   return real_ipc((CUipcMemHandle *)h, (CUdeviceptr)mirror) == CUDA_SUCCESS ? cudaSuccess : cudaErrorUnknown;
 }
 
+/* The pool path: the mirror comes from the stub's own pool, and its export data is what the harness's probe gets. */
+static cudaError_t fake_export(cudaMemPoolPtrExportData *data, void *ptr) {
+  struct stat st;
+  CUmemoryPool pool = NULL;
+  if (fstat(5, &st) != 0 || !real_export || !real_attr) return cudaErrorUnknown;
+  stub_dev = (char *)ptr;
+  if (real_attr(&pool, CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, (CUdeviceptr)ptr) != CUDA_SUCCESS || !pool)
+    return cudaErrorUnknown;
+  if (!mirror) {
+    if (cudaMallocFromPoolAsync((void **)&mirror, (size_t)st.st_size, (cudaMemPool_t)pool, 0) != cudaSuccess)
+      return cudaErrorUnknown;
+    cudaStreamSynchronize(0);
+  }
+  return real_export((CUmemPoolPtrExportData *)data, (CUdeviceptr)mirror) == CUDA_SUCCESS ? cudaSuccess
+                                                                                           : cudaErrorUnknown;
+}
+
 static void patch(void *target, void *to) {
   long page = sysconf(_SC_PAGESIZE);
   uintptr_t start = (uintptr_t)target & ~(uintptr_t)(page - 1);
@@ -54,6 +76,12 @@ __attribute__((constructor)) static void take_over(void) {
           cudaSuccess &&
       real_ipc)
     patch((void *)&cudaIpcGetMemHandle, (void *)&fake_ipc);
+  if (cudaGetDriverEntryPointByVersion("cuMemPoolExportPointer", (void **)&real_export, 12000, cudaEnableDefault, &q) ==
+          cudaSuccess &&
+      cudaGetDriverEntryPointByVersion("cuPointerGetAttribute", (void **)&real_attr, 12000, cudaEnableDefault, &q) ==
+          cudaSuccess &&
+      real_export && real_attr)
+    patch((void *)&cudaMemPoolExportPointer, (void *)&fake_export);
   patch((void *)&cudaDeviceSynchronize, (void *)&fake_sync);
 #endif
 }
