@@ -10,7 +10,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { compileCandidate } from '../src/compile/compile-candidate.js';
 import { evaluate } from '../src/index.js';
 import { toolchainFor } from '../src/compile/toolchain.js';
-import { CUDA_FACTS_FLAGS, KEEP_DIR, NO_CUOBJDUMP, archOfFlags, findCuobjdump } from '../src/profile/cuda-facts.js';
+import {
+  CUDA_FACTS_FLAGS,
+  KEEP_DIR,
+  NO_CUOBJDUMP,
+  archOfFlags,
+  findCuobjdump,
+  gatherCudaFacts,
+} from '../src/profile/cuda-facts.js';
 import {
   findDeviceHotLoop,
   ptxConstantBytes,
@@ -21,6 +28,7 @@ import {
 import { baseName, launchBlockSizes } from '../src/profile/launch.js';
 import { ARCH_LIMITS, archLimits, theoreticalOccupancy } from '../src/profile/occupancy.js';
 import { parsePtxasInfo, withoutPtxasInfo } from '../src/profile/ptxas.js';
+import { sandboxAvailable } from '../src/sandbox/bwrap.js';
 import { catalogue, fixture, payload, workDir } from './helpers.js';
 
 const hasNvcc = (() => {
@@ -44,6 +52,28 @@ function tmp(): string {
 
 const RESOURCES = fixture('./cuda/resources.cu');
 const OCC_HEADER = '/usr/local/cuda/include/cuda_occupancy.h';
+// Written from cuobjdump -sass's layout (no cuobjdump on this machine): a kernel header, then /*addr*/ instr ; /*enc*/.
+const SASS_SAMPLE = [
+  '',
+  'Fatbin elf code:',
+  '================',
+  'arch = sm_90',
+  '',
+  '\tcode for sm_90',
+  '\t\tFunction : _Z4reluPKfPfl',
+  '\t.headerflags\t@"EF_CUDA_TEXMODE_UNIFIED EF_CUDA_64BIT_ADDRESS EF_CUDA_SM90 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM90)"',
+  '        /*0000*/                   LDC R1, c[0x0][0x28] ;                          /* 0x00000a00ff017b82 */',
+  '                                                                                  /* 0x000fe40000000800 */',
+  '        /*0010*/                   S2R R0, SR_TID.X ;                              /* 0x0000000000007919 */',
+  '        /*0020*/                   LDG.E R3, desc[UR4][R2.64] ;                    /* 0x0000000402037981 */',
+  '        /*0030*/                   FMNMX R3, RZ, R3, !PT ;                         /* 0x00000003ff037209 */',
+  '        /*0040*/                   IADD3 R0, R0, 0x100, RZ ;                       /* 0x0000010000007810 */',
+  '        /*0050*/                   ISETP.GE.AND P0, PT, R0, UR6, PT ;              /* 0x0000000600007c0c */',
+  '        /*0060*/               @!P0 BRA 0x20 ;                                    /* 0xffffffb000008947 */',
+  '        /*0070*/                   EXIT ;                                          /* 0x000000000000794d */',
+  '        /*0080*/                   BRA 0x80;                                       /* 0xfffffffc00fc7947 */',
+  '\t\t..........',
+].join('\n');
 
 /** nvcc -Xptxas -v of resources.cu for one arch: the output ptxas prints, as the compile step sees it. */
 function ptxasOutput(arch: string): string {
@@ -326,28 +356,7 @@ void solution(float* x, int n, int b) {
   );
 
   it("SASS from cuobjdump's documented layout: kernels, encodings dropped, the backward branch marked, not the closing self-branch", () => {
-    // Written from cuobjdump -sass's layout (no cuobjdump on this machine): a kernel header, /*addr*/ instr ; /*enc*/.
-    const dump = [
-      '',
-      'Fatbin elf code:',
-      '================',
-      'arch = sm_90',
-      '',
-      '\tcode for sm_90',
-      '\t\tFunction : _Z4reluPKfPfl',
-      '\t.headerflags\t@"EF_CUDA_TEXMODE_UNIFIED EF_CUDA_64BIT_ADDRESS EF_CUDA_SM90 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM90)"',
-      '        /*0000*/                   LDC R1, c[0x0][0x28] ;                          /* 0x00000a00ff017b82 */',
-      '                                                                                  /* 0x000fe40000000800 */',
-      '        /*0010*/                   S2R R0, SR_TID.X ;                              /* 0x0000000000007919 */',
-      '        /*0020*/                   LDG.E R3, desc[UR4][R2.64] ;                    /* 0x0000000402037981 */',
-      '        /*0030*/                   FMNMX R3, RZ, R3, !PT ;                         /* 0x00000003ff037209 */',
-      '        /*0040*/                   IADD3 R0, R0, 0x100, RZ ;                       /* 0x0000010000007810 */',
-      '        /*0050*/                   ISETP.GE.AND P0, PT, R0, UR6, PT ;              /* 0x0000000600007c0c */',
-      '        /*0060*/               @!P0 BRA 0x20 ;                                    /* 0xffffffb000008947 */',
-      '        /*0070*/                   EXIT ;                                          /* 0x000000000000794d */',
-      '        /*0080*/                   BRA 0x80;                                       /* 0xfffffffc00fc7947 */',
-      '\t\t..........',
-    ].join('\n');
+    const dump = SASS_SAMPLE;
     const picked = selectSass(dump);
     expect(picked.symbols).toEqual(['_Z4reluPKfPfl']);
     expect(picked.assembly).not.toContain('0x00000a00ff017b82');
@@ -450,6 +459,61 @@ describe.skipIf(!hasNvcc)('the compile step', () => {
     expect(broken.report.log).not.toMatch(/ptxas info/);
     expect(broken.report.facts).toBeUndefined();
   }, 240_000);
+});
+
+describe('SASS where the runner has cuobjdump (a stand-in here)', () => {
+  const LOG = [
+    "ptxas info    : Compiling entry function '_Z4reluPKfPfl' for 'sm_90'",
+    'ptxas info    : Function properties for _Z4reluPKfPfl',
+    '    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads',
+    'ptxas info    : Used 10 registers, used 0 barriers',
+  ].join('\n');
+  function standIn(dir: string, name: string, script: string): string {
+    writeFileSync(join(dir, name), script);
+    chmodSync(join(dir, name), 0o755);
+    // The tool runs in the compile's sandbox, where the job folder is /w.
+    return sandboxAvailable() ? `/w/${name}` : join(dir, name);
+  }
+
+  it('cuobjdump found: the assembly is its SASS, the hot loop marked in it, no note about cuobjdump', async () => {
+    const dir = tmp();
+    chmodSync(dir, 0o777);
+    writeFileSync(join(dir, 'sass.txt'), SASS_SAMPLE);
+    const cuobjdump = standIn(dir, 'cuobjdump', '#!/bin/sh\n[ "$1" = -sass ] && [ "$2" = worker ] && cat sass.txt\n');
+    const facts = await gatherCudaFacts({
+      jobDir: dir,
+      log: LOG,
+      source: fixture('./candidates/relu_good.cu'),
+      flags: ['-O3', '-arch=sm_90'],
+      binary: 'worker',
+      cuobjdump,
+    });
+    expect(facts.cuda?.assembly_kind).toBe('sass');
+    expect(facts.symbols).toEqual(['_Z4reluPKfPfl']);
+    expect(facts.assembly).toContain('/*0030*/ FMNMX R3, RZ, R3, !PT ;');
+    expect(facts.hot_loop).toMatchObject({ function: '_Z4reluPKfPfl', vector_bits: null });
+    expect(facts.notes ?? []).not.toContain(NO_CUOBJDUMP);
+    expect(facts.cuda?.kernels[0]).toMatchObject({ registers: 10, name: 'relu(float const*, float*, long)' });
+  });
+
+  it('cuobjdump failing: the reason in the notes, and no SASS claimed', async () => {
+    const dir = tmp();
+    chmodSync(dir, 0o777);
+    const cuobjdump = standIn(dir, 'cuobjdump', '#!/bin/sh\necho "cuobjdump fatal   : no fatbin" >&2\nexit 1\n');
+    const facts = await gatherCudaFacts({
+      jobDir: dir,
+      log: LOG,
+      source: '',
+      flags: ['-O3', '-arch=sm_90'],
+      binary: 'worker',
+      cuobjdump,
+    });
+    expect(facts.cuda?.assembly_kind).toBe('ptx');
+    expect(facts.notes).toContain('no SASS: cuobjdump failed (cuobjdump fatal   : no fatbin); the assembly is the PTX');
+    expect(facts.notes).toContain('no PTX: nvcc kept none');
+    // No launch in the source: the assumed sizes.
+    expect(facts.cuda?.kernels[0]?.occupancy.map((o) => o.block_size)).toEqual([128, 256, 512, 1024]);
+  });
 });
 
 describe.skipIf(!hasNvcc)('an evaluation', () => {
