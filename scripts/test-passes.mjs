@@ -41,6 +41,9 @@ export const SERIAL_TIMING = [
   'packages/runner/test/runner-loop.test.ts',
   'packages/runner/test/timing.test.ts',
   'packages/runner/test/torch.test.ts',
+  'packages/runner/test/torch-staged.test.ts',
+  // Compiles the tuner's CUDA kernels with nvcc and runs its Triton kernel through an interpreter on PyTorch.
+  'packages/server/test/agents/tuner-torch-gpu.test.ts',
   'packages/server/test/agents/tuner-search.test.ts',
   'packages/server/test/agents/tuner-start-points.test.ts',
   'packages/server/test/platform/compression.test.ts',

@@ -148,6 +148,29 @@ _DEVNULL = os.open("/dev/null", os.O_RDONLY)
 for _fd in (SECCOMP_FD, SOCK_FD):
     os.dup2(_DEVNULL, _fd, inheritable=False)
 torch.set_num_threads(THREADS)
+# The device the reference, the baselines and the candidate run on (the plan's; cuda: docs/evaluation.md, "PyTorch on
+# a GPU"). Staged: each call is a prepare (inputs to the device), a timed run and a fetch (outputs back), the cuda
+# worker's protocol; on the cpu only when the plan asks (tests of that logic without a GPU).
+DEVICE = PLAN.get("device", "cpu")
+STAGED = bool(PLAN.get("staged")) or DEVICE != "cpu"
+NOP_CALLS = 33
+# The round trip of a staged call without the call (the fastest of NOP_CALLS `nop`s of the eager baseline's worker,
+# per case): subtracted from every staged call's round trip, candidate's and baselines' alike. The baseline's, so the
+# candidate cannot make it longer (and its own times shorter).
+NOP_NS = [0]
+if DEVICE != "cpu":
+    # TF32 off for the reference and the baselines (the precision policy, docs/evaluation.md).
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+
+
+def half_tolerance(dtype):
+    """The tolerance for an output of this dtype: the problem's, and at least KernelBench's 1e-2 for fp16/bf16."""
+    if dtype in (torch.float16, torch.bfloat16):
+        return max(TOL["atol"], 1e-2), max(TOL["rtol"], 1e-2)
+    return TOL["atol"], TOL["rtol"]
+
+
 SOURCE = open(PLAN["source_path"], encoding="utf-8").read()
 FILE_NAME = PLAN["file_name"]
 PROFILE = {}
@@ -346,6 +369,7 @@ class Worker:
         self.dead = False
         self.ready = False
         self.calls = 0
+        self.inside = None  # the worker's own clock for its last staged call (ms): a fact, never trusted
         self.candidate = role == "candidate"
         if wait:
             self.started()
@@ -529,6 +553,8 @@ class Worker:
         reply_cpu, reply_tids = proc_cpu(self.pid), tids_of(self.pid)
         if r["op"] == "error":
             raise Verdict("runtime_error", f"{self.role}: {r['message']}")
+        inside = r.get("inside_ms")
+        self.inside = float(inside) if isinstance(inside, (int, float)) and math.isfinite(inside) else None
         if self.candidate:
             CLOCK.add((t1 - t0) / 1e9, ref_s)
         t2 = time.perf_counter_ns()
@@ -540,6 +566,32 @@ class Worker:
             PROFILE.get(f"{self.role}_after_reply_ms", 0) + (time.perf_counter_ns() - t2) / 1e6
         )
         return t1 - t0
+
+    def op(self, name, what, timeout=None):
+        """A staged step that is not timed (prepare, fetch, nop): its round trip (ns), then quiet again."""
+        t0 = time.perf_counter_ns()
+        self.send({"op": name})
+        r = self.recv(timeout or T["call_timeout_s"], what)
+        t1 = time.perf_counter_ns()
+        if r["op"] == "error":
+            raise Verdict("runtime_error", f"{self.role}: {r['message']}")
+        self.wait_quiet()
+        return t1 - t0, r
+
+    def call(self, ref_s=0.0, case="?"):
+        """One call as the harness times it: run() on the cpu; staged, the inputs copied to the device first
+        (untimed), the run timed from outside less the baseline's no-op round trip, the outputs copied back
+        (untimed). The worker's event time is kept (self.inside) beside the outside one."""
+        if not STAGED:
+            return self.run(ref_s, case)
+        self.op("prepare", "copying the inputs to the device")
+        t = self.run(ref_s, case)
+        self.op("fetch", "copying the outputs back")
+        return max(1, t - NOP_NS[0])
+
+    def nop_ns(self, n=NOP_CALLS):
+        """The fastest of n no-op round trips (a staged run without the call)."""
+        return min(self.op("nop", "a no-op")[0] for _ in range(n))
 
     def after_reply(self, wall_ns, reply_cpu, reply_tids):
         """Waits until the worker is quiet (only then is its cpu exact), then, for the candidate, judges the call
@@ -688,15 +740,16 @@ def compare(i, got, want):
     # The absolute tolerance is at most a share of the reference output's RMS (the judge's rule): outputs of zeros
     # never pass against a reference whose values are all small; an honest reordered sum's error scales with them.
     rms = math.sqrt(float((torch.where(fin, w, torch.zeros_like(w)) ** 2).sum()) / max(1, int(fin.sum())))
-    atol = min(TOL["atol"], ATOL_RMS_SHARE * rms) if rms > 0 else TOL["atol"]
-    bad = d > atol + TOL["rtol"] * w.abs()
+    tol_a, tol_r = half_tolerance(got.dtype)
+    atol = min(tol_a, ATOL_RMS_SHARE * rms) if rms > 0 else tol_a
+    bad = d > atol + tol_r * w.abs()
     bad &= fin
     stats = (d.max().item(), d.mean().item(), rel.max().item(), rel.mean().item())
     if bool(bad.any()):
         idx = torch.nonzero(bad)[0].tolist()
         t = tuple(idx)
         return (False, *stats, f"output {i}{idx} = {g[t].item():.6g} (expected {w[t].item():.6g}, "
-                f"max abs error {stats[0]:.3g}, tolerance atol={atol:.3g} rtol={TOL['rtol']:g})")
+                f"max abs error {stats[0]:.3g}, tolerance atol={atol:.3g} rtol={tol_r:g})")
     return (True, *stats, None)
 
 
@@ -717,11 +770,12 @@ def close_all(gots, wants):
         if not math.isfinite(norm):
             return compare_all(gots, wants)[0]
         rms = norm / math.sqrt(w32.numel())
-        atol = min(TOL["atol"], ATOL_RMS_SHARE * rms * (1 - 1e-4)) if rms > 0 else TOL["atol"]
+        tol_a, tol_r = half_tolerance(w.dtype)
+        atol = min(tol_a, ATOL_RMS_SHARE * rms * (1 - 1e-4)) if rms > 0 else tol_a
         d = torch.sub(g32, w32)
         d.abs_()
         lim = w32.abs()
-        lim.mul_(TOL["rtol"] * (1 - 1e-6)).add_(atol * (1 - 1e-6))
+        lim.mul_(tol_r * (1 - 1e-6)).add_(atol * (1 - 1e-6))
         # A NaN anywhere compares false: compare_all then says whether it was expected.
         if not bool(torch.le(d, lim).all()):
             return compare_all(gots, wants)[0]
@@ -770,23 +824,33 @@ class Problem:
         torch.manual_seed(self.ctor_seed)
         self.model = self.mod.Model(*self.init)
         self.params = [(n, t.detach().clone()) for n, t in self.model.state_dict().items()]
+        # Built on the cpu (the same parameters as every worker's, from the same public seed), run on the device.
+        if DEVICE != "cpu":
+            self.model = self.model.to(DEVICE)
         self.build_s = time.perf_counter() - t0
 
     def inputs(self, seed, dist):
         torch.manual_seed(seed)
-        xs = list(self.mod.get_inputs())
+        if DEVICE != "cpu":
+            # Drawn on the device (fast at GPU sizes), kept on the cpu: the shared memory is the host's.
+            with torch.device(DEVICE):
+                xs = [x.cpu() if isinstance(x, torch.Tensor) else x for x in self.mod.get_inputs()]
+        else:
+            xs = list(self.mod.get_inputs())
         if dist == "scaled_x4":
             xs = [x * 4 if isinstance(x, torch.Tensor) and x.is_floating_point() else x for x in xs]
         return xs
 
     def expected(self, inputs):
         """The reference's outputs on these inputs; its time (the call alone) joins the case's reference times."""
-        args = [x.clone() if isinstance(x, torch.Tensor) else x for x in inputs]
+        args = [x.to(DEVICE, copy=True) if isinstance(x, torch.Tensor) else x for x in inputs]
         with torch.no_grad():
             t0 = time.perf_counter()
             out = self.model(*args)
+            if DEVICE != "cpu":
+                torch.cuda.synchronize()
             REF_TIMES.setdefault(self.name, []).append(time.perf_counter() - t0)
-            return [o.detach().clone() for o in flat(out)]
+            return [o.detach().to("cpu", copy=True) for o in flat(out)]
 
     def ref_s(self):
         return ref_time(self.name)
@@ -818,7 +882,7 @@ def correctness(cand, report):
                 entry = {"name": c["name"], "sizes": c["constants"], "seed": seed, "distribution": dist}
                 shared.write_inputs(xs)
                 shared.nan_outputs()
-                cand.run(p.ref_s(), c["name"])
+                cand.call(p.ref_s(), c["name"])
                 try:
                     check_inputs(shared.input_views, xs, names)
                 except Verdict as v:
@@ -843,7 +907,7 @@ def correctness(cand, report):
                 # The same inputs again: a different result is caching by identity (wrong) or nondeterminism.
                 shared.write_inputs(xs)
                 shared.nan_outputs()
-                cand.run(p.ref_s(), c["name"])
+                cand.call(p.ref_s(), c["name"])
                 again = [o.clone() for o in shared.output_views]
                 if not all(torch.equal(a, b) for a, b in zip(again, got)):
                     ok2, *_rest, msg2 = compare_all(again, want)
@@ -986,12 +1050,14 @@ def benchmark(cand, report, early):
             shared[role] = sh
         for role, w in workers.items():
             work0.setdefault(role, proc_cpu(w.pid) or 0)
+        if STAGED:
+            NOP_NS[0] = workers["baseline"].nop_ns()
         # The first call at the benchmark sizes is checked against the harness's own reference outputs.
         for role, w in list(workers.items()):
             sh = shared[role]
             sh.write_inputs(base_inputs)
             sh.nan_outputs()
-            t = w.run(p.ref_s(), c["name"])
+            t = w.call(p.ref_s(), c["name"])
             if role == "baseline":
                 REF_TIMES[c["name"]].append(t / 1e9)
             ok, *_r, msg = compare_all([o.clone() for o in sh.output_views], want)
@@ -1008,10 +1074,11 @@ def benchmark(cand, report, early):
             check_inputs(sh.input_views, base_inputs, names) if role == "candidate" else None
         for _ in range(max(WARM_CALLS, T["warmup_calls"] - 1)):
             for role, w in workers.items():
-                t = w.run(p.ref_s(), c["name"])
+                t = w.call(p.ref_s(), c["name"])
                 if role == "baseline":
                     REF_TIMES[c["name"]].append(t / 1e9)
         times = {r: [] for r in workers}
+        inside = {r: [] for r in workers}  # staged: each worker's own clock (events) per counted call, ms
         ratios = []  # per clean iteration: the eager baseline's time over the candidate's (paired, same inputs)
         flagged = 0
         waited_kept = 0
@@ -1032,7 +1099,7 @@ def benchmark(cand, report, early):
                 sh.write_inputs(xs)
                 sh.nan_outputs()
                 s0 = sched_of(workers[role].pid) if RETAKE > 0 and role in SCHED else None
-                t = workers[role].run(p.ref_s(), c["name"])
+                t = workers[role].call(p.ref_s(), c["name"])
                 if role == "candidate":
                     keep_budget(workers[role].pid)
                 elif role == "baseline":
@@ -1054,6 +1121,8 @@ def benchmark(cand, report, early):
                 waited_kept += 1
             for role, t in now.items():
                 times[role].append(t)
+                if STAGED and workers[role].inside is not None:
+                    inside[role].append(workers[role].inside)
             if "candidate" in now and now["candidate"] > 0:
                 ratios.append(now["baseline"] / now["candidate"])
             # Every timed output is checked: against the baseline's output on the same fresh inputs (close_all: the
@@ -1090,6 +1159,11 @@ def benchmark(cand, report, early):
             # Parameters, inputs and outputs, each read or written once: the least memory traffic a call needs.
             "bytes": shared["candidate"].size,
         }
+        if STAGED:
+            # The outside times above are round trips less the no-op's; the workers' own event times beside them.
+            entry["nop_ms"] = NOP_NS[0] / 1e6
+            entry["inside"] = inside["candidate"]
+            entry["baseline_inside"] = inside["baseline"]
         report["bench"].append(entry)
     # /proc/stat counts in 10 ms ticks: a short timed phase is padded (idle, lock held) to the judge's window, so a
     # short phase under heavy load is seen as such.

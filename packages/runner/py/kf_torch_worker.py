@@ -100,12 +100,20 @@ def compile_only(args):
 
 
 class _Case:
-    """One case: views of the harness's memfd (parameters, inputs, outputs) and the model built on them."""
+    """One case: views of the harness's memfd (parameters, inputs, outputs) and the model built on them. Staged
+    (a cuda device, or --staged on the cpu): the model and its own copies of the inputs live on the device
+    (`dev_inputs`), the last call's outputs stay there (`last`) until the harness asks for them."""
 
-    __slots__ = ("mm", "buf", "inputs", "outputs", "model", "fn", "copied")
+    __slots__ = ("mm", "buf", "inputs", "outputs", "model", "fn", "copied", "dev_inputs", "last")
 
 
-def _build_case(torch, dtypes, model_cls, mode, msg, fd):
+def _compile_baseline(torch, model, inputs):
+    """The compiled baseline on a cuda device: torch.compile (mode default), as KernelBench and the field compare
+    against. Its first calls (the warm-up) compile."""
+    return torch.compile(model)
+
+
+def _build_case(torch, dtypes, model_cls, mode, msg, fd, device="cpu", staged=False):
     case = _Case()
     case.mm = mmap.mmap(fd, msg["size"], mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
     os.close(fd)
@@ -137,7 +145,15 @@ def _build_case(torch, dtypes, model_cls, mode, msg, fd):
                 t.copy_(r)
                 copied.append(name)
     case.copied = copied
+    case.dev_inputs = case.inputs
+    case.last = None
+    if staged:
+        case.model = case.model.to(device)
+        case.dev_inputs = [x.to(device) if isinstance(x, torch.Tensor) else x for x in case.inputs]
     case.fn = case.model
+    if mode == "compile":
+        case.model.eval()
+        case.fn = _compile_baseline(torch, case.model, case.dev_inputs)
     if mode == "freeze":
         case.model.eval()
         with torch.no_grad():
@@ -148,10 +164,95 @@ def _build_case(torch, dtypes, model_cls, mode, msg, fd):
     for _ in range(2):
         try:
             with torch.no_grad():
-                case.fn(*case.inputs)
+                case.fn(*case.dev_inputs)
         except Exception:  # noqa: BLE001 - the real calls will say what is wrong
             break
+    if staged and device != "cpu":
+        torch.cuda.synchronize()
     return case
+
+
+def _outputs_of(torch, case, out):
+    outs = list(out) if isinstance(out, (list, tuple)) else [out]
+    if len(outs) != len(case.outputs):
+        raise RuntimeError(f"forward returned {len(outs)} outputs, the reference {len(case.outputs)}")
+    for i, (o, dst) in enumerate(zip(outs, case.outputs)):
+        if not isinstance(o, torch.Tensor):
+            raise RuntimeError(f"output {i} is a {type(o).__name__}, not a tensor")
+        if tuple(o.shape) != tuple(dst.shape):
+            raise RuntimeError(f"output {i} has shape {tuple(o.shape)}, the reference {tuple(dst.shape)}")
+        if o.dtype != dst.dtype:
+            raise RuntimeError(f"output {i} has dtype {o.dtype}, the reference {dst.dtype}")
+    return outs
+
+
+class _Stage:
+    """The staged path's timing around a call (the C cuda worker's PREPARE / RUN / FETCH): `prepare` copies the
+    harness's inputs to the device's own tensors; `run` synchronizes the whole device, then queues back to back, with
+    no host work between them, the L2 flush (a memset of `flush` bytes), the start event, the call, the end event,
+    and synchronizes the whole device again (work on every stream counts) before replying; `nop` is a run without
+    the call (the round trip the harness subtracts); `fetch` copies the outputs back. The event time is reported as
+    the candidate's own clock (`inside_ms`, a fact the harness records beside its own outside time; never trusted).
+    On the cpu (--staged) the same protocol with perf_counter instead of events, so its logic is tested without a
+    GPU."""
+
+    def __init__(self, torch, device, flush_bytes):
+        import time
+
+        self.torch = torch
+        self.cuda = device != "cpu"
+        self.sync = torch.cuda.synchronize if self.cuda else (lambda: None)
+        self.flush = torch.empty(max(1, flush_bytes), dtype=torch.uint8, device=device) if flush_bytes else None
+        self.clock = time.perf_counter
+        if self.cuda:
+            self.start = torch.cuda.Event(enable_timing=True)
+            self.end = torch.cuda.Event(enable_timing=True)
+
+    def prepare(self, case):
+        for d, h in zip(case.dev_inputs, case.inputs):
+            if isinstance(d, self.torch.Tensor) and d is not h:
+                d.copy_(h)
+        self.sync()
+
+    def timed(self, fn):
+        torch, flush = self.torch, self.flush
+        self.sync()
+        if self.cuda:
+            if flush is not None:
+                flush.zero_()
+            self.start.record()
+            out = fn()
+            self.end.record()
+            self.sync()
+            return out, self.start.elapsed_time(self.end)
+        if flush is not None:
+            flush.zero_()
+        t0 = self.clock()
+        out = fn()
+        return out, (self.clock() - t0) * 1000
+
+    def run(self, case):
+        torch = self.torch
+
+        def call():
+            with torch.no_grad():
+                return case.fn(*case.dev_inputs)
+
+        out, ms = self.timed(call)
+        case.last = out
+        return ms
+
+    def nop(self):
+        return self.timed(lambda: None)[1]
+
+    def fetch(self, case):
+        if case.last is None:
+            raise RuntimeError("no call to fetch the outputs of")
+        outs = _outputs_of(self.torch, case, case.last)
+        case.last = None
+        for o, dst in zip(outs, case.outputs):
+            dst.copy_(o)
+        self.sync()
 
 
 def _run_case(torch, case):
@@ -192,6 +293,8 @@ def serve(args, torch, sock):
     reply = functools.partial(_reply, sock.send, json.dumps)
     recvmsg, loads = sock.recvmsg, json.loads
     build_case, run_case = _build_case, _run_case
+    staged = args.staged or args.device != "cpu"
+    stage = _Stage(torch, args.device, args.flush_bytes) if staged else None
     fd_space = socket.CMSG_SPACE(4 * array.array("i").itemsize)
     install_prebuilt_loader()
     try:
@@ -221,11 +324,21 @@ def serve(args, torch, sock):
             op = msg["op"]
             if op == "init":
                 case = None
-                case = build_case(torch, dtypes, model_cls, args.mode, msg, fds[0])
+                case = build_case(torch, dtypes, model_cls, args.mode, msg, fds[0], args.device, staged)
                 reply({"op": "ready", "copied": case.copied})
+            elif op == "run" and stage is not None:
+                reply({"op": "done", "inside_ms": stage.run(case)})
             elif op == "run":
                 run_case(torch, case)
                 reply({"op": "done"})
+            elif op == "prepare" and stage is not None:
+                stage.prepare(case)
+                reply({"op": "done"})
+            elif op == "fetch" and stage is not None:
+                stage.fetch(case)
+                reply({"op": "done"})
+            elif op == "nop" and stage is not None:
+                reply({"op": "done", "inside_ms": stage.nop()})
             elif op == "exit":
                 sys.exit(0)
         except SystemExit:
@@ -240,13 +353,22 @@ def main():
     ap.add_argument("--sock", type=int, required=False)
     ap.add_argument("--module", default="/w/candidate.py")
     ap.add_argument("--cls", default="ModelNew")
-    ap.add_argument("--mode", default="eager", choices=["eager", "freeze", "compile-only"])
+    ap.add_argument("--mode", default="eager", choices=["eager", "freeze", "compile", "compile-only"])
     ap.add_argument("--threads", type=int, default=1)
+    # The device the model and its inputs live on (cuda: the staged path), and the staged protocol on the cpu.
+    ap.add_argument("--device", default="cpu")
+    ap.add_argument("--staged", action="store_true")
+    ap.add_argument("--flush-bytes", type=int, default=0)
     args = ap.parse_args()
 
     import torch
 
     torch.set_num_threads(max(1, args.threads))
+    # TF32 off (docs/evaluation.md, "Precision"): every worker starts with full fp32 matmuls and convolutions; a
+    # candidate that turns it on is found by the static scan (lower precision) and judged by the tolerance.
+    if args.device != "cpu":
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
     if args.mode == "compile-only":
         compile_only(args)
     serve(args, torch, socket.socket(fileno=args.sock))

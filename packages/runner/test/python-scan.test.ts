@@ -328,6 +328,47 @@ ext = load_inline(name="f", cpp_sources=cpp, functions=["f"], extra_cflags=["-O3
     expect(pythonReviewReasons(src)).toEqual([]);
   });
 
+  it('load_inline CUDA and Triton answers (issue 33): own streams, downcasts, ATen operators, device branches', () => {
+    const q = '"'.repeat(3);
+    const cuda = (body: string) =>
+      model(
+        `from torch.utils.cpp_extension import load_inline\ncuda_src = r${q}\n#include <torch/extension.h>\n${body}\n${q}`,
+      );
+    const reasons = (src: string) => pythonReviewReasons(src).join('\n');
+    expect(reasons(cuda('cudaStream_t s; cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);'))).toMatch(
+      /CUDA stream or non-blocking copy is used \(cudaStreamCreateWithFlags in C\+\+ source/,
+    );
+    expect(reasons(cuda('auto s = at::cuda::getStreamFromPool();'))).toMatch(/getStreamFromPool in C\+\+ source/);
+    expect(reasons(cuda('__global__ void k(__nv_fp8_e4m3* x) {}'))).toMatch(/lower precision is used \(__nv_fp8_e4m3/);
+    expect(reasons(cuda('cublasSetMathMode(h, CUBLAS_TF32_TENSOR_OP_MATH);'))).toMatch(/CUBLAS_TF32_TENSOR_OP_MATH/);
+    expect(
+      reasons(cuda('torch::Tensor f(torch::Tensor a, torch::Tensor b) { return at::gelu(at::matmul(a, b)); }')),
+    ).toMatch(/C\+\+ source calls PyTorch's own operators \(at::gelu in C\+\+ source\)/);
+    // Plumbing is not: allocation, the current stream, options.
+    expect(
+      reasons(
+        cuda(
+          'torch::Tensor f(torch::Tensor x) { auto y = torch::empty_like(x); auto s = at::cuda::getCurrentCUDAStream(); auto z = torch::zeros({4}, x.options()); return y; }',
+        ),
+      ),
+    ).toBe('');
+    // Triton: downcasts and TF32 in tl.dot.
+    const triton = (body: string) => model(`import triton\nimport triton.language as tl\n${body}`);
+    expect(reasons(triton('def k(x):\n    return x.to(tl.float16)'))).toMatch(/lower precision is used \(.*float16/);
+    expect(reasons(triton('def k(a, b):\n    return tl.dot(a, b, allow_tf32=True)'))).toMatch(
+      /lower precision is used \(allow_tf32\)/,
+    );
+    expect(reasons(triton('def k(a, b):\n    return tl.dot(a, b, input_precision="tf32")'))).toMatch(
+      /lower precision is used \("tf32"\)/,
+    );
+    expect(reasons(triton('def k(a, b):\n    return tl.dot(a, b, input_precision="ieee")'))).toBe('');
+    // A path chosen by device: where it is judged, the other branch may run.
+    expect(reasons(model('', 'if not x.is_cuda:\n            return torch.relu(x)\n        return x'))).toMatch(
+      /a path chosen by device or CUDA availability \(x\.is_cuda\)/,
+    );
+    expect(reasons(model('USE = torch.cuda.is_available()'))).toMatch(/torch\.cuda\.is_available/);
+  });
+
   it('one reason per kind, naming each line and what was found there', () => {
     const src = model('import time\ntime.time = None\ntime.monotonic = None', 'return x.half()');
     expect(pythonReviewReasons(src)).toEqual([

@@ -2,7 +2,7 @@
 import type { Device } from '@kernelforge/sdk';
 import { cpuDevice } from './cpu.js';
 import { cudaDevices } from './cuda.js';
-import { torchToolchainQuick } from '../evaluate/torch-toolchain.js';
+import { torchCudaUnavailable, torchToolchainQuick } from '../evaluate/torch-toolchain.js';
 import { DEFAULT_PYTHON } from '../settings.js';
 
 /** `python`: the interpreter the torch backend runs (KFORGE_PYTHON, read by the entry points). */
@@ -20,8 +20,10 @@ function withToolchains(d: Device, python: string): Device {
     toolchains: { ...tc.versions, ...(d.toolchains ?? {}) },
     ...(!tc.ok
       ? { unavailable: [{ kind: 'pytorch', reason: tc.reason ?? 'no PyTorch' }] }
-      : d.kind !== 'cpu'
-        ? { unavailable: [{ kind: 'pytorch', reason: "the torch backend's CUDA path is not built yet" }] }
-        : {}),
+      : d.kind === 'cuda' && torchCudaUnavailable(tc.versions)
+        ? { unavailable: [{ kind: 'pytorch', reason: torchCudaUnavailable(tc.versions) ?? '' }] }
+        : d.kind !== 'cpu' && d.kind !== 'cuda'
+          ? { unavailable: [{ kind: 'pytorch', reason: `the torch backend does not run on ${d.kind} devices` }] }
+          : {}),
   };
 }

@@ -35,8 +35,12 @@ export interface EvaluateOptions {
   /** Each job in a cgroup of its own where the runner can make one (KFORGE_JOB_CGROUP, read by the entry points).
       Default true. */
   jobCgroup?: boolean;
-  /** pytorch problems: also time the reference compiled with TorchScript freeze (default true). */
+  /** pytorch problems: also time the reference compiled (TorchScript freeze on a cpu, torch.compile on cuda;
+      default true). */
   compiledBaseline?: boolean;
+  /** pytorch problems on a cpu device: the staged protocol of the cuda path (prepare, timed run less the no-op,
+      fetch), so its logic runs without a GPU (tests). Always on for cuda devices. */
+  torchStaged?: boolean;
   /** Told where the evaluation is while it runs: compiling, checking case i of n, timing case i of n (samples). */
   onProgress?: ProgressListener;
   /** Called once the harness has run, with where the time went (bench/runner-profile.mjs). */
@@ -65,7 +69,12 @@ export async function evaluate(payload: EvaluationJobPayload, opts: EvaluateOpti
     if (!tp) throw new EvaluationSetupError(`${payload.problem_name} has no sizes for ${opts.device.id}`);
     const tc = torchToolchain(settings.python);
     if (!tc.ok) throw new EvaluationSetupError(`pytorch problems are unavailable on this runner: ${tc.reason}`);
-    const problem = { definition: tp, compiledBaseline: opts.compiledBaseline !== false };
+    const problem = {
+      definition: tp,
+      compiledBaseline: opts.compiledBaseline !== false,
+      staged: opts.torchStaged === true,
+      computeCapability: opts.computeCapability,
+    };
     return runBackend(torchBackend, evaluationJob(payload, problem, opts, settings));
   }
   const problem = {

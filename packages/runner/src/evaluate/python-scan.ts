@@ -5,6 +5,8 @@ import { fStringExpressions, lineIndex, type Statement, statements, type Token, 
 
 type Kind =
   | 'fallback'
+  | 'device_branch'
+  | 'aten'
   | 'concurrency'
   | 'stream'
   | 'patch'
@@ -18,6 +20,14 @@ type Kind =
 /** What each kind of finding is, and why it matters; the reason reads `line N: <what> (<detail>): <why>`. */
 const REASONS: Record<Kind, [string, string]> = {
   fallback: ['a try/except fallback', 'when the fast path fails, other code (perhaps the reference) runs instead'],
+  device_branch: [
+    'a path chosen by device or CUDA availability',
+    'the path that runs where it is judged may be another (perhaps the reference)',
+  ],
+  aten: [
+    "C++ source calls PyTorch's own operators",
+    "the work may be the reference's operators rather than a kernel of its own",
+  ],
   concurrency: ['a thread or process is started', 'work may run outside the timed call'],
   stream: ['a CUDA stream or non-blocking copy is used', 'work may run outside the timed call'],
   patch: [
@@ -41,6 +51,7 @@ const PATH_RULES: Array<[RegExp, Kind]> = [
   [/^os\.(fork|forkpty|system|popen|spawn\w*|exec\w*|posix_spawn\w*|register_at_fork)$/, 'concurrency'],
   [/^torch\.(jit\.(fork|_fork)|futures)(?=\.|$)/, 'concurrency'],
   [/^torch\.(cuda\.)?(Stream|stream|set_stream|ExternalStream|streams)(?=\.|$)/, 'stream'],
+  [/(^torch\.cuda\.is_available$|\.is_cuda$)/, 'device_branch'],
   [/^(builtins|unittest\.mock|mock)(?=\.|$)/, 'patch'],
   [/^torch\.library\.(Library|impl|register_kernel|register_fake)$/, 'patch'],
   [/^torch\.(utils\._python_dispatch\.TorchDispatchMode|overrides\.TorchFunctionMode)$/, 'patch'],
@@ -83,6 +94,8 @@ const BUILTINS: Record<string, Kind> = {
   open: 'files',
   __builtins__: 'patch',
   non_blocking: 'stream',
+  // Triton: tl.dot(a, b, allow_tf32=True) (input_precision="tf32" is found by its string).
+  allow_tf32: 'precision',
   __torch_function__: 'patch',
   __torch_dispatch__: 'patch',
   // A namespace as a dict: the worker's globals, a module's, an object's (issue 31).
@@ -92,7 +105,7 @@ const BUILTINS: Record<string, Kind> = {
 };
 
 /** Flagged even as a keyword argument or assignment target (`non_blocking=True`). */
-const ALWAYS = new Set(['non_blocking', '__builtins__', '__torch_function__', '__torch_dispatch__']);
+const ALWAYS = new Set(['non_blocking', 'allow_tf32', '__builtins__', '__torch_function__', '__torch_dispatch__']);
 
 /** A string literal that is exactly one of these is a name looked up dynamically (`getattr(sys, "_getframe")`). */
 const NAME_STRINGS: Record<string, Kind> = {
@@ -117,7 +130,9 @@ const NAME_STRINGS: Record<string, Kind> = {
       'pythonapi',
     ].map((n) => [n, 'introspection' as Kind]),
   ),
-  ...Object.fromEntries(['half', 'float16', 'bfloat16', 'autocast'].map((n) => [n, 'precision' as Kind])),
+  ...Object.fromEntries(
+    ['half', 'float16', 'bfloat16', 'autocast', 'tf32', 'tf32x3'].map((n) => [n, 'precision' as Kind]),
+  ),
   ...Object.fromEntries(
     ['__builtins__', 'builtins', 'perf_counter', 'perf_counter_ns', 'monotonic', 'monotonic_ns', 'process_time'].map(
       (n) => [n, 'patch' as Kind],
@@ -130,13 +145,28 @@ const NAME_STRINGS: Record<string, Kind> = {
 /** Paths in any string literal. */
 const PATH_STRING = /(^|[^\w.])\/(proc|dev\/(mem|shm|fd)|sys\/kernel)(\/|\b|$)/;
 
-/** In a string holding C++/CUDA source (never its threads: an OpenMP loop inside the call is honest). */
+/** In a string holding C++/CUDA source (never its threads: an OpenMP loop inside the call is honest; nor the
+    current stream, on which a kernel should launch). */
 const CPP_SOURCE = /#\s*include|__global__|torch::|at::Tensor|PYBIND11_MODULE/;
+/** PyTorch's functions a C++ answer calls for plumbing, not for the problem's work. */
+const ATEN_PLUMBING =
+  'empty|empty_like|empty_strided|zeros|zeros_like|ones|ones_like|full|full_like|from_blob|Tensor|TensorOptions|' +
+  'ScalarType|Device|IntArrayRef|Scalar|cuda|indexing|nn|jit|k[A-Z]\\w*|Dtype|Layout|MemoryFormat|autograd|NoGradGuard|' +
+  'AutoDispatchBelowAutograd|InferenceMode|ArrayRef|OptionalDeviceGuard|DeviceGuard|detail|native|globalContext';
 const CPP_RULES: Array<[RegExp, Kind]> = [
   [
-    /\b(__half2?|__nv_bfloat162?|half2|(?:at|c10)::(?:Half|BFloat16|kHalf|kBFloat16)|torch::k(?:Half|Float16|BFloat16)|__float2half\w*|__float2bfloat16\w*)\b/,
+    /\b(__half2?|__nv_bfloat162?|half2|(?:at|c10)::(?:Half|BFloat16|kHalf|kBFloat16)|torch::k(?:Half|Float16|BFloat16)|__float2half\w*|__float2bfloat16\w*|__nv_fp8\w*|wmma::precision::tf32|__float_to_tf32|cvt\.rna\.tf32\.f32|CUBLAS_TF32_TENSOR_OP_MATH|CUBLAS_COMPUTE_32F_FAST_\w+|allow_tf32)\b/,
     'precision',
   ],
+  // Streams of its own (work there may go on after the call returns; the harness synchronizes the whole device,
+  // so this is for reviewers) and host callbacks queued on a stream.
+  [
+    /\b(cudaStreamCreate\w*|getStreamFromPool|setCurrentCUDAStream|cudaStreamNonBlocking|cudaLaunchHostFunc|cudaStreamAddCallback|CUDAStreamGuard)\b/,
+    'stream',
+  ],
+  // A kernel that calls back into ATen's own operators (at::matmul, torch::gelu, x.mm(...)) may be the reference
+  // again in C++.
+  [new RegExp(`\\b((?:at|torch)::(?!(?:${ATEN_PLUMBING})\\b)[a-z_]\\w*)\\s*\\(`), 'aten'],
   [
     /(\bpy::module_?::import|\bPyImport_\w+|\bPyRun_\w+|\bPyEval_\w+|\bPySys_\w+|\bpy::eval|\bpy::exec)\b/,
     'introspection',

@@ -23,6 +23,11 @@ export const TorchReport = z.object({
       ratios: z.array(z.number()).optional(),
       /** Bytes of the parameters, inputs and outputs (the least traffic a call needs). */
       bytes: z.number().nonnegative().optional(),
+      /** The staged path (cuda): the no-op round trip subtracted from every outside time, and each worker's own
+          event times per counted call (facts beside the outside times; never ranked). */
+      nop_ms: z.number().nonnegative().optional(),
+      inside: z.array(z.number()).optional(),
+      baseline_inside: z.array(z.number()).optional(),
     }),
   ),
   load: z
@@ -71,6 +76,8 @@ export function stateFromTorchReport(
     timedRuns: number;
     /** The static scan's findings: they flag an accepted result for review. */
     reviewReasons: readonly string[];
+    /** The compiled baseline's name: TorchScript freeze (cpu) or torch.compile (cuda). */
+    compiledName?: string;
   },
 ): EvaluationState {
   const environment = a.environment
@@ -94,12 +101,12 @@ export function stateFromTorchReport(
   const { verdict, message, result } = judgeTimed({
     device: a.device,
     ranked: a.ranked,
-    cases: judgedCases(report, a.device.kind === 'cpu' ? deviceLlcBytes(a.device) : 0),
+    cases: judgedCases(report, a.device.kind === 'cpu' ? deviceLlcBytes(a.device) : 0, a.device.kind === 'cuda'),
     load: report.load,
     timedRuns: a.timedRuns,
     reviewReasons: a.reviewReasons,
     baselineName: 'the reference in eager PyTorch',
-    compiledName: 'TorchScript freeze',
+    compiledName: a.compiledName ?? 'TorchScript freeze',
   });
   return {
     ...common,
@@ -107,7 +114,7 @@ export function stateFromTorchReport(
     message,
     benchmarking_result: {
       ...result,
-      compiled_baseline: 'torchscript-freeze',
+      compiled_baseline: a.compiledName === 'torch.compile' ? 'torch-compile' : 'torchscript-freeze',
       ...(report.compiled_note ? { compiled_note: report.compiled_note } : {}),
     },
   };
@@ -119,7 +126,7 @@ export function stateFromTorchReport(
  * bandwidth's. Nothing flushes the caches between calls here, so the roofline floor holds only for cases whose data
  * is at least twice the last-level cache.
  */
-function judgedCases(report: TorchReport, llc: number) {
+function judgedCases(report: TorchReport, llc: number, flushed = false) {
   return report.bench.map((b) => ({
     name: b.name,
     sizes: b.sizes,
@@ -130,7 +137,8 @@ function judgedCases(report: TorchReport, llc: number) {
     ratios: b.ratios,
     bytes: b.bytes ?? 0,
     flops: 0,
-    cacheCold: llc > 0 && (b.bytes ?? 0) >= 2 * llc,
+    // On a GPU every timed call follows an L2 flush: its data comes from memory.
+    cacheCold: flushed || (llc > 0 && (b.bytes ?? 0) >= 2 * llc),
     llcBytes: llc,
   }));
 }

@@ -86,3 +86,12 @@ export function torchToolchainQuick(python: string = DEFAULT_PYTHON): TorchToolc
   quick.set(python, tc);
   return tc;
 }
+
+/** Why this runner's PyTorch cannot run a pytorch problem on a cuda device; null when it can. */
+export function torchCudaUnavailable(versions: Record<string, string>): string | null {
+  if (!versions.torch) return 'no PyTorch';
+  if (!versions.cuda) return `this runner's PyTorch (${versions.torch}) is built without CUDA`;
+  const major = Number(versions.torch.split('.')[0]);
+  if (!(major >= 2)) return `PyTorch ${versions.torch} is too old for the CUDA path (2.0 or later)`;
+  return null;
+}

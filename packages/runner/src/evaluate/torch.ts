@@ -30,9 +30,9 @@ import { planRules } from './judge.js';
 import { pythonReviewReasons } from './python-scan.js';
 import { seedsFor } from './seeds.js';
 import { parseTorchReport, stateFromTorchReport, type TorchReport } from './torch-report.js';
-import { type TorchToolchain, torchToolchain } from './torch-toolchain.js';
+import { type TorchToolchain, torchCudaUnavailable, torchToolchain } from './torch-toolchain.js';
 
-export { type TorchToolchain, torchToolchain, torchToolchainQuick } from './torch-toolchain.js';
+export { type TorchToolchain, torchCudaUnavailable, torchToolchain, torchToolchainQuick } from './torch-toolchain.js';
 
 /** The seed torch.manual_seed gets before a model is built: public, the same for every run. */
 export const PUBLIC_CTOR_SEED = 42;
@@ -89,9 +89,21 @@ export function torchJobProblem(
 /** What a pytorch job needs beside the common ones. */
 export interface TorchProblem {
   definition: TorchJobProblem;
-  /** Time the reference compiled with TorchScript freeze too (default true). */
+  /** Time the reference compiled too (default true): TorchScript freeze on a cpu, torch.compile on cuda. */
   compiledBaseline: boolean;
+  /** On a cpu device: the staged protocol of the cuda path (tests of its logic without a GPU). */
+  staged?: boolean;
+  /** cuda: the device's compute capability ("9.0"): load_inline builds for it alone. */
+  computeCapability?: string | undefined;
 }
+
+/** The L2 flush before every timed call on a GPU (the C cuda worker's 256 MiB memset: several times any L2). */
+export const CUDA_FLUSH_BYTES = 256 << 20;
+
+/** The cuda path's cpu rules for work after return (the C cuda worker's, docs/evaluation.md): the CUDA runtime's
+    own threads use some cpu around a call. */
+export const CUDA_AFTER_REPLY_CPU_MS = 1;
+export const CUDA_BETWEEN_CALLS_CPU_MS = 1;
 
 /** A pytorch job once prepared: its toolchain, seeds, threads and the sandbox limits of its processes. */
 interface TorchJob {
@@ -100,8 +112,10 @@ interface TorchJob {
   environment: EvaluationEnvironment;
   /** The sizes of the first benchmark case (a state's sizes_used). */
   benchConstants: Record<string, number>;
-  /** The seam for the CUDA path (not built yet: prepare refuses a CUDA device first). */
+  /** A cuda device: the model, inputs and outputs live on the GPU, timed by the staged protocol. */
   isCuda: boolean;
+  /** The staged protocol (cuda, or asked for on the cpu). */
+  staged: boolean;
   threads: number;
   /** The candidate workers' seccomp filter (cpu, with bwrap), written to the job folder for the harness. */
   filter: Buffer | null;
@@ -128,7 +142,10 @@ function failed(
   };
 }
 
-function refusal(j: Pick<TorchJob, 'job' | 'environment' | 'benchConstants'>): Refusal | null {
+function refusal(
+  j: Pick<TorchJob, 'job' | 'environment' | 'benchConstants'>,
+  toolchain: TorchToolchain,
+): Refusal | null {
   const { payload, device } = j.job;
   if (payload.language !== 'pytorch')
     return {
@@ -138,13 +155,12 @@ function refusal(j: Pick<TorchJob, 'job' | 'environment' | 'benchConstants'>): R
         `compile_error: ${payload.language} sources cannot solve a pytorch problem (use pytorch)`,
       ),
     };
-  if (device.kind !== 'cpu')
+  const why = device.kind === 'cuda' ? torchCudaUnavailable(toolchain.versions) : null;
+  if (device.kind !== 'cpu' && device.kind !== 'cuda')
+    return { refused: failed(j, 'compile_error', `compile_error: pytorch problems do not run on ${device.id}`) };
+  if (why)
     return {
-      refused: failed(
-        j,
-        'compile_error',
-        `compile_error: pytorch problems run on cpu devices only for now (the torch backend's CUDA path is not built yet), not on ${device.id}`,
-      ),
+      refused: failed(j, 'compile_error', `compile_error: pytorch problems cannot run on ${device.id} here: ${why}`),
     };
   return null;
 }
@@ -162,7 +178,7 @@ async function prepare(job: EvaluationJob<TorchProblem>): Promise<TorchJob | Ref
     toolchains: toolchain.versions,
   };
   const benchConstants = job.problem.definition.cases.benchmark[0]?.constants ?? {};
-  const refused = refusal({ job, environment, benchConstants });
+  const refused = refusal({ job, environment, benchConstants }, toolchain);
   if (refused) return refused;
   const isCuda = (job.device.kind as Device['kind']) === 'cuda';
   return {
@@ -171,6 +187,7 @@ async function prepare(job: EvaluationJob<TorchProblem>): Promise<TorchJob | Ref
     environment,
     benchConstants,
     isCuda,
+    staged: isCuda || job.problem.staged === true,
     threads: Math.max(1, job.device.cores ?? availableParallelism()),
     filter: isCuda || !sandboxAvailable() ? null : workerFilter(),
     hasLock: hasTimingLock(job.device.id),
@@ -262,6 +279,17 @@ async function buildExtensions(j: TorchJob, sandbox: JobSandbox): Promise<{ repo
   return { report };
 }
 
+/** Where nvcc lives for load_inline's CUDA sources (torch finds it through CUDA_HOME). */
+const CUDA_HOME = process.env.CUDA_HOME ?? '/usr/local/cuda';
+const CUDA_BIN = `${CUDA_HOME}/bin`;
+
+/** The compile step's environment on a cuda device: nvcc through CUDA_HOME, built for this device's
+    architecture only (TORCH_CUDA_ARCH_LIST, from its compute capability), so a build is one pass. */
+function cudaBuildEnv(j: TorchJob): Record<string, string> {
+  const cc = j.job.problem.computeCapability;
+  return { CUDA_HOME, ...(cc ? { TORCH_CUDA_ARCH_LIST: cc } : {}) };
+}
+
 /** Imports the candidate in a writable box (load_inline builds its extensions into box/ext). */
 function importOnce(j: TorchJob, sandbox: JobSandbox): Promise<SpawnResult> {
   const boxDir = sandbox.path('box');
@@ -283,7 +311,14 @@ function importOnce(j: TorchJob, sandbox: JobSandbox): Promise<SpawnResult> {
       dropRoot: true,
       ...(sandbox.uid !== undefined ? { uid: sandbox.uid } : {}),
       cgroup: sandbox.cgroup,
-      env: { PATH: '/usr/bin:/bin', HOME: '/tmp', LC_ALL: 'C.UTF-8', TMPDIR: '/tmp', MAX_JOBS: '2' },
+      env: {
+        PATH: j.isCuda ? `${CUDA_BIN}:/usr/bin:/bin` : '/usr/bin:/bin',
+        HOME: '/tmp',
+        LC_ALL: 'C.UTF-8',
+        TMPDIR: '/tmp',
+        MAX_JOBS: '2',
+        ...(j.isCuda ? cudaBuildEnv(j) : {}),
+      },
       ...(j.job.signal ? { signal: j.job.signal } : {}),
     },
   );
@@ -306,6 +341,7 @@ function timingOf(t: TimingRules) {
 
 /** How a worker sandbox is started (the harness starts each with the seccomp filter as fd 10, its socket as 11). */
 function workerArgv(j: TorchJob, box: string, module: string, cls: string, mode: string): string[] {
+  const device = j.isCuda ? ['--device', 'cuda', '--flush-bytes', String(CUDA_FLUSH_BYTES)] : [];
   const limits: SandboxLimits = {
     cpuSeconds: Math.ceil((j.job.timing.maxMs / 1000 + 300) * j.threads),
     processes: process.getuid?.() === 0 ? 128 : 512,
@@ -320,6 +356,8 @@ function workerArgv(j: TorchJob, box: string, module: string, cls: string, mode:
       limits,
       gpu: j.isCuda,
       asPid1: true,
+      // Triton's and Inductor's caches (cudaRunEnv) live in the private /tmp.
+      ...(j.isCuda ? { tmpBytes: 512 << 20 } : {}),
       ...(j.filter ? { seccompFd: 10 } : {}),
     },
     [
@@ -339,6 +377,8 @@ function workerArgv(j: TorchJob, box: string, module: string, cls: string, mode:
       mode,
       '--threads',
       String(j.threads),
+      ...device,
+      ...(j.staged && !j.isCuda ? ['--staged'] : []),
     ],
   );
 }
@@ -363,8 +403,12 @@ function planOf(j: TorchJob) {
     tolerance: problem.definition.tolerance ?? { atol: 1e-4, rtol: 1e-4 },
     threads: j.threads,
     timing: timingOf(j.job.timing),
-    after_reply_cpu_ms: AFTER_REPLY_CPU_MS,
-    limits: TORCH_CANDIDATE_LIMITS,
+    after_reply_cpu_ms: j.isCuda ? CUDA_AFTER_REPLY_CPU_MS : AFTER_REPLY_CPU_MS,
+    limits: j.isCuda
+      ? { ...TORCH_CANDIDATE_LIMITS, between_calls_cpu_ms: CUDA_BETWEEN_CALLS_CPU_MS }
+      : TORCH_CANDIDATE_LIMITS,
+    device: j.isCuda ? 'cuda' : 'cpu',
+    staged: j.staged,
     seccomp: j.filter ? '/w/seccomp.bpf' : null,
     lock_fd: j.hasLock ? 5 : null,
     // The harness's progress file (progress.ts), in the one folder its sandbox may write.
@@ -373,7 +417,7 @@ function planOf(j: TorchJob) {
       candidate: workerArgv(j, '/w/box', '/w/candidate.py', 'ModelNew', 'eager'),
       baseline: workerArgv(j, '/w/refbox', '/w/reference.py', 'Model', 'eager'),
       ...(problem.compiledBaseline
-        ? { compiled: workerArgv(j, '/w/refbox', '/w/reference.py', 'Model', 'freeze') }
+        ? { compiled: workerArgv(j, '/w/refbox', '/w/reference.py', 'Model', j.isCuda ? 'compile' : 'freeze') }
         : {}),
     },
   };
@@ -413,6 +457,19 @@ function harnessArgv(j: TorchJob, sandbox: JobSandbox): string[] {
   );
 }
 
+/** The run's environment on a cuda device (every worker inherits it from the harness): Triton's and Inductor's
+    caches in the sandbox's private /tmp (the box is read-only), Inductor compiling in-process (no pool of
+    processes left running between calls), ptxas and the C compiler Triton's launcher needs on PATH. */
+function cudaRunEnv(): Record<string, string> {
+  return {
+    PATH: `${CUDA_BIN}:/usr/bin:/bin`,
+    CUDA_HOME,
+    TRITON_CACHE_DIR: '/tmp/triton',
+    TORCHINDUCTOR_CACHE_DIR: '/tmp/inductor',
+    TORCHINDUCTOR_COMPILE_THREADS: '1',
+  };
+}
+
 async function launch(j: TorchJob, sandbox: JobSandbox): Promise<TorchRun> {
   const timeoutMs = 2 * j.job.timing.maxMs + 300_000;
   const lock = j.hasLock ? openTimingLock(j.job.device.id) : null;
@@ -435,6 +492,7 @@ async function launch(j: TorchJob, sandbox: JobSandbox): Promise<TorchRun> {
       OMP_WAIT_POLICY: 'passive',
       GOMP_SPINCOUNT: '0',
       OPENBLAS_THREAD_TIMEOUT: '4',
+      ...(j.isCuda ? cudaRunEnv() : {}),
     },
     ...(j.job.signal ? { signal: j.job.signal } : {}),
   }).finally(() => {
@@ -482,10 +540,11 @@ function parse(
     device: job.device,
     timedRuns: outcome.timedRuns,
     reviewReasons: pythonReviewReasons(job.payload.source),
+    compiledName: j.isCuda ? 'torch.compile' : 'TorchScript freeze',
   });
 }
 
-/** PyTorch candidates (`ModelNew`) on a cpu device. */
+/** PyTorch candidates (`ModelNew`) on a cpu or a cuda device. */
 export const torchBackend: Backend<TorchProblem, TorchJob, TorchRun> = {
   prepare,
   sandbox: () => ({ folders: ['box', 'refbox'], limits: jobCgroupLimits(DATA_BYTES) }),

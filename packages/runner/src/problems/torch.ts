@@ -337,9 +337,9 @@ export function torchDefinition(file: TorchFile, name: string, text: string, inf
     distributions: ['normal', 'uniform'],
     tolerance: info.tolerance,
     cost: { flops: '0', bytes: '0' },
-    // cpu only for now: the torch backend's CUDA path (CUDA tensors, events, L2 flush, Triton) is not built yet.
-    // The inspector already computes CUDA sizes for it.
-    backends: ['cpu'],
+    // cpu, and cuda devices whose runner has a CUDA PyTorch 2.x (the device says why not otherwise), at the
+    // inspector's CUDA sizes.
+    backends: ['cpu', 'cuda'],
     languages: ['pytorch'],
     reference_c: '',
     custom: false,

@@ -6,12 +6,10 @@ import { ABOUT, describe, torchSpace } from './space.js';
 
 const ms = (t: number) => `${t.toPrecision(3)} ms`;
 
-function measured(t: TorchTried): string {
+function measured(t: TorchTried, compiledName = 'TorchScript freeze'): string {
   if (t.outcome === 'ok' && t.time !== null && t.speedup !== null)
     return `ran in ${ms(t.time)}, ${t.speedup.toFixed(2)}x eager PyTorch timed in the same run${
-      t.speedupOverCompiled != null
-        ? ` (${t.speedupOverCompiled.toFixed(2)}x the reference under TorchScript freeze)`
-        : ''
+      t.speedupOverCompiled != null ? ` (${t.speedupOverCompiled.toFixed(2)}x the reference under ${compiledName})` : ''
     }`;
   if (t.outcome === 'bad') return `failed (${t.verdict}); its options are ruled out`;
   return 'has no measurement; it counts as tried';
@@ -34,15 +32,17 @@ export function generateTorch(ctx: AgentContext): AgentResult {
     "Tuner (an honest, measured search over ways to run this PyTorch model; not an LLM). Every figure below is the runner's measurement of an earlier attempt; speedups are over eager PyTorch timed interleaved in the same run, which is how the search compares attempts on a machine whose load moves.",
   ];
   const last = tried[tried.length - 1];
-  if (last) lines.push(`Last: attempt ${last.attempt} (${describe(last.point)}) ${measured(last)}.`);
+  // The compiled baseline the runner times beside eager: TorchScript freeze on a cpu, torch.compile on cuda.
+  const compiled = ctx.device.kind === 'cuda' ? 'torch.compile' : 'TorchScript freeze';
+  if (last) lines.push(`Last: attempt ${last.attempt} (${describe(last.point)}) ${measured(last, compiled)}.`);
   const best = bestTried(tried);
-  if (best) lines.push(`Best so far: attempt ${best.attempt} (${describe(best.point)}) ${measured(best)}.`);
+  if (best) lines.push(`Best so far: attempt ${best.attempt} (${describe(best.point)}) ${measured(best, compiled)}.`);
   for (const [value, why] of rejectedValues(tried)) lines.push(`Ruled out ${value}: ${why}.`);
   lines.push(
     `Now: ${choice.change ? `${choice.change.option} ${choice.change.from}→${choice.change.to}` : describe(choice.point)}, because ${choice.reason}.`,
   );
   lines.push(`This attempt runs ${ABOUT[choice.point.mode]}.`);
-  if (choice.point.mode === 'fused' && space.tail)
+  if (['fused', 'cuda_fused', 'triton_fused'].includes(choice.point.mode) && space.tail)
     lines.push(
       `The fused loop computes, per element: ${space.tail.ops.map((o) => o.wrote).join(' then ')}${
         space.tail.producerIsModule ? ', in place on the fresh output of the step before it' : ', into a new tensor'

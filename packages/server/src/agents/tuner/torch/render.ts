@@ -2,8 +2,11 @@
 import { createHash } from 'node:crypto';
 import type { ForwardSource } from './forward.js';
 import type { Tail } from './fuse.js';
+import { cudaFusedHelpers, tritonFusedHelpers } from './gpu.js';
 
-export type TorchMode = 'eager' | 'inference' | 'script' | 'fused';
+/** fused: the tail as a C++/OpenMP loop (cpu); cuda_fused and triton_fused: as a CUDA kernel through load_inline or a
+    Triton kernel (cuda devices, gpu.ts). */
+export type TorchMode = 'eager' | 'inference' | 'script' | 'fused' | 'cuda_fused' | 'triton_fused';
 export type TorchLayout = 'contiguous' | 'channels_last';
 
 export interface TorchPoint {
@@ -200,9 +203,16 @@ export function renderTorch(reference: string, fwd: ForwardSource, tail: Tail | 
   const renamed = reference.replace(/\bModel\b/g, BASE).replace(/\s+$/, '');
   const out: string[] = [renamed, HELPERS];
   if (point.mode === 'script') out.push(SCRIPT_HELPERS);
-  if (point.mode === 'fused') {
+  const fused = point.mode === 'fused' || point.mode === 'cuda_fused' || point.mode === 'triton_fused';
+  if (fused) {
     if (!tail) throw new Error('the fused mode needs an elementwise tail');
-    out.push(fusedHelpers(tail));
+    out.push(
+      point.mode === 'cuda_fused'
+        ? cudaFusedHelpers(tail)
+        : point.mode === 'triton_fused'
+          ? tritonFusedHelpers(tail)
+          : fusedHelpers(tail),
+    );
   }
   const cl = point.layout === 'channels_last';
   const doc = [
@@ -221,7 +231,7 @@ export function renderTorch(reference: string, fwd: ForwardSource, tail: Tail | 
     ...(point.mode === 'script' ? ['        self._kf_compiled = {}'] : []),
   ];
   let forward: string[];
-  if (point.mode === 'fused' && tail) {
+  if (fused && tail) {
     const names = paramNames(fwd.params);
     const scalars = tail.scalars.map((s) => ('literal' in s ? s.literal : `self.${s.attr}`));
     forward = [

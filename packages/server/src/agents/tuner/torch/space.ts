@@ -22,10 +22,14 @@ export const ABOUT: Record<TorchMode, string> = {
     'the forward traced with TorchScript, frozen (parameters as constants) and passed through torch.jit.optimize_for_inference (oneDNN conversions and operator fusion), once per input shape',
   fused:
     "the forward's elementwise tail computed by one generated C++/OpenMP loop (torch.utils.cpp_extension.load_inline), the rest (GEMM, convolution, norms) left to PyTorch",
+  cuda_fused:
+    "the forward's elementwise tail computed by one generated CUDA kernel (torch.utils.cpp_extension.load_inline, built with nvcc), the rest (GEMM, convolution, norms) left to PyTorch (cuBLAS, cuDNN)",
+  triton_fused:
+    "the forward's elementwise tail computed by one generated Triton kernel (compiled on the device), the rest (GEMM, convolution, norms) left to PyTorch (cuBLAS, cuDNN)",
 };
 
 /** Options that move ahead of the others, in the order the search tries them from the best point. */
-export const MODE_ORDER: TorchMode[] = ['fused', 'script', 'inference', 'eager'];
+export const MODE_ORDER: TorchMode[] = ['triton_fused', 'cuda_fused', 'fused', 'script', 'inference', 'eager'];
 
 export function torchSpace(
   problem: Problem,
@@ -45,7 +49,7 @@ export function torchSpace(
     );
   else modes.push('script');
   if (tail && backend === 'cpu') modes.push('fused');
-  else if (tail) skipped.push('a fused C++ tail: the generated loop is C++/OpenMP for the cpu, not CUDA');
+  else if (tail) modes.push('triton_fused', 'cuda_fused');
   else
     skipped.push(
       "a fused C++ tail: forward does not end in a chain of elementwise operations on one tensor that the tuner's generator knows (relu, gelu, sigmoid, tanh, swish, hardsigmoid, leaky_relu, softplus, clamp, +-*/ by a scalar or a per-channel tensor)",
@@ -54,8 +58,9 @@ export function torchSpace(
   if (/\b(Conv2d|conv2d)\b/.test(reference)) layouts.push('channels_last');
   else skipped.push('channels-last memory format: no 2-d convolution');
   const threads = [0];
-  if (cores >= 2) threads.push(1);
-  if (cores >= 4) threads.push(Math.floor(cores / 2));
+  // On a GPU the host threads only launch kernels: no thread counts to search.
+  if (backend === 'cpu' && cores >= 2) threads.push(1);
+  if (backend === 'cpu' && cores >= 4) threads.push(Math.floor(cores / 2));
   return { reference, forward, tail, modes, layouts, threads, skipped };
 }
 

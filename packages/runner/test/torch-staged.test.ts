@@ -1,0 +1,102 @@
+// The torch backend's cuda path without a GPU (issue 33): the staged protocol (inputs copied to the device's own
+// tensors, a timed run less the no-op round trip, outputs fetched back) runs on the cpu with the same harness and
+// worker code the cuda device uses, and a cuda device is refused with its reason where this runner's PyTorch has no
+// CUDA. Assertions are on verdicts, never on speed.
+import type { Device, EvaluationJobPayload, EvaluationState } from '@kernelforge/sdk';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { torchCudaUnavailable, torchToolchain } from '../src/evaluate/torch.js';
+import { evaluate, type Catalogue, type ProblemDefinition } from '../src/index.js';
+import { loadTorchProblems, torchFilesIn } from '../src/problems/torch.js';
+import { catalogue, cpuDevice, fixture, repoRoot, workDir } from './helpers.js';
+
+const tc = torchToolchain();
+const hasTorch = tc.ok;
+let problems: Catalogue = new Map();
+
+beforeAll(async () => {
+  if (!hasTorch) return;
+  const files = torchFilesIn(join(repoRoot, 'problems', 'pytorch'), 'builtin').filter((f) =>
+    f.path.endsWith('101_HardSigmoid.py'),
+  );
+  const r = await loadTorchProblems(files, {
+    taken: new Set(catalogue.keys()),
+    cacheDir: join(workDir, 'cache'),
+    budgets: { cpu: 16 << 20, cuda: 64 << 20 },
+  });
+  problems = new Map<string, ProblemDefinition>([...catalogue, ...r.problems.map((p) => [p.name, p] as const)]);
+}, 600_000);
+
+function job(problem: string, source: string, device: Device): EvaluationJobPayload {
+  return {
+    kind: 'attempt',
+    target_id: 't1',
+    mode: 'benchmark',
+    problem_name: problem,
+    device: device.id,
+    language: 'pytorch',
+    source,
+  };
+}
+
+function staged(problem: string, source: string, device: Device = cpuDevice()): Promise<EvaluationState> {
+  return evaluate(job(problem, source, device), {
+    problems,
+    device,
+    workDir,
+    timing: 'quick',
+    compiledBaseline: false,
+    torchStaged: true,
+  });
+}
+
+const renamed = (problem: string) => {
+  const def = problems.get(problem);
+  if (!def?.torch) throw new Error(`no pytorch problem ${problem}`);
+  return def.torch.source.replace(/\bModel\b/g, 'ModelNew');
+};
+
+describe('which PyTorch can run on a cuda device', () => {
+  it('a CUDA build of PyTorch 2.x can; a cpu build, a 1.x or none cannot, and each says why', () => {
+    expect(torchCudaUnavailable({ torch: '2.11.0+cu130', cuda: '13.0' })).toBeNull();
+    expect(torchCudaUnavailable({ torch: '1.13.0' })).toMatch(/built without CUDA/);
+    expect(torchCudaUnavailable({ torch: '1.13.1+cu117', cuda: '11.7' })).toMatch(/too old/);
+    expect(torchCudaUnavailable({})).toMatch(/no PyTorch/);
+  });
+});
+
+describe.skipIf(!hasTorch)('the staged (cuda) protocol on the cpu', () => {
+  it('the reference renamed to ModelNew is accepted (inputs staged, run timed less the no-op, outputs fetched)', async () => {
+    const state = await staged('101_HardSigmoid', renamed('101_HardSigmoid'));
+    expect(state.verdict, state.message).toBe('accepted');
+    const r = state.benchmarking_result!;
+    expect(r.optimized_time).toBeGreaterThan(0);
+    expect(r.speedup).toBeGreaterThan(0);
+    console.log(`101_HardSigmoid staged on the cpu: ${r.speedup.toFixed(3)}x, ${r.optimized_time.toFixed(4)} ms`);
+  }, 300_000);
+
+  it('a wrong candidate is incorrect on the staged path too', async () => {
+    const state = await staged('101_HardSigmoid', fixture('./torch-candidates/wrong_scale.py'));
+    expect(state.verdict, state.message).toBe('incorrect');
+  }, 300_000);
+
+  it('outputs that are not tensors of the reference shape are a runtime error at fetch', async () => {
+    const src = renamed('101_HardSigmoid').replace(
+      'def forward(self, x: torch.Tensor) -> torch.Tensor:',
+      'def forward(self, x: torch.Tensor) -> torch.Tensor:\n        return x[:1]',
+    );
+    expect(src).not.toBe(renamed('101_HardSigmoid'));
+    const state = await staged('101_HardSigmoid', src);
+    expect(state.verdict, state.message).toBe('runtime_error');
+    expect(state.message).toMatch(/shape/);
+  }, 300_000);
+
+  it('a cuda device is refused with its reason where PyTorch has no CUDA', async () => {
+    const reason = torchCudaUnavailable(tc.versions);
+    if (reason === null) return; // a CUDA PyTorch: bench/torch-cuda.mjs covers it on a GPU
+    const device: Device = { ...cpuDevice(), id: 'cuda-H100', kind: 'cuda', name: 'NVIDIA H100 (none here)' };
+    const state = await staged('101_HardSigmoid', renamed('101_HardSigmoid'), device);
+    expect(state.verdict).toBe('compile_error');
+    expect(state.message).toContain(reason);
+  }, 300_000);
+});
