@@ -26,6 +26,7 @@ import {
   selectSass,
 } from '../src/profile/device-code.js';
 import { baseName, launchBlockSizes } from '../src/profile/launch.js';
+import { findNcu, runNcuProfile } from '../src/profile/ncu.js';
 import { ARCH_LIMITS, archLimits, theoreticalOccupancy } from '../src/profile/occupancy.js';
 import { parsePtxasInfo, withoutPtxasInfo } from '../src/profile/ptxas.js';
 import { sandboxAvailable } from '../src/sandbox/bwrap.js';
@@ -538,5 +539,40 @@ describe.skipIf(!hasNvcc)('an evaluation', () => {
     expect(relu?.registers).toBeGreaterThan(0);
     expect(relu?.occupancy[0]).toMatchObject({ block_size: 256, occupancy: 1, limiter: 'warps' });
     expect(state.compile?.log).not.toMatch(/ptxas info/);
+    // On a GPU machine with cuobjdump, the assembly is SASS.
+    if (process.env.KFORGE_TEST_GPU && findCuobjdump(toolchainFor('cuda', '9.0').binary)) {
+      expect(state.compile?.facts?.cuda?.assembly_kind).toBe('sass');
+      expect(state.compile?.facts?.assembly).toMatch(/Function : _Z4reluPKfPfl/);
+    }
+  }, 300_000);
+});
+
+// GPU machines only (KFORGE_TEST_GPU=1, ncu on the PATH dirs findNcu looks in): the prepared Nsight Compute run on a
+// ReLU and a tiled matmul, read back from ncu's real CSV. Not yet run: this machine has no GPU.
+describe.runIf(process.env.KFORGE_TEST_GPU && hasNvcc)('Nsight Compute on a GPU', () => {
+  it('ncu reads DRAM and SM throughput, achieved occupancy and L2 hit rate of the ReLU and the matmul', async () => {
+    const ncu = findNcu();
+    expect(ncu, 'ncu is not on this GPU machine').not.toBeNull();
+    const dir = tmp();
+    writeFileSync(join(dir, 'relu.cu'), fixture('./candidates/relu_good.cu'));
+    execFileSync(
+      'nvcc',
+      ['-O3', '-arch=native', 'relu.cu', fixtureFile('gemm.cu'), fixtureFile('ncu_driver.cu'), '-o', 'driver'],
+      { cwd: dir, timeout: 180_000 },
+    );
+    const r = await runNcuProfile({ command: ['./driver'], kernels: ['relu', 'kf_tiled_gemm'], cwd: dir });
+    expect(r.counters.available, r.counters.reason).toBe(true);
+    expect(r.kernels.map((k) => k.name.split('(')[0]).sort()).toEqual(['kf_tiled_gemm', 'relu']);
+    for (const k of r.kernels) {
+      for (const m of ['dram_throughput_pct', 'sm_throughput_pct', 'achieved_occupancy_pct', 'duration_ns'] as const)
+        expect(k.metrics[m], `${k.name} ${m}`).toBeGreaterThan(0);
+      expect(k.metrics.l2_hit_rate_pct ?? 0).toBeGreaterThanOrEqual(0);
+    }
+    // A streaming ReLU moves memory; the matmul computes.
+    const relu = r.kernels.find((k) => k.name.startsWith('relu'))!;
+    const gemm = r.kernels.find((k) => k.name.startsWith('kf_tiled_gemm'))!;
+    expect(relu.metrics.dram_throughput_pct!).toBeGreaterThan(relu.metrics.sm_throughput_pct!);
+    expect(gemm.metrics.sm_throughput_pct!).toBeGreaterThan(gemm.metrics.dram_throughput_pct!);
+    console.log(JSON.stringify(r.kernels, null, 1));
   }, 300_000);
 });
