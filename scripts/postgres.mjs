@@ -39,18 +39,26 @@ export async function startPostgres() {
     if (res.status !== 0) throw new Error(`${cmd} failed: ${res.stderr || res.stdout}`);
   };
   run(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
-  run(join(bin, 'pg_ctl'), [
-    '-D',
-    data,
-    '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300`,
-    '-l',
-    join(dir, 'log'),
-    '-w',
-    'start',
-  ]);
+  const start = () =>
+    run(join(bin, 'pg_ctl'), [
+      '-D',
+      data,
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300`,
+      '-l',
+      join(dir, 'log'),
+      '-w',
+      'start',
+    ]);
+  start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    /** Stops the server as an operator's restart does (`pg_ctl stop -m fast`: clients' connections are ended). */
+    down() {
+      run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);
+    },
+    /** Starts it again on the same port and data (after `down`). */
+    up: start,
     stop() {
       try {
         run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']);

@@ -150,6 +150,10 @@ export const POSTGRES = [
   'packages/server/test/product/standalone-runner.test.ts',
   // Migrations of several replicas at once, a newer schema refused, runner failover: Postgres only (they skip on PGlite).
   'packages/server/test/platform/migrate-replicas.test.ts',
+  // Restarts a Postgres server of its own under two replicas (issue 36 item 1); skips outside the Postgres pass.
+  'packages/server/test/platform/postgres-restart.test.ts',
+  // A runner gone silent mid-job: re-queued early by the reaper's SQL, logged and counted (issue 36 items 3 and 4).
+  'packages/server/test/product/silent-runner.test.ts',
   'packages/server/test/platform/newer-schema.test.ts',
   'packages/server/test/platform/runner-failover.test.ts',
 ];

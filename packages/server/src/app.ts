@@ -6,6 +6,7 @@ import type { AppEnv } from './http/auth.js';
 import { compressResponses } from './http/compress.js';
 import { HttpError, errorHandler } from './http/errors.js';
 import { requestGuard } from './http/request-guard.js';
+import { requestLog } from './http/request-log.js';
 import { securityHeaders } from './http/security-headers.js';
 import { mountAdminRoutes } from './routes/admin.js';
 import { mountAuthRoutes } from './routes/auth.js';
@@ -22,7 +23,9 @@ export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 export function createApp(ctx: AppContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.onError(errorHandler(ctx.log));
+  app.onError(errorHandler(ctx.log, (err, what) => ctx.db.outage(err, what)));
+  // First: every line logged while serving a request carries its id, and the access log sees the final status.
+  app.use('*', requestLog({ log: ctx.log, access: ctx.config.accessLog, trustProxy: ctx.config.trustProxy }));
   app.use('*', securityHeaders(ctx.config));
   app.use('*', ctx.metrics.middleware());
   app.use('*', requestGuard());

@@ -4,6 +4,7 @@ import type { AppContext } from './context.js';
 import { ensurePrivateDir } from './db/private-dir.js';
 import { pruneEvents } from './events/bus.js';
 import { reapExpiredLeases } from './jobs/queue.js';
+import { noteReaped } from './jobs/telemetry.js';
 import { startInProcessRunner } from './runner-host/in-process-runner.js';
 import { settleDeadJob, settleRequeuedJobs } from './services/evaluation-results.js';
 import { startGenerateWorkers } from './sessions/generate-worker.js';
@@ -32,20 +33,36 @@ export async function startBackground(ctx: AppContext): Promise<Background> {
   };
 }
 
-/** Requeues expired leases (settling the jobs that ran out of tries) and prunes old events. */
+/**
+ * Whether runners' silence can be trusted now: not while the database is (or was, within the window) out of reach,
+ * nor in this process's first window, when runners could not reach any server to say they live.
+ */
+function silenceCounts(ctx: AppContext, started: number): boolean {
+  const health = ctx.db.health();
+  const windowMs = ctx.config.runner.deadSeconds * 1000;
+  return health.ok && Date.now() - Math.max(started, health.since.getTime()) >= windowMs;
+}
+
+/**
+ * Requeues expired leases, and evaluations whose runner went silent (settling the jobs that ran out of tries), and
+ * prunes old events.
+ */
 function startReaper(ctx: AppContext): { stop(): void } {
   let busy = false;
   let lastPrune = 0;
+  const started = Date.now();
   const tick = async () => {
     if (busy) return;
     busy = true;
     try {
+      const silentSeconds = silenceCounts(ctx, started) ? ctx.config.runner.deadSeconds : null;
       // One transaction: a requeued job's submission is back to queued before any runner can claim the job again.
-      const { requeued, dead } = await ctx.db.transaction(async (tx) => {
-        const reaped = await reapExpiredLeases(tx);
+      const { requeued, dead, holders } = await ctx.db.transaction(async (tx) => {
+        const reaped = await reapExpiredLeases(tx, { silentSeconds });
         await settleRequeuedJobs(tx, reaped.requeued);
         return reaped;
       });
+      noteReaped(ctx, requeued, dead, holders);
       if (requeued.length > 0) ctx.signals.wakeAll();
       for (const job of dead) await settleDeadJob(ctx, job);
       if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
@@ -53,7 +70,7 @@ function startReaper(ctx: AppContext): { stop(): void } {
         await pruneEvents(ctx.db);
       }
     } catch (err) {
-      ctx.log.warn('lease reaper failed', { err });
+      if (!ctx.db.outage(err, 'lease reaper failed')) ctx.log.warn('lease reaper failed', { err });
     } finally {
       busy = false;
     }

@@ -84,6 +84,14 @@ export const EnvSchema = z.object({
   KFORGE_DAILY_ATTEMPTS: int(2000),
   KFORGE_DAILY_SUBMISSIONS: int(200),
   KFORGE_LOG_LEVEL: opt,
+  KFORGE_LOG_FORMAT: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.enum(['json', 'text']).default('json'),
+  ),
+  KFORGE_ACCESS_LOG: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v?.toString().trim().toLowerCase()),
+    z.enum(['1', '0', 'on', 'off', 'true', 'false', 'yes', 'no', 'all']).default('1'),
+  ),
   KFORGE_TRUST_PROXY: bool(false),
   KFORGE_JOB_LEASE_SECONDS: pos(60),
   KFORGE_JOB_MAX_TRIES: pos(3),
@@ -92,6 +100,8 @@ export const EnvSchema = z.object({
   KFORGE_SESSION_MAX_ATTEMPTS: pos(200),
   KFORGE_SESSION_MAX_RUNNER_SECONDS: pos(3600),
   KFORGE_RUNNER_STALE_SECONDS: pos(90),
+  KFORGE_RUNNER_HEARTBEAT_SECONDS: pos(10),
+  KFORGE_RUNNER_DEAD_HEARTBEATS: pos(2.5),
   KFORGE_RUNNER_TIMING: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
     z.enum(['default', 'quick']).default('default'),
@@ -115,6 +125,11 @@ export const ConfigSchema = EnvSchema.transform((e) => {
   const dataDir = resolve(e.KFORGE_DATA_DIR ?? './.kforge');
   const publicUrl = (e.KFORGE_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   const level = LOG_LEVELS.find((l) => l === e.KFORGE_LOG_LEVEL) ?? 'info';
+  // Whole seconds, at least 1 (the register answer's unit), at most a third of the lease.
+  const heartbeat = Math.max(
+    1,
+    Math.floor(Math.min(e.KFORGE_RUNNER_HEARTBEAT_SECONDS, e.KFORGE_JOB_LEASE_SECONDS / 3)),
+  );
   const runnerSettings = runnerSettingsFromEnv({
     KFORGE_PYTHON: e.KFORGE_PYTHON,
     KFORGE_JOB_CGROUP: e.KFORGE_JOB_CGROUP,
@@ -178,6 +193,14 @@ export const ConfigSchema = EnvSchema.transform((e) => {
       submissions: e.KFORGE_DAILY_SUBMISSIONS,
     },
     logLevel: level,
+    /** One JSON object a line (default), or `text` for a person at a terminal. */
+    logFormat: e.KFORGE_LOG_FORMAT,
+    /** An access log line per request: `on` (health probes and metrics scrapes left out), `all`, or `off`. */
+    accessLog: (['0', 'off', 'false', 'no'].includes(e.KFORGE_ACCESS_LOG)
+      ? 'off'
+      : e.KFORGE_ACCESS_LOG === 'all'
+        ? 'all'
+        : 'on') as 'on' | 'all' | 'off',
     /** Take the client address from X-Forwarded-For (only behind a proxy that sets it), for rate limits. */
     trustProxy: e.KFORGE_TRUST_PROXY,
     /** The leased job queue and the workers that drain it. */
@@ -204,6 +227,13 @@ export const ConfigSchema = EnvSchema.transform((e) => {
     runner: {
       /** A runner not seen for this long no longer counts as serving its devices. */
       staleSeconds: e.KFORGE_RUNNER_STALE_SECONDS,
+      /** How often runners are told to beat (the register answer): this, or a third of the lease if shorter. */
+      heartbeatSeconds: heartbeat,
+      /**
+       * A runner silent (no claim, heartbeat or result) for this long is dead: it leaves the runner list and the jobs
+       * it leased are re-leased without waiting for their leases to run out.
+       */
+      deadSeconds: e.KFORGE_RUNNER_DEAD_HEARTBEATS * heartbeat,
       /** The in-process runner's timing rules: `quick` is for tests (few samples, unstable numbers). */
       timing: e.KFORGE_RUNNER_TIMING,
       /**

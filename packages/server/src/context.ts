@@ -45,8 +45,8 @@ export interface ContextOptions {
 export async function createContext(loaded: Config, opts: ContextOptions = {}): Promise<AppContext> {
   // Start-up's one configuration side effect, made here and not while loading: the secret file on a first start.
   const config = settleSecret(loaded);
-  const log = opts.log ?? createLogger(config.logLevel);
-  const db = await openDatabase(config);
+  const log = opts.log ?? createLogger(config.logLevel, undefined, config.logFormat);
+  const db = await openDatabase(config, { log });
   try {
     const applied = await migrate(db);
     if (applied.length > 0) log.info(`database migrated (${db.kind})`, { applied });

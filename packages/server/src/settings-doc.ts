@@ -103,6 +103,14 @@ export const SERVER_SETTINGS = {
   KFORGE_DAILY_ATTEMPTS: { meaning: 'per-user daily quota of attempts generated' },
   KFORGE_DAILY_SUBMISSIONS: { meaning: 'per-user daily quota of submissions' },
   KFORGE_LOG_LEVEL: { default: '`info`', meaning: '`debug`, `info`, `warn`, `error`, `silent`' },
+  KFORGE_LOG_FORMAT: {
+    meaning:
+      '`json`: one JSON object a line (`time`, `level`, `msg`, then fields; `request_id` while serving a request); `text`: a line for a person',
+  },
+  KFORGE_ACCESS_LOG: {
+    meaning:
+      'an access log line (`msg: "request"`, at `info`) per request: `1` (health probes and metrics scrapes left out), `all`, or `0` (none)',
+  },
   KFORGE_TRUST_PROXY: {
     meaning: 'take the client address from `X-Forwarded-For` (only behind a proxy that sets it); used by rate limits',
   },
@@ -119,6 +127,14 @@ export const SERVER_SETTINGS = {
   KFORGE_SESSION_MAX_ATTEMPTS: { meaning: "a session's budget of attempts in all, across its instructions" },
   KFORGE_SESSION_MAX_RUNNER_SECONDS: { meaning: "a session's budget of evaluation (runner) seconds in all" },
   KFORGE_RUNNER_STALE_SECONDS: { meaning: 'a runner not seen for this long no longer counts as serving its devices' },
+  KFORGE_RUNNER_HEARTBEAT_SECONDS: {
+    meaning:
+      'how often runners are told to beat while they hold a job (or a third of `KFORGE_JOB_LEASE_SECONDS`, if shorter); the register answer carries it',
+  },
+  KFORGE_RUNNER_DEAD_HEARTBEATS: {
+    meaning:
+      'a runner silent for this many heartbeat intervals is dead: it leaves the runner list and /devices, and the jobs it holds are re-queued at once (default: 25 s)',
+  },
   KFORGE_RUNNER_TIMING: {
     meaning:
       "the in-process runner's timing rules; `quick` (few samples, unstable numbers, never re-timed) is for tests only",

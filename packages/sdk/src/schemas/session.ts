@@ -114,6 +114,11 @@ export const SessionProgress = z.object({
    * benchmark case i of n with the samples taken so far), as its runner last reported it; null otherwise or
    * before the runner's first report. Absent from servers before it existed.
    */
+  /**
+   * Why the attempt's job waits in its queue again after a try ended without a result: e.g. "its runner stopped
+   * answering at 18:31:05 UTC; re-queued (try 1 of 3 ended)". Null otherwise; absent from servers before it existed.
+   */
+  notice: z.string().nullable().optional(),
   evaluation: EvaluationProgress.nullable().optional(),
 });
 export type SessionProgress = z.infer<typeof SessionProgress>;

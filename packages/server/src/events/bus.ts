@@ -11,7 +11,7 @@ export interface StoredEvent {
 
 /** The part of the platform's Database the bus needs for fan-out. */
 export interface Listener {
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  listen(channel: string, onPayload: (payload: string) => void, onResume?: () => void): Promise<() => Promise<void>>;
 }
 
 type Handler = (event: StoredEvent) => void;
@@ -93,8 +93,23 @@ export class EventBus {
   }
 
   private ensureListening(): Promise<unknown> {
-    this.unlisten ??= this.db.listen(EVENTS_CHANNEL, (payload) => this.onNotice(payload));
+    // After the LISTEN connection came back (a database restart), every subscriber fetches what it missed.
+    this.unlisten ??= this.db
+      .listen(
+        EVENTS_CHANNEL,
+        (payload) => this.onNotice(payload),
+        () => this.resumeAll(),
+      )
+      .catch((err) => {
+        // Not listening: the next subscriber tries again.
+        this.unlisten = null;
+        throw err;
+      });
     return this.unlisten;
+  }
+
+  private resumeAll(): void {
+    for (const [sessionId, subs] of this.subscribers) for (const sub of subs) this.pull(sessionId, sub);
   }
 
   private onNotice(payload: string): void {

@@ -28,8 +28,12 @@ export class ValidationError extends HttpError {
 export const notFound = (detail = 'Not Found') => new HttpError(404, detail);
 
 /** `app.onError`: known errors become their status and `{detail}`; anything else is logged and answered with a bare 500. */
-export function errorHandler(log: Logger) {
-  const logUnexpected = throttledErrorLog(log);
+export function errorHandler(log: Logger, outage: (err: unknown, what: string) => boolean = () => false) {
+  const throttled = throttledErrorLog(log);
+  // The database out of reach: counted for the outage's summary line instead (db/client.ts).
+  const logUnexpected = (msg: string, c: Context, err: Error) => {
+    if (!outage(err, 'request failed (database out of reach)')) throttled(msg, c, err);
+  };
   return (err: Error, c: Context): Response => {
     if (err instanceof HttpError) {
       for (const [k, v] of Object.entries(err.headers)) c.header(k, v);

@@ -23,7 +23,7 @@ export const JOB_TRANSITIONS = {
 } as const satisfies Record<JobStatus, readonly JobStatus[]>;
 
 const JOB_COLUMNS =
-  'id, kind, payload, device, status, attempts, max_attempts, lease_token, lease_expires_at, runner_id, last_error, dead_reason, session_id';
+  'id, kind, payload, device, status, attempts, max_attempts, lease_token, lease_expires_at, runner_id, last_error, dead_reason, session_id, leased_at';
 
 /** Inserts a queued job; returns its id, or null when the dedupe key already exists. */
 export async function enqueueJob(sql: Sql, opts: EnqueueOptions): Promise<string | null> {
@@ -231,25 +231,65 @@ export async function cancelQueuedEvaluations(sql: Sql, dedupeKeys: string[]): P
   );
 }
 
+/** HH:MM:SS UTC of a timestamp column, for messages a user reads. */
+const clock = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'HH24:MI:SS') || ' UTC'`;
+
+/**
+ * Why a reaped job left its holder, as the user reads it (the attempt's or submission's notice while it waits
+ * again). Evaluated in SET, so it sees the row before the update.
+ */
+const REAPED_WHY = `CASE WHEN lease_expires_at < now()
+    THEN 'its lease ran out at ' || ${clock('lease_expires_at')} || ' (no heartbeat since ' || ${clock('updated_at')} || ')'
+    ELSE 'its runner stopped answering at ' || ${clock('updated_at')} END`;
+
+/** A reaped job's cause, read back from its last_error (see REAPED_WHY). */
+export function reapCause(job: Job): 'runner_silent' | 'lease_expired' {
+  return job.last_error?.startsWith('its runner stopped answering') ? 'runner_silent' : 'lease_expired';
+}
+
 /**
  * The lease reaper's move: expired leases with tries left go back to the queue, the rest are dead. Returns both,
  * so the caller can settle what they were for (a submission back to queued, an attempt failed).
+ *
+ * With `silentSeconds`, an evaluate job is also reaped early, before its lease runs out, when neither it nor its
+ * runner was heard of for that long: no heartbeat of the job and no claim, heartbeat or result from the runner (a
+ * runner that was killed). Each reaped row's last_error says which, with the time (`reapCause`).
  */
-export async function reapExpiredLeases(sql: Sql): Promise<{ requeued: Job[]; dead: Job[] }> {
-  const requeued = await sql.query<Job>(
-    `UPDATE jobs SET progress = NULL, status = 'queued', lease_token = NULL, lease_expires_at = NULL, runner_id = NULL,
-       last_error = 'lease expired', run_after = now(), updated_at = now(), ${END_LEASE}
-     WHERE status = 'leased' AND lease_expires_at < now() AND attempts < max_attempts
-     RETURNING ${JOB_COLUMNS}`,
+export async function reapExpiredLeases(
+  sql: Sql,
+  opts: { silentSeconds?: number | null } = {},
+): Promise<{ requeued: Job[]; dead: Job[]; holders: Map<string, string | null> }> {
+  const silent = opts.silentSeconds ?? null;
+  const due = `jobs.status = 'leased' AND (jobs.lease_expires_at < now() OR ($1::double precision IS NOT NULL
+      AND jobs.kind = 'evaluate' AND jobs.updated_at < now() - make_interval(secs => $1::double precision)
+      AND NOT EXISTS (SELECT 1 FROM runners r WHERE r.id::text = jobs.runner_id
+        AND r.last_seen_at > now() - make_interval(secs => $1::double precision))))`;
+  const columns = JOB_COLUMNS.split(', ')
+    .map((c) => `jobs.${c}`)
+    .join(', ');
+  // The holder is read before the update (a re-queued row forgets it), for the log.
+  const reap = (set: string, tries: string) =>
+    sql.query<Job & { holder: string | null }>(
+      `WITH old AS (SELECT id, runner_id FROM jobs WHERE ${due} AND ${tries} FOR UPDATE)
+       UPDATE jobs SET ${set} FROM old WHERE jobs.id = old.id AND ${due} AND ${tries}
+       RETURNING ${columns}, old.runner_id AS holder`,
+      [silent],
+    );
+  const requeued = await reap(
+    `progress = NULL, status = 'queued', lease_token = NULL, lease_expires_at = NULL, runner_id = NULL,
+       last_error = ${REAPED_WHY} || '; re-queued (try ' || attempts || ' of ' || max_attempts || ' ended)',
+       run_after = now(), updated_at = now(), ${END_LEASE}`,
+    'jobs.attempts < jobs.max_attempts',
   );
-  const dead = await sql.query<Job>(
-    `UPDATE jobs SET progress = NULL, status = 'dead', lease_token = NULL, lease_expires_at = NULL, last_error = 'lease expired',
-       dead_reason = 'the runner holding it stopped responding ' || attempts || ' times', updated_at = now(),
-       ${END_LEASE}
-     WHERE status = 'leased' AND lease_expires_at < now() AND attempts >= max_attempts
-     RETURNING ${JOB_COLUMNS}`,
+  const dead = await reap(
+    `progress = NULL, status = 'dead', lease_token = NULL, lease_expires_at = NULL, last_error = ${REAPED_WHY},
+       dead_reason = 'the runner holding it stopped responding ' || attempts || ' times (the last time: ' || ${REAPED_WHY} || ')',
+       updated_at = now(), ${END_LEASE}`,
+    'jobs.attempts >= jobs.max_attempts',
   );
-  return { requeued, dead };
+  const holders = new Map([...requeued, ...dead].map((j) => [j.id, j.holder] as const));
+  const strip = ({ holder: _h, ...job }: Job & { holder: string | null }): Job => job;
+  return { requeued: requeued.map(strip), dead: dead.map(strip), holders };
 }
 
 /** Queue depth by kind and status, for /metrics and tests. */

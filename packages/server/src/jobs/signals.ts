@@ -4,7 +4,7 @@ import type { Sql } from '../db/sql.js';
 export const JOBS_CHANNEL = 'kforge_jobs';
 
 interface Listener {
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  listen(channel: string, onPayload: (payload: string) => void, onResume?: () => void): Promise<() => Promise<void>>;
 }
 
 /** Sends the wake-up from inside the enqueuing transaction, so it arrives after the commit. */
@@ -25,7 +25,14 @@ export class JobSignals {
     if (this.closed) return;
     // A listener that fails (the database closed under it) leaves polling by the timer alone; the rejection is
     // handled where the promise is made, so it can never surface as an unhandled one.
-    this.unlisten ??= this.listener.listen(JOBS_CHANNEL, () => this.wakeAll()).catch(() => async () => {});
+    // After the LISTEN connection came back, everyone waiting claims at once (jobs queued meanwhile woke no one).
+    this.unlisten ??= this.listener
+      .listen(
+        JOBS_CHANNEL,
+        () => this.wakeAll(),
+        () => this.wakeAll(),
+      )
+      .catch(() => async () => {});
     await this.unlisten;
     if (signal?.aborted) return;
     await new Promise<void>((resolve) => {

@@ -16,6 +16,8 @@ export interface Job<P = Record<string, unknown>> {
   last_error: string | null;
   dead_reason: string | null;
   session_id: string | null;
+  /** When the current (or last) lease began; absent from rows of older code paths. */
+  leased_at?: Date | null;
 }
 
 export interface EnqueueOptions {

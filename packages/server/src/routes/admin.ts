@@ -95,7 +95,12 @@ export function mountAdminRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
         version: string | null;
         devices: { id: string }[];
         last_seen_at: Date;
-      }>('SELECT id, name, local, version, devices, last_seen_at FROM runners ORDER BY last_seen_at DESC LIMIT 100');
+      }>(
+        // Live runners only: one silent for KFORGE_RUNNER_DEAD_HEARTBEATS heartbeats is dead (its jobs re-queued).
+        `SELECT id, name, local, version, devices, last_seen_at FROM runners
+         WHERE last_seen_at > now() - make_interval(secs => $1) ORDER BY last_seen_at DESC LIMIT 100`,
+        [ctx.config.runner.deadSeconds],
+      );
       const queue = await ctx.db.query<{ kind: string; status: string; count: number }>(
         `SELECT kind, status, count(*)::int AS count FROM jobs WHERE status IN ('queued', 'leased', 'dead')
          GROUP BY kind, status ORDER BY kind, status`,

@@ -16,15 +16,27 @@ export function mountHealthRoutes(app: Hono<AppEnv>, ctx: AppContext): void {
   route({ ...on, path: '/healthz', summary: 'The process is up', response: Health }, () => ({ status: 'ok' }));
 
   route(
-    { ...on, path: '/readyz', summary: 'The database answers (503 otherwise)', response: Health, errors: [503] },
+    {
+      ...on,
+      path: '/readyz',
+      summary:
+        'The database answers and its notifications (LISTEN) reach this replica: 503 with a detail otherwise (while it reconnects)',
+      response: Health,
+      errors: [503],
+    },
     async (c) => {
+      const health = ctx.db.health();
+      if (!health.ok) return c.json({ detail: health.detail ?? 'Database unavailable' }, 503);
       try {
         await ctx.db.query('SELECT 1');
-        return { status: 'ok' };
       } catch (err) {
-        ctx.log.warn('readiness check failed', { err });
+        if (!ctx.db.outage(err, 'readiness check failed')) ctx.log.warn('readiness check failed', { err });
         return c.json({ detail: 'Database unavailable' }, 503);
       }
+      // The query may have just found the database gone (a restart under way).
+      const after = ctx.db.health();
+      if (!after.ok) return c.json({ detail: after.detail ?? 'Database unavailable' }, 503);
+      return { status: 'ok' };
     },
   );
 

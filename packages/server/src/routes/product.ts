@@ -23,6 +23,7 @@ export function mountProductRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   registerQueueGauges(ctx.metrics, {
     sql: ctx.db,
     staleSeconds: ctx.config.runner.staleSeconds,
+    deadSeconds: ctx.config.runner.deadSeconds,
     devices: () => ctx.devices.list(),
   });
 }

@@ -58,11 +58,19 @@ function toClaimed(job: Job): ClaimedJob {
   });
 }
 
-/** Claims one job, waiting up to wait_ms for one to appear (long poll); gives up early if the client leaves. */
+/**
+ * Claims one job, waiting up to wait_ms for one to appear (long poll); gives up early if the client leaves. A runner
+ * waiting here is alive: it is marked seen every heartbeat interval, so a long poll never makes it look silent.
+ */
 async function claimWithWait(ctx: AppContext, c: Context, req: RunnerClaimRequest): Promise<Job | null> {
   const deadline = Date.now() + req.wait_ms;
+  let seen = Date.now();
   const gone = c.req.raw.signal;
   for (;;) {
+    if (Date.now() - seen >= ctx.config.runner.heartbeatSeconds * 1000) {
+      seen = Date.now();
+      await touchRunner(ctx, req.runner_id);
+    }
     if (ctx.signals.closed) return null;
     const job = await claimEvaluation(ctx, {
       devices: req.devices,
@@ -98,7 +106,9 @@ export function mountRunnerRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       return {
         runner_id: rows[0]?.id as string,
         lease_seconds: lease,
-        heartbeat_seconds: Math.max(1, Math.floor(lease / 3)),
+        // KFORGE_RUNNER_HEARTBEAT_SECONDS (10 s), or a third of the lease if shorter: silent for
+        // KFORGE_RUNNER_DEAD_HEARTBEATS of these, the runner is dead and its job re-queued.
+        heartbeat_seconds: ctx.config.runner.heartbeatSeconds,
       };
     },
   );

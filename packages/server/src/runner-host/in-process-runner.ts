@@ -8,7 +8,6 @@ import type { Job } from '../jobs/types.js';
 import { claimEvaluation, recordEvaluation } from '../services/evaluation-results.js';
 
 const IDLE_POLL_MS = 1000;
-const SEEN_EVERY_MS = 15_000;
 
 export interface InProcessRunner {
   stop(): Promise<void>;
@@ -29,7 +28,8 @@ export async function startInProcessRunner(ctx: AppContext): Promise<InProcessRu
   const runnerId = (rows[0] as { id: string }).id;
   const seen = setInterval(() => {
     ctx.db.query('UPDATE runners SET last_seen_at = now() WHERE id = $1', [runnerId]).catch(() => {});
-  }, SEEN_EVERY_MS);
+    // As often as a standalone runner beats: silent for KFORGE_RUNNER_DEAD_HEARTBEATS of them, it counts as dead.
+  }, ctx.config.runner.heartbeatSeconds * 1000);
   const halt = new AbortController();
   const loop = runJobLoop(
     jobsTable(
@@ -46,7 +46,7 @@ export async function startInProcessRunner(ctx: AppContext): Promise<InProcessRu
       // KFORGE_PYTHON and KFORGE_JOB_CGROUP, read once into the server's config; the runner reads no environment.
       python: ctx.config.runner.python,
       jobCgroup: ctx.config.runner.jobCgroup,
-      heartbeatMs: () => Math.max(200, (ctx.config.jobs.leaseSeconds * 1000) / 3),
+      heartbeatMs: () => Math.max(200, ctx.config.runner.heartbeatSeconds * 1000),
       who: 'server',
     },
     halt.signal,
@@ -76,7 +76,7 @@ function jobsTable(ctx: AppContext, runnerId: string, deviceIds: string[]): JobS
         return job as Job<EvaluationJobPayload> | null;
       } catch (err) {
         if (halt.aborted) return null;
-        ctx.log.error('in-process runner error', { err });
+        if (!ctx.db.outage(err, 'in-process runner error')) ctx.log.error('in-process runner error', { err });
         await new Promise((r) => setTimeout(r, 500));
         return null;
       }
@@ -95,7 +95,7 @@ function jobsTable(ctx: AppContext, runnerId: string, deviceIds: string[]): JobS
       try {
         await recordEvaluation(ctx, job.id, job.lease_token as string, outcome);
       } catch (err) {
-        ctx.log.error('in-process runner error', { err });
+        if (!ctx.db.outage(err, 'in-process runner error')) ctx.log.error('in-process runner error', { err });
       }
     },
   };

@@ -41,7 +41,8 @@ export class DeviceRegistry {
     const rows = await this.sql.query<RunnerRow>(
       `SELECT id, devices, last_seen_at > now() - make_interval(secs => $1) AS fresh FROM runners
        WHERE last_seen_at > now() - interval '7 days' ORDER BY created_at`,
-      [this.config.runner.staleSeconds],
+      // Dead runners (silent for KFORGE_RUNNER_DEAD_HEARTBEATS heartbeats) serve nothing, whatever the stale window.
+      [Math.min(this.config.runner.staleSeconds, this.config.runner.deadSeconds)],
     );
     const byId = new Map<string, Device>();
     for (const d of local) byId.set(d.id, { ...d, available: true, runners: 0 });

@@ -1,6 +1,7 @@
 // Where evaluation outcomes land, whoever ran them (a standalone runner over HTTP or the in-process one), and what dead jobs mean.
 import type { EvaluationJobPayload, EvaluationState } from '@kernelforge/sdk';
 import { claimJob, completeJob, failJob, lockLeasedJob } from '../jobs/queue.js';
+import { noteDead, noteEvaluation, noteRetry } from '../jobs/telemetry.js';
 import type { ClaimOptions, Job } from '../jobs/types.js';
 import { markCompleted, markFailed } from '../sessions/attempts.js';
 import { settleDeadGeneration } from '../sessions/generate-worker.js';
@@ -48,7 +49,8 @@ export async function claimEvaluation(ctx: AppContext, opts: Omit<ClaimOptions, 
 export async function settleRequeuedJobs(sql: Sql, jobs: Job[]): Promise<void> {
   for (const job of jobs) {
     const payload = job.payload as unknown as EvaluationJobPayload;
-    if (job.kind === 'evaluate' && payload.kind === 'submission') await markSubmissionQueued(sql, payload.target_id);
+    if (job.kind === 'evaluate' && payload.kind === 'submission')
+      await markSubmissionQueued(sql, payload.target_id, job.last_error);
   }
 }
 
@@ -76,10 +78,17 @@ export async function recordEvaluation(
       if (failed.outcome === 'retry' && failed.job) await settleRequeuedJobs(tx, [failed.job]);
       return failed;
     });
-    if (outcome === 'dead' && job) await settleDeadJob(ctx, job);
+    if (job) noteEvaluation(ctx, job, 'error');
+    if (outcome === 'retry' && job) noteRetry(ctx, job, error);
+    if (outcome === 'dead' && job) {
+      noteDead(ctx, job);
+      await settleDeadJob(ctx, job);
+    }
     return outcome;
   }
-  return ctx.db.transaction(async (tx) => {
+  const state = report.state;
+  const landed: { job?: Job } = {};
+  const outcome = await ctx.db.transaction(async (tx) => {
     const peek = await tx.query<{ session_id: string | null }>('SELECT session_id FROM jobs WHERE id = $1', [jobId]);
     // Lock order everywhere: session, then job, then attempt (stop takes the same order).
     if (peek[0]?.session_id) await findSession(tx, peek[0].session_id, { lock: true });
@@ -90,8 +99,11 @@ export async function recordEvaluation(
     else if (payload.kind === 'sweep') await recordSweepEvaluation(tx, payload.target_id, redactRanked(report.state));
     else await markSubmissionCompleted(tx, payload.target_id, report.state);
     await completeJob(tx, jobId, leaseToken);
-    return 'recorded';
+    landed.job = job;
+    return 'recorded' as const;
   });
+  if (landed.job) noteEvaluation(ctx, landed.job, state.verdict);
+  return outcome;
 }
 
 async function recordAttemptEvaluation(

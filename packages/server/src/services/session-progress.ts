@@ -16,6 +16,7 @@ const NOTHING: SessionProgress = {
   typical_seconds: null,
   typical_from: null,
   evaluation: null,
+  notice: null,
 };
 
 /** How many earlier phases a typical duration is the median of: recent enough to follow a session's drift. */
@@ -29,13 +30,15 @@ interface CurrentRow {
   job_status: 'queued' | 'leased' | null;
   running_seconds: number | string | null;
   progress: unknown;
+  job_attempts: number | null;
+  last_error: string | null;
 }
 
 /** The first live attempt (as the web's progress box picks it) and the job that carries its phase, if any. */
 async function currentAttempt(sql: Sql, sessionId: string): Promise<CurrentRow | null> {
   const rows = await sql.query<CurrentRow>(
     `SELECT a.id, a.status, j.id AS job_id, j.kind AS job_kind, j.status AS job_status,
-       extract(epoch FROM now() - j.leased_at) AS running_seconds, j.progress
+       extract(epoch FROM now() - j.leased_at) AS running_seconds, j.progress, j.attempts AS job_attempts, j.last_error
      FROM generation_attempts a
      LEFT JOIN jobs j ON j.status IN ('queued', 'leased') AND j.dedupe_key =
        CASE WHEN a.status = 'evaluating' THEN 'evaluate:attempt:' || a.id ELSE 'generate:' || a.id END
@@ -154,5 +157,7 @@ export async function sessionProgressOf(ctx: AppContext, user: Caller, id: strin
     estimate_seconds: estimate,
     typical_seconds: typical?.seconds ?? null,
     typical_from: typical?.from ?? null,
+    // A try that ended without a result (a runner gone silent, a lease run out, an error): why it waits again.
+    notice: waiting && Number(current.job_attempts ?? 0) > 0 && current.last_error ? current.last_error : null,
   };
 }

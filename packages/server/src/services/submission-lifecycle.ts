@@ -80,14 +80,19 @@ export async function insertSubmission(
   return (rows[0] as { id: string }).id;
 }
 
-/** A runner claimed the submission's job: queued -> evaluating. */
+/** A runner claimed the submission's job: queued -> evaluating (a note of why it waited again is done with). */
 export function markSubmissionEvaluating(tx: Sql, id: string): Promise<string | null> {
-  return transition(tx, id, 'evaluating');
+  return transition(tx, id, 'evaluating', 'error = NULL');
 }
 
-/** The job went back to the queue (a retryable runner error, a lapsed lease): evaluating -> queued. */
-export function markSubmissionQueued(tx: Sql, id: string): Promise<string | null> {
-  return transition(tx, id, 'queued');
+/**
+ * The job went back to the queue (a retryable runner error, a lapsed lease, a runner gone silent): evaluating ->
+ * queued, with `why` in its error while it waits (its owner reads why it is queued again).
+ */
+export function markSubmissionQueued(tx: Sql, id: string, why?: string | null): Promise<string | null> {
+  return why
+    ? transition(tx, id, 'queued', 'error = $2', [`Waiting to run again: ${why}`])
+    : transition(tx, id, 'queued');
 }
 
 /** A runner's verdict is stored (redacted, as ranked results are): -> completed, whatever the verdict. */

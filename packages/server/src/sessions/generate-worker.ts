@@ -3,6 +3,7 @@
 import { AgentError, type AgentResult, agentsConfigFrom, createAgent } from '../agents/index.js';
 import { type LeaseWorker, runLeaseLoop, type Settled } from '@kernelforge/runner';
 import { claimJob, completeJob, failJob, heartbeatJob, lockLeasedJob } from '../jobs/queue.js';
+import { noteDead, noteRetry } from '../jobs/telemetry.js';
 import type { Job } from '../jobs/types.js';
 import type { AppContext } from '../context.js';
 import type { AttemptRow, SessionRow } from '../db/rows.js';
@@ -57,7 +58,7 @@ function generateWorker(ctx: AppContext, workerId: string): LeaseWorker<Job, Gen
         return job;
       } catch (err) {
         if (halt.aborted) return null;
-        ctx.log.error('generate worker error', { workerId, err });
+        if (!ctx.db.outage(err, 'generate worker error')) ctx.log.error('generate worker error', { workerId, err });
         await new Promise((r) => setTimeout(r, 500));
         return null;
       }
@@ -72,7 +73,8 @@ function generateWorker(ctx: AppContext, workerId: string): LeaseWorker<Job, Gen
         await settleGeneration(ctx, job, outcome);
       } catch (err) {
         // The store failed (database trouble): the job goes back to the queue for another try.
-        ctx.log.error('generate worker error', { workerId, job: job.id, err });
+        if (!ctx.db.outage(err, 'generate worker error'))
+          ctx.log.error('generate worker error', { workerId, job: job.id, err });
         await failGeneration(ctx, job, err, true).catch(() => {});
         await new Promise((r) => setTimeout(r, 500));
       }
@@ -161,7 +163,11 @@ async function settleGeneration(ctx: AppContext, job: Job, outcome: Settled<Gene
 /** A failed try: back to the queue after a backoff when retryable with tries left, else the attempt fails. */
 async function failGeneration(ctx: AppContext, job: Job, err: unknown, retryable: boolean): Promise<void> {
   const failed = await failJob(ctx.db, job.id, job.lease_token as string, errorText(err), { retryable });
-  if (failed.outcome === 'dead' && failed.job) await settleDeadGeneration(ctx, failed.job);
+  if (failed.outcome === 'retry' && failed.job) noteRetry(ctx, failed.job, errorText(err));
+  if (failed.outcome === 'dead' && failed.job) {
+    noteDead(ctx, failed.job);
+    await settleDeadGeneration(ctx, failed.job);
+  }
 }
 
 /** Moves the attempt to `generating` (a retried job finds it there already); null when there is nothing to do. */

@@ -18,8 +18,11 @@ it('has defaults for the job, session and runner knobs, and counts empty values 
     sseStreamsPerUser: 20,
   });
   // One server's own runner folder, never a shared one: named after the user and the data directory.
+  // Runners beat every 10 s and are dead after 2.5 silent beats (25 s); a short lease shortens the beat.
   expect(c.runner).toEqual({
     staleSeconds: 90,
+    heartbeatSeconds: 10,
+    deadSeconds: 25,
     timing: 'default',
     workDir: defaultRunnerWorkDir(dataDir),
     allowUnsandboxed: false,
@@ -46,6 +49,8 @@ it('reads every knob from the environment it is given, not from process.env', ()
       KFORGE_SSE_KEEPALIVE_MS: '100',
       KFORGE_SSE_STREAMS_PER_USER: '3',
       KFORGE_RUNNER_STALE_SECONDS: '5',
+      KFORGE_RUNNER_HEARTBEAT_SECONDS: '4',
+      KFORGE_RUNNER_DEAD_HEARTBEATS: '3',
       KFORGE_RUNNER_TIMING: 'quick',
       KFORGE_RUNNER_WORK_DIR: join(dataDir, 'work'),
       KFORGE_PYTHON: '/opt/py/bin/python3',
@@ -55,6 +60,9 @@ it('reads every knob from the environment it is given, not from process.env', ()
     expect(c.sessions).toEqual({ maxAttempts: 7, maxRunnerSeconds: 30, sseKeepAliveMs: 100, sseStreamsPerUser: 3 });
     expect(c.runner).toEqual({
       staleSeconds: 5,
+      // A third of the 1.5 s lease would be 0.5 s: whole seconds, at least 1, are what runners are told.
+      heartbeatSeconds: 1,
+      deadSeconds: 3,
       timing: 'quick',
       workDir: join(dataDir, 'work'),
       allowUnsandboxed: false,

@@ -127,6 +127,7 @@ test("another user gets the session route's 404; a superuser sees it; a stopped 
     typical_seconds: null,
     typical_from: null,
     evaluation: null,
+    notice: null,
   });
 });
 
