@@ -79,6 +79,8 @@ export const SERIAL_PRODUCT = [
   'tests/e2e/deleted-sessions.test.ts',
   'tests/e2e/names-and-empty.test.ts',
   // A tuner session, a submission and a sweep (stopped at once) whose results it downloads.
+  // A tuner sweep of one problem, run to its score (a session and a ranked re-run).
+  'tests/e2e/fast-p.test.ts',
   'tests/e2e/export.test.ts',
   'tests/e2e/lifecycle.test.ts',
   // Starts (and stops) a session, which the agent and runner start on.

@@ -86,7 +86,10 @@ export const Sweep = z.object({
   problem_count: z.number().int(),
   /** Problems scored, failed or stopped. */
   problems_done: z.number().int(),
+  /** fast_p by its speedup's interval (fastP): a problem counts for p only when its whole 95% interval lies above p. */
   fast_p: FastP,
+  /** KernelBench's point rule (fastPPoint), beside it: the point speedup above p. */
+  fast_p_point: FastP,
   /** Geometric mean of the speedups of the correct problems; null when none is correct. */
   geomean_speedup: z.number().nullable(),
   /** Summed over the sweep's sessions (zero for the tuner). */
@@ -140,6 +143,7 @@ export const AgentsLeaderboardRow = z.object({
   sweep_name: Text,
   problem_count: z.number().int(),
   fast_p: FastP,
+  fast_p_point: FastP,
   geomean_speedup: z.number().nullable(),
   /** How many completed sweeps of this configuration there are on the set. */
   sweeps: z.number().int(),
@@ -154,11 +158,30 @@ export const AgentsLeaderboard = z.object({
 });
 export type AgentsLeaderboard = z.infer<typeof AgentsLeaderboard>;
 
-/** fast_p from per-problem results: share of ALL problems that are correct with speedup > p (p = 0: correct). */
-export function fastP(problems: readonly { correct: boolean; speedup: number | null }[]): FastP {
+/** What fast_p reads of a problem's result: whether it is correct, its speedup, and that speedup's 95% interval. */
+export interface FastPResult {
+  correct: boolean;
+  speedup: number | null;
+  speedup_interval?: readonly [number, number] | undefined;
+}
+
+/**
+ * fast_p from per-problem results: the share of ALL problems that are correct and whose speedup's 95% interval lies
+ * above p (its lower end > p; p = 0: correct). A result without an interval counts by its point. So "1.02x
+ * (0.95x-1.40x)" is not fast_1: the measurement cannot tell it from the baseline.
+ */
+export function fastP(problems: readonly FastPResult[]): FastP {
+  return fastPBy(problems, (r) => r.speedup_interval?.[0] ?? r.speedup ?? 0);
+}
+
+/** KernelBench's rule, kept beside it: the share correct with the point speedup above p, noise or not. */
+export function fastPPoint(problems: readonly FastPResult[]): FastP {
+  return fastPBy(problems, (r) => r.speedup ?? 0);
+}
+
+function fastPBy(problems: readonly FastPResult[], low: (r: FastPResult) => number): FastP {
   const n = problems.length;
-  const share = (p: number) =>
-    n === 0 ? 0 : problems.filter((r) => r.correct && (p === 0 || (r.speedup ?? 0) > p)).length / n;
+  const share = (p: number) => (n === 0 ? 0 : problems.filter((r) => r.correct && (p === 0 || low(r) > p)).length / n);
   return {
     '0': share(0),
     '0.5': share(0.5),

@@ -74,14 +74,20 @@ export function FastPCurve({
   );
 }
 
-/** The fast_p figures as a table (one row per series). */
-export function FastPTable({ series }: { series: { label: string; fast_p: FastP }[] }) {
+/** The fast_p figures as a table (one row per series; a series' `rule` says which counting it is). */
+export function FastPTable({
+  series,
+  firstHeader = 'Sweep',
+}: {
+  series: { label: string; fast_p: FastP; rule?: string }[];
+  firstHeader?: string;
+}) {
   return (
     <div className="overflow-x-auto">
       <table className="min-w-full text-sm" aria-label="fast_p">
         <thead>
           <tr className="text-left text-slate-600 dark:text-slate-400">
-            <th className="py-1 pr-4 font-medium">Sweep</th>
+            <th className="py-1 pr-4 font-medium">{firstHeader}</th>
             {FAST_P_KEYS.map((p) => (
               <th key={p} className="py-1 pr-4 text-right font-medium">
                 fast_{p}
@@ -91,7 +97,11 @@ export function FastPTable({ series }: { series: { label: string; fast_p: FastP 
         </thead>
         <tbody>
           {series.map((s) => (
-            <tr key={s.label} className="border-t border-slate-200 dark:border-slate-800">
+            <tr
+              key={s.label}
+              className="border-t border-slate-200 dark:border-slate-800"
+              data-rule={s.rule ?? 'interval'}
+            >
               <td className="py-1 pr-4">{s.label}</td>
               {FAST_P_KEYS.map((p) => (
                 <td key={p} className="py-1 pr-4 text-right tabular-nums" data-fast-p={p}>

@@ -5,6 +5,8 @@ const TONES: Record<string, string> = {
   active: 'bg-sky-100 text-sky-800 dark:bg-sky-950 dark:text-sky-200',
   generating: 'bg-sky-100 text-sky-800 dark:bg-sky-950 dark:text-sky-200',
   evaluating: 'bg-violet-100 text-violet-800 dark:bg-violet-950 dark:text-violet-200',
+  // A sweep (or a sweep's problem) under way: in progress, not in trouble.
+  running: 'bg-sky-100 text-sky-800 dark:bg-sky-950 dark:text-sky-200',
   queued: 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200',
   idle: 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200',
   stopped: 'bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200',
@@ -15,7 +17,7 @@ const BAD = 'bg-rose-100 text-rose-800 dark:bg-rose-950 dark:text-rose-200';
 export function StatusBadge({ status }: { status: string }) {
   return (
     <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ${TONES[status] ?? BAD}`}>
-      {(status === 'generating' || status === 'evaluating') && (
+      {(status === 'generating' || status === 'evaluating' || status === 'running') && (
         <span aria-hidden="true" className="mr-1 size-1.5 animate-pulse rounded-full bg-current" />
       )}
       {status.replace(/_/g, ' ')}

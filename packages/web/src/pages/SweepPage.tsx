@@ -99,7 +99,26 @@ export default function SweepPage({ params }: PageProps) {
                   <span className="text-slate-500">Instruction:</span> {sweep.instruction}
                 </p>
               ) : null}
-              <FastPTable series={[{ label: sweep.name, fast_p: sweep.fast_p }]} />
+              <FastPTable
+                firstHeader="Counted by"
+                series={[
+                  { label: 'its interval above p', fast_p: sweep.fast_p },
+                  { label: 'KernelBench: its point above p', fast_p: sweep.fast_p_point, rule: 'point' },
+                ]}
+              />
+              {sweep.status === 'running' || sweep.status === 'queued' ? (
+                <p className="mt-2 text-sm text-slate-600 dark:text-slate-400" data-testid="sweep-so-far">
+                  So far: {sweep.problems_done} of {sweep.problem_count} problems are done; a problem not finished
+                  counts as not correct, so these shares only grow as the sweep runs.
+                </p>
+              ) : null}
+              {sweep.set ? null : (
+                <p className="mt-2 text-sm text-slate-600 dark:text-slate-400" data-testid="sweep-not-on-agents">
+                  Not on the <AppLink href="/agents">agents leaderboard</AppLink>: it ranks sweeps over a named problem
+                  set, so that every entry there answered the same problems. A list saved as a set (PUT
+                  /api/v1/sweep-set/{'{name}'}) and swept as that set is ranked there.
+                </p>
+              )}
               <div className="mt-4">
                 <FastPCurve series={[{ label: sweep.name, fast_p: sweep.fast_p }]} />
               </div>

@@ -24,7 +24,7 @@ import { formatDate, formatPercent, formatSpeedup } from '../lib/format';
 import { attemptsError, problemListError } from '../lib/formChecks';
 
 export const FAST_P_HELP =
-  'fast_p is the share of ALL the problems of a sweep solved correctly and more than p times faster than the reference (fast_0: the share correct). Each problem counts from one ranked re-run of its session’s best attempt on fresh secret inputs; a problem not finished counts as not correct.';
+  'fast_p is the share of ALL the problems of a sweep solved correctly whose speedup’s 95% interval lies above p (fast_0: the share correct): a speedup within noise of p, like 1.02x (0.95x-1.40x) for p = 1, does not count. KernelBench’s rule, the point speedup above p, is shown beside it. Each problem counts from one ranked re-run of its session’s best attempt on fresh secret inputs; a problem not finished counts as not correct.';
 
 function StartSweepForm() {
   const settings = useSettings();

@@ -48,6 +48,7 @@ async function list(ctx: CommandContext, _args: [], options: ListOptions): Promi
     { header: 'DONE', value: (s) => `${s.problems_done}/${s.problem_count}`, align: 'right' },
     { header: 'FAST_0', value: (s) => percent(s.fast_p['0']), align: 'right' },
     { header: 'FAST_1', value: (s) => percent(s.fast_p['1']), align: 'right' },
+    { header: 'FAST_1_POINT', value: (s) => percent(s.fast_p_point['1']), align: 'right' },
     { header: 'GEOMEAN', value: (s) => formatSpeedup(s.geomean_speedup), align: 'right' },
     { header: 'CREATED', value: (s) => formatDate(s.created_at) },
   ]);

@@ -9,10 +9,14 @@ export const FINAL_SWEEP_STATUSES = new Set(['completed', 'stopped', 'failed']);
 /** `0.667` -> `66.7%`. */
 export const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 
-/** fast_p on one line: `fast_0 66.7%  fast_0.5 66.7%  fast_1 33.3% ...`. */
-export function fastPLine(sweep: Pick<Sweep, 'fast_p'>): string {
-  return FAST_P_KEYS.map((k) => `fast_${k} ${percent(sweep.fast_p[k])}`).join('  ');
+/** fast_p on one line: `fast_0 66.7%  fast_0.5 66.7%  fast_1 33.3% ...` (the point rule's figures with `point`). */
+export function fastPLine(sweep: Pick<Sweep, 'fast_p'>, figures: Sweep['fast_p'] = sweep.fast_p): string {
+  return FAST_P_KEYS.map((k) => `fast_${k} ${percent(figures[k])}`).join('  ');
 }
+
+/** How fast_p counts, said where it is printed. */
+export const FAST_P_RULE =
+  "a problem counts for p when its speedup's 95% interval lies above p (a speedup within noise of p does not)";
 
 /** A share from 0 to 1 (for --min-fast1). */
 export function share(value: string): number {
@@ -55,6 +59,8 @@ export function printSweep(ctx: CommandContext, sweep: Sweep): void {
     ...(sweep.instruction ? [['instruction', sweep.instruction] as const] : []),
     ['status', `${colorStatus(style, sweep.status)} (${sweep.problems_done} of ${sweep.problem_count} done)`],
     ['fast_p', fastPLine(sweep)],
+    ['fast_p rule', FAST_P_RULE],
+    ['KernelBench', `${fastPLine(sweep, sweep.fast_p_point)}  ${style.dim('(its rule: the point speedup above p)')}`],
     ['geomean', formatSpeedup(sweep.geomean_speedup)],
     ...(sweep.token_usage.input_tokens + sweep.token_usage.output_tokens > 0
       ? [['tokens', `${sweep.token_usage.input_tokens} in, ${sweep.token_usage.output_tokens} out`] as const]
