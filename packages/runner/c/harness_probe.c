@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +43,19 @@ static int probe_io_fd(struct harness *h, const kf_probe_cmd *c, kf_probe_reply 
   if (w != (ssize_t)sizeof *c) return -1;
   char *q = (char *)r;
   size_t n = sizeof *r;
+  /* The probe answers within the call limit or is given up on (a device held by a kernel that never ends, a dead
+     probe): never a harness waiting for ever. */
+  double deadline = now_ms() + (h->plan.call_timeout_ms > 0 ? h->plan.call_timeout_ms : 10000.0);
   while (n > 0) {
+    struct pollfd pf = {h->probe.reply_fd, POLLIN, 0};
+    double left = deadline - now_ms();
+    if (left <= 0) {
+      snprintf(r->why, sizeof r->why, "the probe did not answer within %.0f ms", h->plan.call_timeout_ms);
+      kill(h->probe.pid, SIGKILL); /* a late answer must never be read as the next command's */
+      h->probe.open[0] = h->probe.open[1] = 0;
+      return -1;
+    }
+    if (poll(&pf, 1, (int)left + 1) <= 0) continue;
     ssize_t got = read(h->probe.reply_fd, q, n);
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) return -1;
