@@ -325,7 +325,16 @@ void solution(float* x, int n, int b) {
       warps: [256],
     });
     expect(baseName('void tiled<256, float>(float const*, float*, int)')).toBe('tiled');
+    expect(Object.fromEntries(launchBlockSizes('#define  N\t64\nk<<<1, N>>>(x);'))).toEqual({ k: [64] });
     expect(baseName('ns::inner::relu(float const*, float*, long)')).toBe('relu');
+  });
+
+  it('a hostile source (200 KB of unterminated launches, dim3s, blank lines) is read in linear time', () => {
+    for (const piece of ['k<<<', 'dim3 ', '\n', ' ', 'a<b<c<', 'const int ']) {
+      const started = performance.now();
+      launchBlockSizes(piece.repeat(200_000 / piece.length));
+      expect(performance.now() - started, JSON.stringify(piece)).toBeLessThan(500);
+    }
   });
 
   it.skipIf(!hasNvcc)(

@@ -5,7 +5,7 @@
 /** Literal integer constants of the source: `#define N 256`, `[static] const[expr] int N = 256;`. */
 function constantsOf(source: string): Map<string, number> {
   const names = new Map<string, number>();
-  for (const m of source.matchAll(/^\s*#\s*define\s+([A-Za-z_]\w*)\s+\(?\s*(\d+)[uUlL]*\s*\)?\s*$/gm))
+  for (const m of source.matchAll(/^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+\(?[ \t]*(\d+)[uUlL]*[ \t]*\)?[ \t]*$/gm))
     names.set(m[1] as string, Number(m[2]));
   for (const m of source.matchAll(
     /\b(?:constexpr|const)\s+(?:(?:static|unsigned|signed|long|short|int|size_t|int\d+_t|uint\d+_t|auto)\s+)*([A-Za-z_]\w*)\s*=\s*(\d+)[uUlL]*\s*;/g,
@@ -35,7 +35,7 @@ function constantValue(expr: string, names: Map<string, number>): number | null 
 /** `dim3 name(a, b, c)` / `dim3 name = dim3(a, b)` / `dim3 name{a, b}` with known parts: their product. */
 function dim3sOf(source: string, names: Map<string, number>): Map<string, number> {
   const dims = new Map<string, number>();
-  for (const m of source.matchAll(/\bdim3\s+([^;]*);/g))
+  for (const m of source.matchAll(/\bdim3\s+([^;]{0,400});/g))
     for (const d of (m[1] as string).matchAll(/([A-Za-z_]\w*)\s*(?:=\s*dim3\s*)?[({]([^(){}]*)[)}]/g)) {
       const parts = (d[2] as string).split(',').map((p) => constantValue(p, names));
       if (parts.length > 0 && parts.length <= 3 && parts.every((p) => p !== null))
@@ -73,7 +73,10 @@ export function launchBlockSizes(source: string): Map<string, number[]> {
   const names = constantsOf(source);
   const dims = dim3sOf(source, names);
   const out = new Map<string, number[]>();
-  for (const m of source.matchAll(/\b([A-Za-z_]\w*)\s*(?:<[^<>;]*(?:<[^<>;]*>[^<>;]*)*>)?\s*<<<([^;]*?)>>>/g)) {
+  // Bounded lengths: a source is untrusted, and these run in the runner's own process (no regex may go quadratic).
+  for (const m of source.matchAll(
+    /\b([A-Za-z_]\w{0,200})\s{0,20}(?:<[^<>;]{0,200}(?:<[^<>;]{0,200}>[^<>;]{0,200}){0,4}>)?\s{0,20}<<<([^;]{0,400}?)>>>/g,
+  )) {
     const args = launchArgs(m[2] as string);
     const block = args[1];
     if (!block) continue;
