@@ -115,8 +115,9 @@ function timedCases(problem: ProblemDefinition, r: HarnessReport, llcBytes: numb
     flagged: b.flagged ?? 0,
     inside: b.inside,
     ratios: b.ratios,
-    // cuda: the outside times bound the events' only where the harness's probe ended both sides' calls.
-    ...(r.probe?.candidate && r.probe.baseline ? { outside: b.outside, baselineOutside: b.baseline_outside } : {}),
+    // cuda: the outside times are shown; they bound the events' only where the harness's probe ended both sides' calls.
+    ...(b.outside ? { outside: b.outside } : {}),
+    ...(r.probe?.candidate && r.probe.baseline ? { baselineOutside: b.baseline_outside } : {}),
     flops: safe(() => evalExpr(problem.cost.flops, b.sizes)),
     bytes: safe(() => evalExpr(problem.cost.bytes, b.sizes)),
     // The C harness flushes the caches before each sample of a case smaller than twice the last-level cache.
