@@ -131,6 +131,14 @@ describe('cuda: the trusted end of a call bounds the events (cuda-trust.ts)', ()
     expect(j.result.review_reasons.join(' ')).toMatch(/without the harness's probe/);
   });
 
+  it('pairs kept with a low SM clock are flagged for review', () => {
+    const c = reluCase({ candInside: 0.0215, candTrue: 0.0215, seed: 17 });
+    expect(judge(c).result.review_reasons.join(' ')).not.toMatch(/SM clock/);
+    const j = judge({ ...c, lowClockKept: 3 });
+    expect(j.verdict).toBe('accepted');
+    expect(j.result.review_reasons.join(' ')).toMatch(/3 timed pairs ran with the GPU's SM clock under 75%/);
+  });
+
   it('trustVerdict: too few samples say nothing; the rejection threshold has an absolute floor', () => {
     expect(
       trustVerdict('c', 1, trustGap({ inside: [1], outside: [2], baselineInside: [1], baselineOutside: [1] })),

@@ -117,6 +117,7 @@ function timedCases(problem: ProblemDefinition, r: HarnessReport, llcBytes: numb
     ratios: b.ratios,
     // cuda: the outside times are shown; they bound the events' only where the harness's probe ended both sides' calls.
     ...(b.outside ? { outside: b.outside } : {}),
+    ...(b.low_clock_kept ? { lowClockKept: b.low_clock_kept } : {}),
     ...(r.probe?.candidate && r.probe.baseline ? { baselineOutside: b.baseline_outside } : {}),
     flops: safe(() => evalExpr(problem.cost.flops, b.sizes)),
     bytes: safe(() => evalExpr(problem.cost.bytes, b.sizes)),

@@ -377,6 +377,8 @@ export interface TimedCase {
       verified answer (cuda-trust.ts), per sample. */
   outside?: readonly number[] | undefined;
   baselineOutside?: readonly number[] | undefined;
+  /** cuda: pairs kept although a call ran under 75% of the SM's top clock (after as many were taken again). */
+  lowClockKept?: number | undefined;
   /** The compiled reference (torch backend), when it was timed. */
   compiled?: readonly number[] | null | undefined;
   /** What one call must move and do (0 when unknown). */
@@ -446,6 +448,11 @@ export function judgeTimed(a: JudgeInput): Judgement {
   if (verdict === 'accepted') {
     const reasons = [...(a.reviewReasons ?? []), ...clock.reasons, ...reviewReasons(cases, totals.speedup)];
     for (const f of figures) if (f.trust?.kind === 'corrected') reasons.push(f.trust.reason);
+    for (const f of figures)
+      if (f.tc.lowClockKept)
+        reasons.push(
+          `case ${f.tc.name}: ${f.tc.lowClockKept} timed pairs ran with the GPU's SM clock under 75% of its top (kept after as many were taken again)`,
+        );
     if (a.probe && !a.probe.candidate)
       reasons.push(
         `timed without the harness's probe of the outputs (${a.probe.why || 'unavailable'}): the times are the candidate process's own events`,
