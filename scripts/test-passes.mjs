@@ -82,6 +82,8 @@ export const SERIAL_PRODUCT = [
   // A tuner sweep of one problem, run to its score (a session and a ranked re-run).
   'tests/e2e/fast-p.test.ts',
   'tests/e2e/export.test.ts',
+  // A ranked ReLU submission (for the leaderboard's chart) and a sweep stopped at once.
+  'tests/e2e/phone-text.test.ts',
   'tests/e2e/lifecycle.test.ts',
   // Starts (and stops) a session, which the agent and runner start on.
   // A tuner session and a submission on 19_ReLU, their Profile in Chromium and the CLI (issue 37).

@@ -116,6 +116,13 @@ export function DeviceSelect({
           Not offered for this problem: {refused.map((r) => `${r.id} (${r.reason})`).join('; ')}
         </p>
       ) : null}
+      {selected ? (
+        // The select cuts a long label to its width (a phone shows "cpu-x86_64-avx512-intel-xeon-f6m"): the chosen
+        // device's whole id, wrapped, beneath it.
+        <p className="mt-1 text-xs break-all text-slate-600 dark:text-slate-400" data-testid="device-chosen">
+          {selected.id}
+        </p>
+      ) : null}
       {selected ? <DevicePeaks device={selected} /> : null}
     </>
   );

@@ -1,9 +1,10 @@
 // fast_p as a curve: p on the x axis (0, 0.5, 1, 1.5, 2, 5), the share of problems on the y axis; several sweeps
 // overlaid for a comparison. Plain SVG, with the figures also in a table for screen readers.
+// Drawn at the width it is given (not a scaled viewBox), so its 11 px labels stay 11 px on a phone.
 import { FAST_P_KEYS, type FastP } from '@kernelforge/sdk';
+import { useWidth } from '../hooks/useWidth';
 
 const COLORS = ['#4f46e5', '#e11d48', '#059669', '#d97706'];
-const W = 420;
 const H = 220;
 const PAD = { left: 44, right: 16, top: 12, bottom: 36 };
 
@@ -14,16 +15,20 @@ export function FastPCurve({
   series: { label: string; fast_p: FastP }[];
   title?: string;
 }) {
+  const [ref, measured] = useWidth<HTMLElement>(420);
+  const W = Math.min(Math.max(measured, 300), 576);
   // The thresholds are spaced evenly (5 would squash the rest); the labels say which p each point is.
   const x = (i: number) => PAD.left + (i * (W - PAD.left - PAD.right)) / (FAST_P_KEYS.length - 1);
   const y = (share: number) => PAD.top + (1 - share) * (H - PAD.top - PAD.bottom);
   return (
-    <figure className="min-w-0">
+    <figure className="min-w-0" ref={ref}>
       <svg
         viewBox={`0 0 ${W} ${H}`}
+        width={W}
+        height={H}
         role="img"
         aria-label={title}
-        className="h-auto w-full max-w-xl text-slate-500 dark:text-slate-400"
+        className="block text-slate-500 dark:text-slate-400"
       >
         {[0, 0.25, 0.5, 0.75, 1].map((t) => (
           <g key={t}>

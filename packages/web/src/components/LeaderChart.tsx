@@ -1,5 +1,7 @@
 // A bar chart of a board's top entries (time, shorter is better), the baseline as a line; flagged entries hatched.
+// Drawn at the width it is given (not a scaled viewBox), so its 12 px labels stay 12 px on a phone.
 import type { LeaderboardEntry } from '@kernelforge/sdk';
+import { useWidth } from '../hooks/useWidth';
 import { formatMs } from '../lib/format';
 
 const ROW = 26;
@@ -12,17 +14,20 @@ export function LeaderChart({
   entries: readonly LeaderboardEntry[];
   baseline?: number | undefined;
 }) {
+  const [ref, measured] = useWidth<HTMLElement>(600);
   const top = entries.slice(0, 10);
   if (top.length === 0) return null;
   const max = Math.max(...top.map((e) => e.time_ms), baseline ?? 0) * 1.05;
-  const W = 600;
+  const W = Math.min(Math.max(measured, 260), 768);
   const H = top.length * ROW + 24;
   const x = (t: number) => LABEL + (t / max) * (W - LABEL - 80);
   return (
-    <figure data-testid="leader-chart">
+    <figure data-testid="leader-chart" ref={ref} className="min-w-0">
       <svg
         viewBox={`0 0 ${W} ${H}`}
-        className="block h-auto w-full max-w-3xl text-[12px]"
+        width={W}
+        height={H}
+        className="block text-[12px]"
         role="img"
         aria-label="Top entries by time"
       >
