@@ -39,6 +39,8 @@ export const SERIAL_TIMING = [
   'packages/runner/test/quiet-peaks.test.ts',
   'packages/runner/test/references.test.ts',
   'packages/runner/test/runner-loop.test.ts',
+  // kforge-runner as a process: its trial job, a drained and a one-job runner, one killed mid-evaluation.
+  'packages/runner/test/runner-process.test.ts',
   'packages/runner/test/timing.test.ts',
   'packages/runner/test/torch.test.ts',
   'packages/runner/test/torch-staged.test.ts',
@@ -123,6 +125,8 @@ export const POSTGRES = [
   'packages/server/test/platform/auth-mail.test.ts',
   'packages/server/test/platform/auth-password.test.ts',
   'packages/server/test/platform/cli-create-user.test.ts',
+  // kforge-server migrate, backup and restore (PGlite on the first pass, pg_dump/pg_restore on the Postgres pass).
+  'packages/server/test/platform/backup.test.ts',
   'packages/server/test/platform/fuzz.test.ts',
   'packages/server/test/platform/health.test.ts',
   'packages/server/test/platform/lifecycle.test.ts',

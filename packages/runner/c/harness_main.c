@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <signal.h>
 #include <unistd.h>
 #include "harness_internal.h"
 
@@ -129,6 +131,10 @@ int main(int argc, char **argv) {
   h->load.outside_cores = -1;
   h->out = stdout;
   h->prof.start = now_ms();
+  /* Dies with the runner that started it (a runner killed mid-evaluation must not leave a harness holding the
+     timing lock): KF_PARENT_PID names it, and a parent already gone before the prctl means exit now. */
+  const char *parent = getenv("KF_PARENT_PID");
+  if (parent && prctl(PR_SET_PDEATHSIG, SIGKILL) == 0 && getppid() != (pid_t)atol(parent)) return 4;
   if (argc < 5) return 2;
   int rc = plan_read(argv[1], &h->plan);
   if (rc) {

@@ -9,7 +9,9 @@
 //   evaluate(payload, opts)       -> sdk EvaluationState (throws EvaluationSetupError when no evaluation can be made)
 //   runLeaseLoop(worker, halt)    -> the one claim/heartbeat/work/report loop over leased jobs (any kind)
 //   runJobLoop(source, opts, halt) -> that loop evaluating, over any JobSource
-//   startRunnerLoop(opts)         -> a standalone runner speaking the runner API; returns a handle to stop it
+//   startRunnerLoop(opts)         -> a standalone runner speaking the runner API; returns a handle to stop or drain it
+//   prepareWorkDir(dir), runTrialJob(opts) -> the checks a runner passes before it registers (PreflightError if not)
+//   buildVersion(packageRoot)     -> what a build calls itself: version+commit (dist/build.json, git, or the version)
 export { loadCatalogue, loadProblem } from './problems/catalogue.js';
 export { toPublicProblem } from './problems/public.js';
 export { customProblemDefinition } from './problems/custom.js';
@@ -51,3 +53,12 @@ export {
   type Settled,
 } from './loop/job-loop.js';
 export { startRunnerLoop, type RunnerLoopOptions, type RunnerLoopHandle } from './loop/runner-loop.js';
+export {
+  PreflightError,
+  prepareWorkDir,
+  runTrialJob,
+  trialPayload,
+  workDirMode,
+  type TrialOptions,
+} from './loop/preflight.js';
+export { buildVersion } from './internal/version.js';

@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // kforge-server: `kforge-server` serves everything; `kforge-server create-user ...` adds a user and exits.
+import { backupCommand, restoreCommand, serveBackupRequest } from './subcommands/backup.js';
 import { createUserCommand } from './subcommands/create-user.js';
 import { problemsCheckCommand } from './subcommands/problems-check.js';
 import { loadConfig, StartupError } from './config.js';
 import { createContext } from './context.js';
+import { openDatabase } from './db/client.js';
+import { migrate, serverVersion } from './db/migrate.js';
 import { startServer } from './server.js';
 
 async function main(argv: string[]): Promise<number> {
@@ -11,12 +14,23 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'create-user') return createUserCommand(rest, config);
   if (command === 'problems' && rest[0] === 'check') return problemsCheckCommand(rest.slice(1));
+  if (command === 'migrate') return migrateCommand(config);
+  if (command === 'backup') return backupCommand(rest, config, () => openDatabase(config));
+  if (command === 'restore') return restoreCommand(rest, config);
+  if (command === 'version' || command === '--version') {
+    console.log(serverVersion());
+    return 0;
+  }
   if (command === '--help' || command === '-h' || command === 'help') {
     console.log(
       'usage: kforge-server            start the server (configuration from the environment, see docs/operations.md)',
     );
     console.log('       kforge-server create-user --email E --password P [--superuser] [--full-name N]');
     console.log('       kforge-server problems check DIR... [--json]   load KernelBench-format files, print sizes');
+    console.log('       kforge-server migrate          apply the database migrations and exit');
+    console.log('       kforge-server backup DIR       a verified backup of the database into DIR (online)');
+    console.log('       kforge-server restore FILE     a new PGlite data dir (KFORGE_DATA_DIR) from a backup');
+    console.log('       kforge-server version          this build: version+commit');
     return 0;
   }
   if (command !== undefined && command !== 'serve') {
@@ -39,6 +53,10 @@ async function main(argv: string[]): Promise<number> {
   ctx.log.info(
     `kforge-server listening on ${config.host}:${server.port}; open ${config.publicUrl} (data: ${config.databaseUrl ? 'Postgres' : config.dataDir})`,
   );
+  // `kforge-server backup` on a PGlite data dir this server holds: an online dump, asked for by SIGUSR2.
+  process.on('SIGUSR2', () => {
+    serveBackupRequest(config.dataDir, ctx.db).catch((err) => ctx.log.error('online backup failed', { err }));
+  });
   await new Promise<void>((resolve) => {
     const shutdown = (signal: string) => {
       ctx.log.info(`${signal} received, shutting down`);
@@ -49,6 +67,20 @@ async function main(argv: string[]): Promise<number> {
   });
   await server.stop();
   return 0;
+}
+
+/** `kforge-server migrate`: the migrations this build has, applied; nothing else started. */
+async function migrateCommand(config: Parameters<typeof openDatabase>[0]): Promise<number> {
+  const db = await openDatabase(config);
+  try {
+    const applied = await migrate(db);
+    console.log(
+      `kforge-server migrate: ${applied.length ? `applied ${applied.join(', ')}` : 'the schema was current'} (${serverVersion()}, ${db.kind})`,
+    );
+    return 0;
+  } finally {
+    await db.close();
+  }
 }
 
 main(process.argv.slice(2)).then(

@@ -77,6 +77,9 @@ export async function runHarness(opts: HarnessOptions): Promise<HarnessRun> {
       KF_PROGRESS: `${PROGRESS_FOLDER}/${PROGRESS_FILE}`,
       // cuda: the harness's trusted probe (c/harness_probe.c); not for a sandboxed harness, whose folder lacks it.
       ...(opts.cuda && opts.built.probe && !opts.sandboxHarness ? { KF_PROBE: opts.built.probe } : {}),
+      // The trusted harness dies with this process (prctl PR_SET_PDEATHSIG, c/harness_main.c): a runner killed
+      // mid-evaluation leaves no harness holding the timing lock. A sandboxed one has bwrap's --die-with-parent.
+      ...(opts.sandboxHarness ? {} : { KF_PARENT_PID: String(process.pid) }),
     },
     ...(opts.signal ? { signal: opts.signal } : {}),
   }).finally(() => {

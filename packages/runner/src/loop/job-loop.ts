@@ -26,6 +26,8 @@ export interface JobSource<J extends LeasedJob> {
   report(job: J, outcome: JobOutcome): Promise<void>;
   /** The lease was lost while evaluating: the job is someone else's now and its outcome is dropped. */
   leaseLost?(job: J): void;
+  /** True once the source claims nothing more (a draining or one-job runner): the loop ends after the current job. */
+  finished?(): boolean;
 }
 
 export interface JobLoopOptions {
@@ -130,6 +132,8 @@ export interface LeaseWorker<J, O> {
   report(job: J, outcome: Settled<O>): Promise<void>;
   /** The lease was lost while working: the job is someone else's now and its outcome is dropped. */
   leaseLost?(job: J): void;
+  /** True once no more jobs are to be claimed: the loop ends after the current one (drain, one-job mode). */
+  finished?(): boolean;
 }
 
 /** What the work came to: its value, or what it threw. */
@@ -140,7 +144,7 @@ export type Settled<O> = { value: O } | { error: unknown };
  * A lost lease or a halt drops the outcome (the job is, or will be once its lease lapses, someone else's).
  */
 export async function runLeaseLoop<J, O>(worker: LeaseWorker<J, O>, halt: AbortSignal): Promise<void> {
-  while (!halt.aborted) {
+  while (!halt.aborted && !worker.finished?.()) {
     const job = await worker.claim(halt);
     if (job && !halt.aborted) await runLeased(worker, job, halt);
   }
@@ -205,6 +209,7 @@ export function runJobLoop<J extends LeasedJob>(
             : { error: settled.error instanceof Error ? settled.error.message : String(settled.error) },
         ),
       ...(source.leaseLost ? { leaseLost: (job: J) => source.leaseLost?.(job) } : {}),
+      ...(source.finished ? { finished: () => source.finished?.() === true } : {}),
     },
     halt,
   );

@@ -34,6 +34,10 @@ export interface RunnerLoopOptions {
   jobCgroup?: boolean;
   /** Passed to evaluate() (tests use 'quick'). */
   timing?: EvaluateOptions['timing'];
+  /** One-job mode (autoscaling): claim one job, finish it, deregister and end. */
+  once?: boolean;
+  /** The version this runner registers with (the package's, and its build's commit where known). */
+  version?: string;
   log?: (line: string) => void;
   /** Called after each result is accepted by the server (tests and metrics). */
   onResult?: (jobId: string, state: EvaluationState | undefined) => void;
@@ -44,17 +48,29 @@ const describe = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const retryAt = (ms: number) => `in ${ms} ms (at ${new Date(Date.now() + ms).toISOString().slice(11)})`;
 
 export interface RunnerLoopHandle {
+  /** Stops now: a job under way is abandoned (its lease is handed on by the server); then deregisters. */
   stop(): Promise<void>;
+  /** Claims nothing more, finishes (and posts) the job under way, deregisters; resolves once that is done. */
+  drain(): Promise<void>;
+  /** Resolves when the loop has ended and the runner deregistered (after stop, drain, or one-job mode's job). */
+  readonly done: Promise<void>;
   readonly runnerId: () => string | undefined;
 }
 
 export function startRunnerLoop(opts: RunnerLoopOptions): RunnerLoopHandle {
   const runner = new StandaloneRunner(opts);
-  const done = runJobLoop(runner.source(), runner.loopOptions(), runner.stopping.signal);
+  const done = runJobLoop(runner.source(), runner.loopOptions(), runner.stopping.signal).then(() =>
+    runner.deregister(),
+  );
   return {
     runnerId: () => runner.runnerId,
+    done,
     async stop() {
       runner.stopping.abort();
+      await done;
+    },
+    async drain() {
+      runner.drain();
       await done;
     },
   };
@@ -63,6 +79,10 @@ export function startRunnerLoop(opts: RunnerLoopOptions): RunnerLoopHandle {
 /** The runner API as a JobSource: registration, claims with backoff, heartbeats, results posted with retries. */
 class StandaloneRunner {
   readonly stopping = new AbortController();
+  /** Aborted by a drain: cuts a claim's long poll short (a job under way goes on). */
+  private readonly draining = new AbortController();
+  /** One-job mode: set once the one job is claimed. */
+  private claimedOne = false;
   runnerId: string | undefined;
   private readonly log: (line: string) => void;
   /** The sdk's runner API client: a 4xx is thrown as the sdk's ApiError (ConflictError, NotFoundError, ...). */
@@ -75,7 +95,7 @@ class StandaloneRunner {
   private readonly resultRetry: { maxRetries: number; initialDelayMs: number; maxDelayMs: number };
 
   constructor(private readonly opts: RunnerLoopOptions) {
-    const log = opts.log ?? ((l: string) => console.error(`kforge-runner: ${l}`));
+    const log = opts.log ?? ((l: string) => console.error(`${new Date().toISOString()} kforge-runner: ${l}`));
     this.log = log;
     this.api = new RunnerClient({
       serverUrls: opts.serverUrl,
@@ -119,14 +139,35 @@ class StandaloneRunner {
       heartbeat: (job, progress) => this.heartbeat(job, progress),
       report: (job, outcome) => this.report(job, outcome),
       leaseLost: (job) => this.log(`lost the lease of job ${job.job_id}; dropped it`),
+      finished: () => this.draining.signal.aborted || (this.opts.once === true && this.claimedOne),
     };
+  }
+
+  /** Claims nothing more; the job under way (if any) is finished and posted. */
+  drain(): void {
+    if (this.draining.signal.aborted) return;
+    this.log('draining: finishing the job under way (if any), claiming no more');
+    this.draining.abort();
+  }
+
+  /** Leaves the server's device list (best effort: a runner that cannot reach it is expired by the server). */
+  async deregister(): Promise<void> {
+    const id = this.runnerId;
+    if (!id) return;
+    this.runnerId = undefined;
+    try {
+      await this.api.deregister({ runner_id: id });
+      this.log(`deregistered ${id}`);
+    } catch (e) {
+      this.log(`deregistering ${id} failed (${describe(e)}); the server expires it once its heartbeats stop`);
+    }
   }
 
   private async register(): Promise<void> {
     const r = await this.api.register({
       name: this.opts.name ?? hostname(),
       devices: this.opts.devices,
-      version: '0.1.0',
+      version: this.opts.version ?? '0.1.0',
     });
     this.runnerId = r.runner_id;
     this.heartbeatSeconds = r.heartbeat_seconds;
@@ -137,20 +178,22 @@ class StandaloneRunner {
   private async claim(): Promise<ClaimedJob | null> {
     try {
       if (!this.runnerId) await this.register();
+      if (this.draining.signal.aborted) return null;
       const claimed = await this.api.claim(
         {
           runner_id: this.runnerId as string,
           devices: this.opts.devices.map((d) => d.id),
           wait_ms: this.opts.claimWaitMs ?? 20_000,
         },
-        { signal: this.stopping.signal },
+        { signal: AbortSignal.any([this.stopping.signal, this.draining.signal]) },
       );
       this.backoff = this.minBackoff;
+      if (claimed.job && this.opts.once) this.claimedOne = true;
       if (claimed.job)
         this.log(`claimed job ${claimed.job.job_id} (try ${claimed.job.attempt}) from ${this.api.serverUrl}`);
       return claimed.job ?? null;
     } catch (e) {
-      if (this.stopping.signal.aborted) return null;
+      if (this.stopping.signal.aborted || this.draining.signal.aborted) return null;
       if (e instanceof ApiError && (e.status === 401 || e.status === 404)) {
         // The server forgot us (restart, expiry) or rejects our id: register again.
         this.runnerId = undefined;

@@ -1,6 +1,7 @@
 // Each evaluation runs in a cgroup of its own: memory, process and cpu limits over everything it starts, and
 // one operation that ends every process in it, whatever the processes did to their own sessions, groups,
 // namespaces or "die with parent" settings (DESIGN 6.1; docs/evaluation.md, "A job's processes").
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -198,6 +199,7 @@ export class JobCgroup {
     const s = cgroupSupport(enabled);
     if (s.hierarchies.length === 0) return null;
     sweepStale();
+    startJanitor(s.hierarchies);
     const name = `${PREFIX}${process.pid}-${randomUUID().slice(0, 8)}`;
     const dirs: { dir: string; version: 1 | 2 }[] = [];
     for (const h of s.hierarchies) {
@@ -295,6 +297,46 @@ export function sweepStale(): void {
       const dir = join(h.base, n);
       void killDir(dir, h.version).then(() => removeDir(dir));
     }
+  }
+}
+
+let janitor = false;
+
+/**
+ * A small watcher, once per process, that outlives a runner killed outright (kill -9, OOM): it waits for the end of
+ * a pipe only this process holds, then kills whatever is left in this process's job cgroups and removes them. (The
+ * harness itself dies with the runner, c/harness_main.c's parent-death signal; its workers die with it, bwrap's
+ * --die-with-parent; this also catches what escaped both.) A clean exit closes the pipe too: it then finds nothing.
+ */
+function startJanitor(hierarchies: readonly Hierarchy[]): void {
+  if (janitor) return;
+  janitor = true;
+  const script = [
+    'cat >/dev/null',
+    'pid=$1; shift',
+    'for base in "$@"; do for d in "$base"/kf-"$pid"-*; do',
+    '  [ -d "$d" ] || continue',
+    '  [ -e "$d/cgroup.kill" ] && echo 1 > "$d/cgroup.kill" 2>/dev/null',
+    '  i=0; while [ $i -lt 200 ]; do',
+    '    for p in $(cat "$d/cgroup.procs" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done',
+    '    rmdir "$d" 2>/dev/null && break',
+    '    sleep 0.05; i=$((i+1))',
+    '  done',
+    'done; done',
+  ].join('\n');
+  try {
+    const child = spawn(
+      '/bin/sh',
+      ['-c', script, 'kf-cgroup-janitor', String(process.pid), ...hierarchies.map((h) => h.base)],
+      { detached: true, stdio: ['pipe', 'ignore', 'ignore'] },
+    );
+    child.on('error', () => {});
+    child.stdin?.on('error', () => {});
+    // Neither the child nor the pipe keeps this process alive; the pipe closes when it exits, however it exits.
+    (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+    child.unref();
+  } catch {
+    /* no janitor: the next runner's sweepStale removes what this one leaves */
   }
 }
 

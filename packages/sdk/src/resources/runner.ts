@@ -8,6 +8,7 @@ import { Message } from '../schemas/common.js';
 import {
   type RunnerClaimRequest,
   RunnerClaimResponse,
+  type RunnerDeregisterRequest,
   type RunnerHeartbeatRequest,
   RunnerHeartbeatResponse,
   type RunnerRegisterRequest,
@@ -26,7 +27,7 @@ export interface RunnerClientOptions {
 }
 
 /** How long each call may take unless its options say otherwise (a claim: its long-poll wait and this). */
-const TIMEOUT_MS = { register: 15_000, claim: 15_000, heartbeat: 15_000, result: 30_000 } as const;
+const TIMEOUT_MS = { register: 15_000, claim: 15_000, heartbeat: 15_000, result: 30_000, deregister: 10_000 } as const;
 
 /**
  * Requests go to the server that answered last; a connection error, a timeout or a 5xx moves on to the next, so one
@@ -89,6 +90,11 @@ export class RunnerClient {
   /** POST /api/v1/runner/jobs/{id}/result: the evaluation, or the error that prevented one. */
   result(jobId: string, body: RunnerResultRequest, options?: RequestOptions) {
     return this.#post(path`/runner/jobs/${jobId}/result`, body, Message, TIMEOUT_MS.result, options);
+  }
+
+  /** POST /api/v1/runner/deregister: this runner leaves the device list now (a drained or one-job runner). */
+  deregister(body: RunnerDeregisterRequest, options?: RequestOptions) {
+    return this.#post('/runner/deregister', body, Message, TIMEOUT_MS.deregister, options);
   }
 
   async #post<T>(

@@ -114,3 +114,7 @@ export const RunnerResultRequest = z.object({
   error: z.string().optional(),
 });
 export type RunnerResultRequest = z.infer<typeof RunnerResultRequest>;
+
+/** A runner going away on purpose (drained, or done with its one job): it leaves the device list at once. */
+export const RunnerDeregisterRequest = z.object({ runner_id: Text.max(100) });
+export type RunnerDeregisterRequest = z.infer<typeof RunnerDeregisterRequest>;

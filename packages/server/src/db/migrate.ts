@@ -1,6 +1,7 @@
 // Applies migrations/*.sql in name order, each once, each in its own transaction; safe with several replicas starting at once.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildVersion } from '@kernelforge/runner';
 import { StartupError, serverPackageRoot } from '../config.js';
 import type { Database } from './client.js';
 
@@ -9,14 +10,10 @@ export const migrationsDir = (): string => join(serverPackageRoot(), 'migrations
 // Any constant shared by all replicas: the advisory lock serialises concurrent migrators on Postgres.
 const LOCK_KEY = 73_112_024;
 
-/** This build's version, recorded with each migration it applies (and named when an older build meets them). */
+/** This build's version (package version and commit: `0.1.0+3f2a9c1b7d4e`, see buildVersion), recorded with each
+    migration it applies (and named when an older build meets them). */
 export function serverVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(join(serverPackageRoot(), 'package.json'), 'utf8')) as { version?: string };
-    return pkg.version ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
+  return buildVersion(serverPackageRoot());
 }
 
 /** The database holds migrations this build does not have: a newer version wrote it. */

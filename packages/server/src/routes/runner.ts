@@ -5,6 +5,7 @@ import {
   Message,
   RunnerClaimRequest,
   RunnerClaimResponse,
+  RunnerDeregisterRequest,
   RunnerHeartbeatRequest,
   RunnerHeartbeatResponse,
   RunnerRegisterRequest,
@@ -110,6 +111,32 @@ export function mountRunnerRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
         // KFORGE_RUNNER_DEAD_HEARTBEATS of these, the runner is dead and its job re-queued.
         heartbeat_seconds: ctx.config.runner.heartbeatSeconds,
       };
+    },
+  );
+
+  route(
+    {
+      method: 'post',
+      path: '/runner/deregister',
+      summary: 'A runner leaves on purpose (drained, or done with its one job); jobs it still leases are re-leased',
+      tags,
+      auth: 'runner',
+      body: RunnerDeregisterRequest,
+      response: Message,
+      errors: [404],
+    },
+    async (_c, { body }) => {
+      if (!isUuid(body.runner_id)) throw new HttpError(404, 'Runner not found');
+      const rows = await ctx.db.transaction(async (tx) => {
+        // A lease it still holds (a runner stopped mid-job) expires now: the reaper hands the job on at its next pass.
+        await tx.query(
+          "UPDATE jobs SET lease_expires_at = now() WHERE status = 'leased' AND runner_id = $1 AND lease_expires_at > now()",
+          [body.runner_id],
+        );
+        return tx.query('DELETE FROM runners WHERE id = $1 AND NOT local RETURNING id', [body.runner_id]);
+      });
+      if (rows.length === 0) throw new HttpError(404, 'Runner not found');
+      return { message: 'Runner deregistered' };
     },
   );
 
