@@ -223,7 +223,7 @@ function buildAnchor(name, source, sig) {
     execFileSync(
       'nvcc',
       ['-O3', arch, `-DKF_SIG_${sig.toUpperCase()}`, '-o', bin, join(root, 'bench/cuda-anchor.cu'), src, ...cublas],
-      { stdio: 'pipe', timeout: 180_000 },
+      { stdio: 'pipe', timeout: 180_000, env: { ...process.env, PATH: `/usr/local/cuda/bin:${process.env.PATH}` } },
     );
     return { bin };
   } catch (e) {

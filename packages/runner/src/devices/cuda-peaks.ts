@@ -81,7 +81,12 @@ export function cudaPeaksBinary(workDir: string, arch: string): string {
   const src = join(cSourceDir(), 'peaks_cuda.cu');
   const bin = join(workDir, `peaks-cuda-${arch}-${contentHash(readFileSync(src, 'utf8'))}`);
   if (!existsSync(bin))
-    execFileSync('nvcc', ['-O3', `-arch=${arch}`, '-o', bin, src], { timeout: 180_000, stdio: 'pipe' });
+    execFileSync('nvcc', ['-O3', `-arch=${arch}`, '-o', bin, src], {
+      timeout: 180_000,
+      stdio: 'pipe',
+      // Where the runner's own cuda builds look for it (harness/build.ts) as well as the PATH.
+      env: { ...process.env, PATH: `/usr/local/cuda/bin:${process.env.PATH ?? '/usr/bin:/bin'}` },
+    });
   return bin;
 }
 
