@@ -165,7 +165,9 @@ int main(void) {
       if (!r.why[0]) snprintf(r.why, sizeof r.why, "%s", cudaGetErrorString(e));
       cudaGetLastError();
     }
-    if (passed >= 0) close(passed);
+    /* The fd of a pool opened is kept for the probe's life (whether the driver needs it after the import is not
+       stated); any other is closed. */
+    if (passed >= 0 && !(c.op == KF_PROBE_OPEN && e == cudaSuccess)) close(passed);
     if (io_full(4, &r, sizeof r, 1)) return 93;
   }
   return 0;
