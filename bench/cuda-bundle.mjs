@@ -3,9 +3,12 @@
 // runner finds from there, plus this machine's node binary (gzip) and bubblewrap with the libraries it links. Copy the
 // repository with packages/runner/.gpu to the GPU machine, then run there (see bench/README.md, "CUDA"):
 //   sh packages/runner/.gpu/run.sh [--quick] [case name filter...]
+// bench/torch-cuda.mjs (the torch backend on the GPU, issue 33) is packed the same way, beside it, as torch-cuda.mjs with
+// its own run-torch.sh (the runner's py/ files and bench/torch_do_bench.py are read from the repository):
+//   sh packages/runner/.gpu/run-torch.sh [--quick] [check name filter...]
 // Run here: node bench/cuda-bundle.mjs
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,21 +17,22 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, 'packages/runner/.gpu');
 mkdirSync(join(out, 'lib'), { recursive: true });
 const fromTsup = createRequire(createRequire(import.meta.url).resolve('tsup'));
-fromTsup('esbuild').buildSync({
-  absWorkingDir: root,
-  entryPoints: ['bench/cuda.mjs'],
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  outfile: join(out, 'cuda.mjs'),
-  alias: { '@kernelforge/sdk': './packages/sdk/src', '@kernelforge/runner': './packages/runner/src' },
-  // Bundled CommonJS dependencies call require(): give the module one.
-  banner: {
-    js: "import { createRequire as __kfCreateRequire } from 'node:module'; const require = __kfCreateRequire(import.meta.url);",
-  },
-  logLevel: 'warning',
-});
+for (const entry of ['cuda', 'torch-cuda'])
+  fromTsup('esbuild').buildSync({
+    absWorkingDir: root,
+    entryPoints: [`bench/${entry}.mjs`],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: join(out, `${entry}.mjs`),
+    alias: { '@kernelforge/sdk': './packages/sdk/src', '@kernelforge/runner': './packages/runner/src' },
+    // Bundled CommonJS dependencies call require(): give the module one.
+    banner: {
+      js: "import { createRequire as __kfCreateRequire } from 'node:module'; const require = __kfCreateRequire(import.meta.url);",
+    },
+    logLevel: 'warning',
+  });
 execFileSync('sh', ['-c', `gzip -1 -c "${process.execPath}" > "${join(out, 'node.gz')}"`]);
 const bwrap = execFileSync('sh', ['-c', 'command -v bwrap'], { encoding: 'utf8' }).trim();
 copyFileSync(bwrap, join(out, 'bwrap'));
@@ -50,4 +54,10 @@ fi
 KFORGE_ROOT="$(pwd)" /tmp/kf-node $here/cuda.mjs "$@"
 `,
 );
-console.log(`wrote ${out} (cuda.mjs, node.gz, bwrap, lib/, run.sh)`);
+writeFileSync(
+  join(out, 'run-torch.sh'),
+  readFileSync(join(out, 'run.sh'), 'utf8')
+    .replace('Runs the cuda checks', 'Runs the torch-on-cuda checks (bench/torch-cuda.mjs)')
+    .replace('$here/cuda.mjs', '$here/torch-cuda.mjs'),
+);
+console.log(`wrote ${out} (cuda.mjs, torch-cuda.mjs, node.gz, bwrap, lib/, run.sh, run-torch.sh)`);

@@ -6,6 +6,8 @@ import type { Device, EvaluationJobPayload, EvaluationState } from '@kernelforge
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { torchCudaUnavailable, torchToolchain } from '../src/evaluate/torch.js';
+import { outsideRoots } from '../src/evaluate/torch-toolchain.js';
+import { pythonReviewReasons } from '../src/evaluate/python-scan.js';
 import { evaluate, type Catalogue, type ProblemDefinition } from '../src/index.js';
 import { loadTorchProblems, torchFilesIn } from '../src/problems/torch.js';
 import { catalogue, cpuDevice, fixture, repoRoot, workDir } from './helpers.js';
@@ -62,6 +64,34 @@ describe('which PyTorch can run on a cuda device', () => {
     expect(torchCudaUnavailable({ torch: '1.13.0' })).toMatch(/built without CUDA/);
     expect(torchCudaUnavailable({ torch: '1.13.1+cu117', cuda: '11.7' })).toMatch(/too old/);
     expect(torchCudaUnavailable({})).toMatch(/no PyTorch/);
+  });
+});
+
+describe("the interpreter's folders outside /usr (a GPU machine's virtual environment)", () => {
+  it('are mounted read-only in every torch sandbox: the outermost of each, none under /usr or /tmp', () => {
+    expect(
+      outsideRoots([
+        '3.12.3',
+        'root:/usr/lib/python3/dist-packages',
+        'root:/opt/venv',
+        'root:/opt/venv/lib/python3.12/site-packages',
+        'root:/root/.local/lib/python3.12/site-packages',
+        'root:/tmp/x',
+        'root:/',
+      ]),
+    ).toEqual(['/opt/venv', '/root/.local/lib/python3.12/site-packages']);
+    expect(outsideRoots(['root:/usr', 'root:/usr/local/lib/python3.12/dist-packages'])).toEqual([]);
+  });
+});
+
+describe('the GPU answers and cheats of bench/torch-cuda.mjs', () => {
+  it('the honest load_inline and Triton answers give no scan findings; the cuda cheats are flagged', () => {
+    expect(pythonReviewReasons(fixture('./torch-candidates-cuda/hardsigmoid_cuda.py'))).toEqual([]);
+    expect(pythonReviewReasons(fixture('./torch-candidates-cuda/hardsigmoid_triton.py'))).toEqual([]);
+    expect(pythonReviewReasons(fixture('./torch-cheats-cuda/side_stream.py')).join('\n')).toMatch(/CUDA stream/);
+    expect(pythonReviewReasons(fixture('./torch-cheats-cuda/patch_sync.py')).join('\n')).toMatch(
+      /monkeypatched \(torch\.cuda\.synchronize =/,
+    );
   });
 });
 

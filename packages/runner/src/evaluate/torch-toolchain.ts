@@ -8,6 +8,21 @@ export interface TorchToolchain {
   /** Why not, when not ok. */
   reason?: string;
   versions: Record<string, string>;
+  /** Folders outside /usr the interpreter and its packages live in (a virtual environment, /opt, /root/.local):
+      every sandbox of the torch backend mounts them read-only. */
+  roots?: string[];
+}
+
+/** Prints the interpreter's prefixes and torch's folder, one a line, after the versions. */
+const ROOTS_PROBE =
+  'import sys, os\nfor p in {os.path.realpath(sys.prefix), os.path.realpath(sys.base_prefix), os.path.realpath(os.path.dirname(sys.executable))} | {os.path.realpath(p) for p in sys.path if p and os.path.isdir(p)}: print("root:" + p)';
+
+/** The folders of `lines` (`root:<path>`) that a sandbox does not already see (anything outside /usr, /tmp and /w). */
+export function outsideRoots(lines: readonly string[]): string[] {
+  const paths = lines.filter((l) => l.startsWith('root:')).map((l) => l.slice(5).trim());
+  const outside = paths.filter((p) => p.startsWith('/') && !/^\/(usr|tmp|w|proc|dev)(\/|$)/.test(p) && p !== '/');
+  // The outermost of nested folders only.
+  return [...new Set(outside)].filter((p) => !outside.some((q) => q !== p && p.startsWith(`${q}/`))).sort();
 }
 
 const full = new Map<string, TorchToolchain>();
@@ -33,7 +48,7 @@ export function torchToolchain(python: string = DEFAULT_PYTHON): TorchToolchain 
       [
         '-I',
         '-c',
-        'import platform, torch; print(platform.python_version()); print(torch.__version__); print(torch.version.cuda or "")',
+        `import platform, torch; print(platform.python_version()); print(torch.__version__); print(torch.version.cuda or "")\n${ROOTS_PROBE}`,
       ],
       { encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'pipe', 'pipe'] },
     ).split('\n');
@@ -41,7 +56,8 @@ export function torchToolchain(python: string = DEFAULT_PYTHON): TorchToolchain 
     if (out[2]) versions.cuda = out[2];
     const cxx = cxxVersion();
     if (cxx !== undefined) versions.cxx = cxx;
-    tc = { ok: true, versions };
+    const roots = outsideRoots(out);
+    tc = { ok: true, versions, ...(roots.length ? { roots } : {}) };
   } catch (e) {
     tc = {
       ok: false,

@@ -300,6 +300,7 @@ function importOnce(j: TorchJob, sandbox: JobSandbox): Promise<SpawnResult> {
       {
         workDir: boxDir,
         writable: true,
+        ...(j.toolchain.roots ? { roBinds: j.toolchain.roots } : {}),
         tmpBytes: 512 << 20,
         limits: { cpuSeconds: 300, processes: 256, fileSize: 1 << 30, openFiles: 256 },
       },
@@ -353,6 +354,7 @@ function workerArgv(j: TorchJob, box: string, module: string, cls: string, mode:
     {
       workDir: box,
       writable: false,
+      ...(j.toolchain.roots ? { roBinds: j.toolchain.roots } : {}),
       limits,
       gpu: j.isCuda,
       asPid1: true,
@@ -452,7 +454,15 @@ function harnessArgv(j: TorchJob, sandbox: JobSandbox): string[] {
     ...(j.isCuda ? {} : { addressSpace: 24 * 2 ** 30 + 8 * DATA_BYTES }),
   };
   return sandboxArgv(
-    { workDir: sandbox.dir, writable: false, writableFolders: [PROGRESS_FOLDER], limits, asPid1: true, gpu: j.isCuda },
+    {
+      workDir: sandbox.dir,
+      writable: false,
+      writableFolders: [PROGRESS_FOLDER],
+      limits,
+      asPid1: true,
+      gpu: j.isCuda,
+      ...(j.toolchain.roots ? { roBinds: j.toolchain.roots } : {}),
+    },
     [j.job.settings.python, '-E', '-s', '-B', '/w/kf_torch_harness.py', '/w/plan.json'],
   );
 }

@@ -23,6 +23,7 @@ import { sandboxArgv } from '../sandbox/bwrap.js';
 import { runCommand, type SpawnResult } from '../sandbox/spawn.js';
 import { DEFAULT_PYTHON } from '../settings.js';
 import type { ProblemDefinition } from './schema.js';
+import { torchToolchain, torchToolchainQuick } from '../evaluate/torch-toolchain.js';
 
 /** Bumped when the inspector's output changes, so cached inspections are redone. */
 const INSPECTOR_VERSION = 4;
@@ -243,6 +244,10 @@ function stageInspection(run: InspectRun, todo: readonly number[], box: string):
   makeShared(box);
 }
 
+function inspectorRoots(python: string): string[] {
+  return torchToolchainQuick(python).ok ? (torchToolchain(python).roots ?? []) : [];
+}
+
 function runInspector(run: InspectRun, count: number, box: string): Promise<SpawnResult> {
   return runCommand(
     sandboxArgv(
@@ -257,6 +262,8 @@ function runInspector(run: InspectRun, count: number, box: string): Promise<Spaw
           openFiles: 256,
         },
         asPid1: true,
+        // The interpreter's folders outside /usr (a virtual environment): the check imports torch once, as this does.
+        roBinds: inspectorRoots(run.python),
       },
       [
         run.python,

@@ -27,6 +27,9 @@ export interface SandboxSpec {
   writableFolders?: readonly string[];
   /** Size of the private /tmp (bytes). */
   tmpBytes?: number;
+  /** Host folders outside /usr mounted read-only at the same path: the torch backend's interpreter and packages
+      where they live elsewhere (a virtual environment, /opt; torch-toolchain.ts `roots`). */
+  roBinds?: readonly string[];
   /** An fd the launcher has open on a seccomp program (bwrap `--seccomp`). */
   seccompFd?: number;
   /**
@@ -135,6 +138,7 @@ export function sandboxArgv(spec: SandboxSpec, command: readonly string[]): stri
     '--symlink',
     'usr/sbin',
     '/sbin',
+    ...(spec.roBinds ?? []).filter((p) => existsSync(p)).flatMap((p) => ['--ro-bind', p, p]),
     '--proc',
     '/proc',
     '--dev',
