@@ -14,6 +14,8 @@ FROM node:20.20-bookworm-slim AS build
 RUN npm install -g pnpm@10.34.9
 WORKDIR /opt/kernelforge
 COPY . .
+# .git is not in the build context: the commit the build records (scripts/build-stamp.mjs; compose passes it).
+ARG KFORGE_BUILD_COMMIT=
 RUN pnpm install --frozen-lockfile && pnpm -r --workspace-concurrency=1 build
 
 FROM ${BASE}

@@ -63,7 +63,7 @@ compiled and run); it exits 3 with a message naming the fix when either fails.
 SIGTERM or SIGINT drains the runner (as --drain does); a second one stops it at once (a job under way is abandoned
 and handed on by the server).
 
-Environment: KFORGE_ALLOW_UNSANDBOXED=1 runs candidates without bubblewrap when it is missing (unsafe);
+Environment: KFORGE_RUNNER_TOKEN_FILE a file holding the token (a Docker secret); KFORGE_ALLOW_UNSANDBOXED=1 runs candidates without bubblewrap when it is missing (unsafe);
 KFORGE_PYTHON the interpreter with PyTorch (default /usr/bin/python3); KFORGE_JOB_CGROUP=0 no cgroup per job.
 `;
 
@@ -96,7 +96,7 @@ async function main(): Promise<number> {
   const workDir = resolve(values['work-dir'] ?? defaultWorkDir());
   if (values.drain) return drainOther(workDir);
   const serverUrls = splitUrls(values.server?.length ? values.server : [process.env.KFORGE_SERVER_URL ?? '']);
-  const token = values.token ?? process.env.KFORGE_RUNNER_TOKEN;
+  const token = values.token ?? process.env.KFORGE_RUNNER_TOKEN ?? tokenFromFile(process.env.KFORGE_RUNNER_TOKEN_FILE);
   if (serverUrls.length === 0 || !token) {
     process.stderr.write(
       'kforge-runner: --server and --token (or KFORGE_SERVER_URL and KFORGE_RUNNER_TOKEN) are required\n',
@@ -177,6 +177,12 @@ async function main(): Promise<number> {
   if (readPid(pidFile) === process.pid) rmSync(pidFile, { force: true });
   say('exited cleanly');
   return 0;
+}
+
+/** KFORGE_RUNNER_TOKEN_FILE: the token from a file (a Docker secret), one trailing newline dropped. */
+function tokenFromFile(file: string | undefined): string | undefined {
+  if (!file) return undefined;
+  return readFileSync(file, 'utf8').replace(/\r?\n$/, '');
 }
 
 function readPid(file: string): number | undefined {

@@ -7,10 +7,12 @@ import { loadConfig, StartupError } from './config.js';
 import { createContext } from './context.js';
 import { openDatabase } from './db/client.js';
 import { migrate, serverVersion } from './db/migrate.js';
+import { withSecretFiles } from './secret-files.js';
 import { startServer } from './server.js';
 
 async function main(argv: string[]): Promise<number> {
-  const config = loadConfig();
+  // X_FILE settings (secrets from files) read into X before anything parses the environment.
+  const config = loadConfig(withSecretFiles(process.env));
   const [command, ...rest] = argv;
   if (command === 'create-user') return createUserCommand(rest, config);
   if (command === 'problems' && rest[0] === 'check') return problemsCheckCommand(rest.slice(1));

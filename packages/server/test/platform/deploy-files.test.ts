@@ -1,6 +1,6 @@
 // The deployment files in deploy/ parse, and what they run exists in the built tree and starts (Docker is not run here).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -30,6 +30,21 @@ function dockerfile(text: string): Instruction[] {
     if (!m) throw new Error(`not a Dockerfile instruction: ${line}`);
     return { keyword: m[1] as string, args: (m[2] as string).trim() };
   });
+}
+
+interface Service {
+  image?: string;
+  build?: { context: string; dockerfile: string };
+  environment?: Record<string, string>;
+  ports?: string[];
+  volumes?: string[];
+  secrets?: string[];
+  init?: boolean;
+  stop_signal?: string;
+}
+interface Compose {
+  services: Record<string, Service>;
+  secrets?: Record<string, { file: string }>;
 }
 
 const KEYWORDS = new Set([
@@ -103,25 +118,107 @@ describe('deploy/ (files only: Docker cannot run on these machines)', () => {
   });
 
   it('compose.yaml parses: Postgres, two replicas sharing one database and secret, a runner given both', () => {
-    const compose = YAML.parse(deploy('compose.yaml'), { merge: true }) as {
-      services: Record<
-        string,
-        { image?: string; build?: { context: string; dockerfile: string }; environment?: Record<string, string> }
-      >;
-    };
-    const { postgres, runner, ...rest } = compose.services;
+    const compose = YAML.parse(deploy('compose.yaml'), { merge: true }) as Compose;
+    const { postgres, runner, caddy, ...rest } = compose.services;
     expect(Object.keys(rest).sort()).toEqual(['server-1', 'server-2']);
-    expect(postgres?.image).toBe('postgres:15');
+    expect(postgres?.image).toMatch(/^postgres:15\.\d+/);
     for (const replica of Object.values(rest)) {
       expect(replica.build?.dockerfile).toBe('deploy/server.Dockerfile');
-      expect(replica.environment?.DATABASE_URL).toMatch(/@postgres:5432\/kforge$/);
-      expect(replica.environment?.KFORGE_SECRET).toMatch(/^\$\{KFORGE_SECRET:\?/);
-      expect(replica.environment?.KFORGE_RUNNER_TOKEN).toMatch(/^\$\{KFORGE_RUNNER_TOKEN:\?/);
+      expect(replica.environment?.DATABASE_URL_FILE).toBe('/run/secrets/database_url');
+      expect(replica.environment?.KFORGE_SECRET_FILE).toBe('/run/secrets/kforge_secret');
+      expect(replica.environment?.KFORGE_RUNNER_TOKEN_FILE).toBe('/run/secrets/runner_token');
+      expect(replica.environment?.KFORGE_TRUST_PROXY).toBe('1');
     }
     expect(runner?.build?.dockerfile).toBe('deploy/runner.Dockerfile');
     expect(runner?.environment?.KFORGE_SERVER_URL).toBe('http://server-1:8000,http://server-2:8000');
+    expect(caddy?.image).toMatch(/^caddy:/);
     for (const s of Object.values(compose.services))
       if (s.build) expect(existsSync(join(repoRoot, 'deploy', s.build.context, s.build.dockerfile))).toBe(true);
+  });
+
+  it('compose.yaml: TLS at a balancer in front, no plain HTTP published, no interface but the one chosen', () => {
+    const compose = YAML.parse(deploy('compose.yaml'), { merge: true }) as Compose;
+    const published = Object.entries(compose.services).filter(([, s]) => (s.ports ?? []).length > 0);
+    expect(published.map(([name]) => name)).toEqual(['caddy']);
+    for (const port of compose.services.caddy?.ports ?? []) {
+      // host-address:443:443[/udp], the address a variable defaulting to loopback: never 0.0.0.0 by default.
+      expect(port).toMatch(/^\$\{KFORGE_BIND:-127\.0\.0\.1\}:443:443(\/udp)?$/);
+    }
+    const caddyfile = deploy('Caddyfile');
+    expect(compose.services.caddy?.volumes).toContain('./Caddyfile:/etc/caddy/Caddyfile:ro');
+    expect(caddyfile).toMatch(/reverse_proxy server-1:8000 server-2:8000 \{/);
+    expect(caddyfile).toMatch(/health_uri \/readyz/);
+    expect(caddyfile).toMatch(/flush_interval -1/);
+    expect(caddyfile).toMatch(/auto_https disable_redirects/);
+    expect(compose.services['server-1']?.environment?.KFORGE_PUBLIC_URL).toMatch(/^https:\/\//);
+  });
+
+  it('compose.yaml: secrets from files only, each a real setting; images pinned by version; one /run/lock per host', async () => {
+    const { EnvSchema } = await import('../../src/config.js');
+    const settings = new Set(Object.keys(EnvSchema.shape));
+    const compose = YAML.parse(deploy('compose.yaml'), { merge: true }) as Compose;
+    const secretLike = /SECRET$|TOKEN$|PASSWORD$|^DATABASE_URL$/;
+    for (const [name, s] of Object.entries(compose.services)) {
+      for (const [key, value] of Object.entries(s.environment ?? {})) {
+        expect(secretLike.test(key), `${name}: ${key} set in the environment`).toBe(false);
+        if (!key.endsWith('_FILE')) continue;
+        const setting = key.slice(0, -'_FILE'.length);
+        if (name.startsWith('server-')) expect(settings, `${name}: ${key}`).toContain(setting);
+        const secret = /^\/run\/secrets\/(\w+)$/.exec(String(value))?.[1];
+        expect(secret, `${name}: ${key}=${value}`).toBeDefined();
+        expect(s.secrets, `${name} is given the secret ${secret}`).toContain(secret);
+        expect(compose.secrets?.[secret as string]?.file).toBe(`./secrets/${secret}`);
+      }
+      // A version, not a floating tag: name:1.2[.3][-variant] or a digest.
+      if (s.image)
+        expect(s.image, name).toMatch(
+          /^[\w./-]+(:(\d+\.\d+(\.\d+)?[\w.-]*|\$\{KFORGE_VERSION:-\d+\.\d+\.\d+\})|@sha256:[0-9a-f]{64})$/,
+        );
+    }
+    // The secrets stay out of git and out of the images' build context.
+    expect(readFileSync(join(repoRoot, 'deploy/secrets/.gitignore'), 'utf8')).toMatch(/^\*$/m);
+    expect(readFileSync(join(repoRoot, '.dockerignore'), 'utf8')).toMatch(/^deploy\/secrets$/m);
+    expect(compose.services.runner?.volumes).toContain('/run/lock:/run/lock');
+    expect(compose.services.runner?.init).toBe(true);
+    expect(compose.services.runner?.stop_signal).toBe('SIGTERM');
+  });
+
+  it('the server reads X_FILE settings from files, refuses X and X_FILE together, and says which file it cannot read', async () => {
+    const { withSecretFiles } = await import('../../src/secret-files.js');
+    const { loadConfig } = await import('../../src/config.js');
+    const dir = mkdtempSync(join(tmpdir(), 'kforge-secret-files-'));
+    try {
+      writeFileSync(join(dir, 'secret'), 'from-a-file-0123456789abcdef0123456789abcdef\n');
+      writeFileSync(join(dir, 'token'), 'runner-token-from-file');
+      const env = withSecretFiles({
+        KFORGE_SECRET_FILE: join(dir, 'secret'),
+        KFORGE_RUNNER_TOKEN_FILE: join(dir, 'token'),
+        KFORGE_DATA_DIR: dir,
+      });
+      expect(env.KFORGE_SECRET).toBe('from-a-file-0123456789abcdef0123456789abcdef');
+      expect(env.KFORGE_SECRET_FILE).toBeUndefined();
+      const config = loadConfig(env);
+      expect(config.runnerToken).toBe('runner-token-from-file');
+      expect(() => withSecretFiles({ KFORGE_SECRET: 'x', KFORGE_SECRET_FILE: join(dir, 'secret') })).toThrow(
+        /both KFORGE_SECRET and KFORGE_SECRET_FILE/,
+      );
+      expect(() => withSecretFiles({ KFORGE_SECRET_FILE: join(dir, 'missing') })).toThrow(
+        /KFORGE_SECRET_FILE=.*missing/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the systemd units: the server keeps /run/lock writable for its in-process runner; the runner drains on stop', () => {
+    const server = unit(deploy('systemd/kforge-server.service')).get('Service');
+    expect(server?.get('ProtectSystem')).toEqual(['strict']);
+    expect(server?.get('ReadWritePaths')).toEqual(['/run/lock']);
+    expect(server?.get('RestrictNamespaces')).toBeUndefined();
+    expect(server?.get('PrivateUsers')).toBeUndefined();
+    const runner = unit(deploy('systemd/kforge-runner.service')).get('Service');
+    expect(runner?.get('KillMode')).toEqual(['mixed']);
+    expect(runner?.get('RestartPreventExitStatus')).toEqual(['3']);
   });
 
   for (const [file, script] of [
