@@ -44,6 +44,30 @@ function silenceCounts(ctx: AppContext, started: number): boolean {
 }
 
 /**
+ * Logs each runner the moment it counts as dead (silent for the window), once per replica; one that talks again is
+ * forgotten, so a second silence is logged again.
+ */
+async function noteSilentRunners(ctx: AppContext, seconds: number, known: Set<string>): Promise<void> {
+  const rows = await ctx.db.query<{ id: string; name: string; last_seen_at: Date }>(
+    `SELECT id::text AS id, name, last_seen_at FROM runners
+     WHERE last_seen_at < now() - make_interval(secs => $1) AND last_seen_at > now() - interval '1 hour'`,
+    [seconds],
+  );
+  const now = new Set(rows.map((r) => r.id));
+  for (const id of known) if (!now.has(id)) known.delete(id);
+  for (const r of rows) {
+    if (known.has(r.id)) continue;
+    known.add(r.id);
+    ctx.log.warn('runner stopped answering; it counts as dead', {
+      runner: r.id,
+      name: r.name,
+      last_seen_at: new Date(r.last_seen_at).toISOString(),
+      dead_after_seconds: seconds,
+    });
+  }
+}
+
+/**
  * Requeues expired leases, and evaluations whose runner went silent (settling the jobs that ran out of tries), and
  * prunes old events.
  */
@@ -51,6 +75,7 @@ function startReaper(ctx: AppContext): { stop(): void } {
   let busy = false;
   let lastPrune = 0;
   const started = Date.now();
+  const silent = new Set<string>();
   const tick = async () => {
     if (busy) return;
     busy = true;
@@ -63,6 +88,7 @@ function startReaper(ctx: AppContext): { stop(): void } {
         return reaped;
       });
       noteReaped(ctx, requeued, dead, holders);
+      if (silentSeconds !== null) await noteSilentRunners(ctx, silentSeconds, silent);
       if (requeued.length > 0) ctx.signals.wakeAll();
       for (const job of dead) await settleDeadJob(ctx, job);
       if (Date.now() - lastPrune > PRUNE_EVERY_MS) {

@@ -158,6 +158,9 @@ test('a runner told to beat every second that goes silent mid-job: its job runs 
     }),
   );
   expect(lines).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'job dead-lettered', kind: 'evaluate' }));
+  expect(lines).toContainEqual(
+    expect.objectContaining({ level: 'warn', msg: 'runner stopped answering; it counts as dead', runner: doomed }),
+  );
 
   // Counted in /metrics.
   const metrics = await scrape();
