@@ -275,7 +275,7 @@ describe('a running session', () => {
       const count = await page.getByTestId('progress-count').textContent();
       expect(count).toMatch(/^Attempt [1-5] of 5$/);
       expect(await page.getByTestId('progress-phase').textContent()).toMatch(
-        /queued|generating|compiling, checking, timing/,
+        /queued|generating|compiling, checking, timing|waiting for a runner|waiting for an agent/,
       );
       expect(await page.getByTestId('progress-elapsed').textContent()).toMatch(/elapsed$/);
       expect(await page.getByRole('button', { name: 'Stop session' }).count()).toBeGreaterThan(0);

@@ -247,7 +247,8 @@ describe('a running session', () => {
     expect(screen.getByTestId('progress-horizon').textContent).toBe('Waiting: 2 evaluations ahead, 1 running');
     // The rest of the box is as before.
     expect(screen.getByTestId('progress-count').textContent).toBe('Attempt 2 of 5');
-    expect(screen.getByTestId('progress-phase').textContent).toBe('compiling, checking, timing');
+    // Waiting, not "compiling, checking, timing" beside "Waiting: …" (issue 35 item 10).
+    expect(screen.getByTestId('progress-phase').textContent).toBe('waiting for a runner');
     cleanup();
     const next = report({ phase: 'queued', attempt_id: 'a2', queue: { job: 'generate', ahead: 0, running: 1 } });
     expect(horizonText(next, { id: 'a2', status: 'queued' }, Date.now())?.text).toBe('next in line, 1 running');

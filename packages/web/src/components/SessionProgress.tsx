@@ -73,6 +73,19 @@ export function evaluationText(
   return evaluationProgressText(report.evaluation);
 }
 
+/**
+ * The current attempt's phase in words. While its job waits in a queue (the report says so), it is waiting, not
+ * compiling, checking and timing: "#7 is waiting for a runner" beside "Waiting: next in line, 1 running".
+ */
+export function phaseLabel(
+  report: TimedProgress | undefined,
+  current: Pick<GenerationAttempt, 'id' | 'status'>,
+): string {
+  if (report?.queue && report.attempt_id === current.id && report.phase === current.status)
+    return report.queue.job === 'evaluate' ? 'waiting for a runner' : 'waiting for an agent';
+  return PHASES.find((p) => p.status === current.status)?.label ?? current.status;
+}
+
 function useNow(active: boolean): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -114,8 +127,7 @@ export function SessionProgress({
           </span>
           <span className="font-normal text-sky-800 dark:text-sky-200">
             {' '}
-            · #{current.attempt_number} is{' '}
-            <span data-testid="progress-phase">{PHASES[phase]?.label ?? current.status}</span>
+            · #{current.attempt_number} is <span data-testid="progress-phase">{phaseLabel(report, current)}</span>
           </span>
         </p>
         <p className="text-sm text-sky-800 tabular-nums dark:text-sky-200" data-testid="progress-elapsed">
