@@ -9,6 +9,7 @@ import { AppLink } from '../components/AppLink';
 import { Button } from '../components/Button';
 import { Card } from '../components/Card';
 import { DeviceSelect } from '../components/DeviceSelect';
+import { HowToAnswer } from '../components/HowToAnswer';
 import { MySubmissionsTable } from '../components/MySubmissions';
 import { SelectField } from '../components/fields';
 import { PageHeader } from '../components/PageHeader';
@@ -178,6 +179,17 @@ export default function SubmitPage() {
             ))}
           </SelectField>
           {problem ? <ProblemSummary problem={problem} deviceKind={device_?.kind} referenceOpen={false} /> : null}
+          {problem?.kind === 'pytorch' ? (
+            <HowToAnswer
+              problem={problem}
+              device={device_}
+              onUseTemplate={(next) => {
+                template.current = next;
+                setSource(next);
+                document.getElementById('submit-source')?.scrollIntoView({ block: 'nearest' });
+              }}
+            />
+          ) : null}
         </Card>
         <Card className="space-y-4 lg:col-span-3">
           <div id="submit-source">
