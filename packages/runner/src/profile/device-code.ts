@@ -28,7 +28,7 @@ export function ptxEntries(ptx: string): { name: string; text: string }[] {
 export function ptxLaunchBounds(ptx: string): Map<string, { threads: number; required: boolean }> {
   const out = new Map<string, { threads: number; required: boolean }>();
   for (const e of ptxEntries(ptx)) {
-    const m = /^\s*\.(maxntid|reqntid)\s+([\d,\s]+)$/m.exec(e.text);
+    const m = /^[ \t]*\.(maxntid|reqntid)[ \t]+([\d, \t]{1,60})$/m.exec(e.text);
     if (!m) continue;
     const threads = (m[2] as string)
       .split(',')
@@ -43,8 +43,9 @@ export function ptxLaunchBounds(ptx: string): Map<string, { threads: number; req
 /** Bytes of the module's `.const` declarations (user `__constant__` memory). */
 export function ptxConstantBytes(ptx: string): number {
   let sum = 0;
+  // [ \t], never \s, at a line's start: a candidate's inline asm can fill the PTX with blank lines.
   for (const m of ptx.matchAll(
-    /^\s*(?:\.visible\s+|\.extern\s+)?\.const\s+(?:\.align\s+\d+\s+)?\.([busf])(\d+)\s+[\w$]+(?:\[(\d+)\])?/gm,
+    /^[ \t]*(?:\.visible[ \t]+|\.extern[ \t]+)?\.const[ \t]+(?:\.align[ \t]+\d{1,4}[ \t]+)?\.([busf])(\d{1,3})[ \t]+[\w$]{1,1000}(?:\[(\d{1,12})\])?/gm,
   ))
     sum += (Number(m[2]) / 8) * Number(m[3] ?? 1);
   return sum;

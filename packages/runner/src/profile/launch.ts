@@ -5,7 +5,9 @@
 /** Literal integer constants of the source: `#define N 256`, `[static] const[expr] int N = 256;`. */
 function constantsOf(source: string): Map<string, number> {
   const names = new Map<string, number>();
-  for (const m of source.matchAll(/^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+\(?[ \t]*(\d+)[uUlL]*[ \t]*\)?[ \t]*$/gm))
+  for (const m of source.matchAll(
+    /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+\(?[ \t]*(\d+)[uUlL]*[ \t]*\)?[ \t]*$/gm,
+  ))
     names.set(m[1] as string, Number(m[2]));
   for (const m of source.matchAll(
     /\b(?:constexpr|const)\s+(?:(?:static|unsigned|signed|long|short|int|size_t|int\d+_t|uint\d+_t|auto)\s+)*([A-Za-z_]\w*)\s*=\s*(\d+)[uUlL]*\s*;/g,

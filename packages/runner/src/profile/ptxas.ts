@@ -32,13 +32,13 @@ const PREFIX = /^ptxas (?:info|warning|error)\s*:\s*/;
 
 function bytes(text: string, what: string): number | null {
   // `1024 bytes smem`, `32+0 bytes smem` (static + reserved, old ptxas)
-  const m = new RegExp(`(\\d+)(?:\\+(\\d+))? bytes ${what}\\b`).exec(text);
+  const m = new RegExp(`(\\d{1,12})(?:\\+(\\d{1,12}))? bytes ${what}\\b`).exec(text);
   return m ? Number(m[1]) + Number(m[2] ?? 0) : null;
 }
 
 function cmemSum(text: string): number | null {
   let sum: number | null = null;
-  for (const m of text.matchAll(/(\d+) bytes cmem\[\d+\]/g)) sum = (sum ?? 0) + Number(m[1]);
+  for (const m of text.matchAll(/(\d{1,12}) bytes cmem\[\d{1,3}\]/g)) sum = (sum ?? 0) + Number(m[1]);
   return sum;
 }
 
