@@ -1,7 +1,7 @@
 // API tokens and the superuser's views.
 import { z } from 'zod';
 import { type HttpClient, path, type RequestOptions } from '../core/http.js';
-import { listOf } from '../schemas/common.js';
+import { listOf, Message } from '../schemas/common.js';
 import { type ReviewDecision, ReviewItem } from '../schemas/leaderboard.js';
 import {
   ApiToken,
@@ -85,5 +85,10 @@ export class AdminResource {
   /** GET /api/v1/admin/status: runners, devices, queue depth and jobs in flight (superusers). */
   status(options?: RequestOptions) {
     return this.http.request({ ...options, method: 'GET', path: '/admin/status', schema: AdminStatus });
+  }
+
+  /** POST /api/v1/admin/jobs/{id}/cancel: cancel a job in flight and stop the work it belongs to (superusers). */
+  cancelJob(id: string, options?: RequestOptions) {
+    return this.http.request({ ...options, method: 'POST', path: path`/admin/jobs/${id}/cancel`, schema: Message });
   }
 }

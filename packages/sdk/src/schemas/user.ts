@@ -170,6 +170,11 @@ export const AdminStatus = z.object({
       attempts: z.number().int(),
       lease_expires_at: Timestamp.nullable(),
       created_at: Timestamp,
+      /** Whose work it is (absent from servers before it was shown). */
+      owner: z.object({ id: Id, email: Text }).nullable().optional(),
+      /** What it works on, in words, and that work's page in the web. */
+      target: Text.nullable().optional(),
+      href: Text.nullable().optional(),
     }),
   ),
 });

@@ -6,6 +6,7 @@ import {
   PageParams,
   ReviewDecision,
   ReviewItem,
+  Message,
   ReviewListParams,
   Text,
   listOf,
@@ -15,6 +16,7 @@ import type { Hono } from 'hono';
 import type { AppContext } from '../context.js';
 import { type AppEnv, currentUser, userGuards } from '../http/auth.js';
 import { routeTable } from '../http/route.js';
+import { cancelJobAsAdmin, jobsInFlight } from '../services/admin-jobs.js';
 import { decideReview, listReviews } from '../services/reviews.js';
 
 const OutboxList = listOf(OutboxMail);
@@ -81,6 +83,19 @@ export function mountAdminRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
 
   route(
     {
+      method: 'post',
+      path: '/admin/jobs/{id}/cancel',
+      summary: 'Cancel a queued or running job and stop the work it belongs to (superusers)',
+      auth: 'superuser',
+      params: z.object({ id: Text.max(100) }),
+      response: Message,
+      errors: [404, 409],
+    },
+    async (c, { params }) => cancelJobAsAdmin(ctx, currentUser(c), params.id),
+  );
+
+  route(
+    {
       method: 'get',
       path: '/admin/status',
       summary: 'Runners, devices, the job queue by kind and status, and the jobs in flight (superusers)',
@@ -105,18 +120,7 @@ export function mountAdminRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
         `SELECT kind, status, count(*)::int AS count FROM jobs WHERE status IN ('queued', 'leased', 'dead')
          GROUP BY kind, status ORDER BY kind, status`,
       );
-      const inFlight = await ctx.db.query<{
-        id: string;
-        kind: string;
-        device: string | null;
-        runner_id: string | null;
-        attempts: number;
-        lease_expires_at: Date | null;
-        created_at: Date;
-      }>(
-        `SELECT id, kind, device, runner_id, attempts, lease_expires_at, created_at FROM jobs WHERE status = 'leased'
-         ORDER BY created_at LIMIT 100`,
-      );
+      const inFlight = await jobsInFlight(ctx.db);
       const devices = await ctx.devices.list();
       return {
         runners: runners.map((r) => ({
@@ -129,11 +133,7 @@ export function mountAdminRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
         })),
         devices: devices.map((d) => ({ id: d.id, kind: d.kind, available: d.available, runners: d.runners ?? 0 })),
         queue,
-        in_flight: inFlight.map((j) => ({
-          ...j,
-          lease_expires_at: j.lease_expires_at ? new Date(j.lease_expires_at).toISOString() : null,
-          created_at: new Date(j.created_at).toISOString(),
-        })),
+        in_flight: inFlight,
       };
     },
   );

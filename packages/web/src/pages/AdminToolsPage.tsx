@@ -11,6 +11,7 @@ import { Button } from '../components/Button';
 import { Card } from '../components/Card';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { EmptyState } from '../components/EmptyState';
+import { JobsInFlight } from '../components/JobsInFlight';
 import { controlClass } from '../components/fields';
 import { NotFoundFallback } from '../components/NotFoundFallback';
 import { PageHeader } from '../components/PageHeader';
@@ -375,17 +376,7 @@ function Status() {
               )}
             </Card>
             <Card title={`Jobs in flight (${s.in_flight.length})`} className="lg:col-span-2">
-              {s.in_flight.length === 0
-                ? empty('Nothing is being evaluated or generated right now.')
-                : s.in_flight.map((j) => (
-                    <p key={j.id} className="flex flex-wrap gap-x-3 py-1 text-sm" data-testid="job-in-flight">
-                      <span className="font-medium">{j.kind}</span>
-                      <span className="font-mono text-xs">{j.device ?? 'any replica'}</span>
-                      <span className="text-xs text-slate-500 dark:text-slate-400">
-                        try {j.attempts} · since {formatDate(j.created_at)}
-                      </span>
-                    </p>
-                  ))}
+              <JobsInFlight jobs={s.in_flight} onChange={() => void status.mutate()} />
             </Card>
           </div>
         );
