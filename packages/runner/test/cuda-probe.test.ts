@@ -5,7 +5,7 @@
 // baseline-outside series, and the report. Work after the reply is rejected or incorrect; without a probe the run says
 // why. What it cannot test here: CUDA IPC itself, the events and the flush (bench/cuda.mjs on a GPU).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { glueSource } from '../src/harness/glue.js';
 import { planText, QUICK_TIMING } from '../src/harness/plan.js';
 import { HarnessReportSchema } from '../src/harness/report-json.js';
 import { cSourceDir } from '../src/internal/paths.js';
+import { sandboxArgv, sandboxAvailable } from '../src/sandbox/bwrap.js';
 import { catalogue } from './helpers.js';
 
 const hasCc = spawnSync('cc', ['--version']).status === 0;
@@ -65,6 +66,24 @@ describe.skipIf(!hasCc || !pidfdGetfd)('cuda: the harness ends each call on its 
     // pid 1 is bwrap's, and the harness finds it the same way.
     const launch = (mode: string) => `/bin/sh\0-c\0${join(dir, 'fake_worker')} ${mode}; :\0`;
     for (const mode of ['honest', 'late', 'scribble']) writeFileSync(join(dir, `${mode}.args`), launch(mode));
+    // The same worker in the runner's own sandbox (bubblewrap, its own user, pid and IPC namespaces, pid 1): the
+    // harness must take its fd across them, as it must a GPU worker's.
+    if (sandboxAvailable()) {
+      const box = join(dir, 'box');
+      execFileSync('mkdir', ['-p', box]);
+      execFileSync('cp', [join(dir, 'fake_worker'), join(box, 'worker')]);
+      chmodSync(dir, 0o755);
+      const argv = sandboxArgv(
+        {
+          workDir: box,
+          writable: false,
+          asPid1: true,
+          limits: { cpuSeconds: 60, processes: 64, fileSize: 1 << 20, openFiles: 64 },
+        },
+        ['./worker', 'honest'],
+      );
+      writeFileSync(join(dir, 'sandboxed.args'), `${argv.join('\0')}\0`);
+    }
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -90,6 +109,25 @@ describe.skipIf(!hasCc || !pidfdGetfd)('cuda: the harness ends each call on its 
     // Every outside time holds its call's events (the outside clock runs around the whole call and the probe).
     for (const [i, o] of (b?.outside ?? []).entries()) expect(o + 1e-3).toBeGreaterThanOrEqual(b?.optimized[i] ?? 0);
   }, 180_000);
+
+  it.skipIf(!sandboxAvailable())(
+    'a worker in the bubblewrap sandbox: its fd is taken across the namespaces',
+    () => {
+      // As root the harness drops each worker to nobody, as the runner does: taking its fd needs the harness's rights.
+    const uid = process.getuid?.() === 0 ? '65534' : '0';
+    const r = spawnSync(join(dir, 'harness'), ['plan.txt', 'sandboxed.args', 'honest.args', uid], {
+        cwd: dir,
+        encoding: 'utf8',
+        timeout: 120_000,
+        stdio: ['ignore', 'pipe', 'pipe', 'ignore', 'ignore'],
+        env: { PATH: '/usr/bin:/bin', KF_PROBE: join(dir, 'fake_probe') },
+      });
+      const rep = HarnessReportSchema.parse(JSON.parse(r.stdout));
+      expect(rep.verdict, rep.message).toBe('accepted');
+      expect(rep.probe, rep.probe?.why).toMatchObject({ candidate: true, baseline: true });
+    },
+    180_000,
+  );
 
   it('a probe sum that the copied outputs do not give: rejected (the harness compares them on every call)', () => {
     const r = harness('honest', 'fake_probe_drift');
