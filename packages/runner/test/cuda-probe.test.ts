@@ -49,6 +49,7 @@ describe.skipIf(!hasCc || !pidfdGetfd)('cuda: the harness ends each call on its 
     execFileSync('cc', ['-O2', '-I', c, '-o', join(dir, 'fake_worker'), join(fakes, 'fake_worker.c'), '-lpthread']);
     execFileSync('cc', ['-O2', '-I', c, '-o', join(dir, 'fake_probe'), join(fakes, 'fake_probe.c')]);
     execFileSync('cc', ['-O2', '-I', c, '-o', join(dir, 'fake_probe_drift'), join(fakes, 'fake_probe.c')]);
+    execFileSync('cc', ['-O2', '-I', c, '-o', join(dir, 'fake_probe_lowclock'), join(fakes, 'fake_probe.c')]);
     writeFileSync(
       join(dir, 'plan.txt'),
       planText({
@@ -114,8 +115,8 @@ describe.skipIf(!hasCc || !pidfdGetfd)('cuda: the harness ends each call on its 
     'a worker in the bubblewrap sandbox: its fd is taken across the namespaces',
     () => {
       // As root the harness drops each worker to nobody, as the runner does: taking its fd needs the harness's rights.
-    const uid = process.getuid?.() === 0 ? '65534' : '0';
-    const r = spawnSync(join(dir, 'harness'), ['plan.txt', 'sandboxed.args', 'honest.args', uid], {
+      const uid = process.getuid?.() === 0 ? '65534' : '0';
+      const r = spawnSync(join(dir, 'harness'), ['plan.txt', 'sandboxed.args', 'honest.args', uid], {
         cwd: dir,
         encoding: 'utf8',
         timeout: 120_000,
@@ -128,6 +129,20 @@ describe.skipIf(!hasCc || !pidfdGetfd)('cuda: the harness ends each call on its 
     },
     180_000,
   );
+
+  it('calls under 75% of the top SM clock: their pairs are taken again, then kept and counted', () => {
+    const r = harness('honest', 'fake_probe_lowclock');
+    expect(r.verdict, r.message).toBe('accepted');
+    const b = r.bench[0];
+    expect(r.probe?.min_sm_mhz).toBe(990);
+    // Every pair is low: retaken up to half the pairs kept plus two, the rest kept; the kept ones are the samples.
+    expect(b?.low_clock_retaken).toBeGreaterThanOrEqual(2);
+    expect(b?.low_clock_kept).toBe(b?.ratios?.length);
+    expect(b?.optimized.length).toBe(b?.low_clock_kept);
+    expect(b?.low_clock_retaken).toBeLessThanOrEqual(Math.floor((b?.low_clock_kept ?? 0) / 2) + 2);
+    const honest = harness('honest', 'fake_probe');
+    expect(honest.bench[0]?.low_clock_retaken).toBe(0);
+  }, 180_000);
 
   it('a probe sum that the copied outputs do not give: rejected (the harness compares them on every call)', () => {
     const r = harness('honest', 'fake_probe_drift');

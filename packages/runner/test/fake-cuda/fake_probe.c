@@ -1,7 +1,8 @@
 /* A stand-in for c/probe_cuda.cu without a GPU (test/cuda-probe.test.ts): the same wire (commands on a SOCK_SEQPACKET
    socket, fd 3, an OPEN of kind 2 carrying the worker's data fd; replies on fd 4; the harness's copy on fd 5), the
    same keyed sum (kf_probe.h) computed on the host over the worker's data mapped from the fd it was passed. Started as
-   a name ending in "_drift", its sums are off by one: what the harness must see when outputs change under the probe. */
+   a name ending in "_drift", its sums are off by one: what the harness must see when outputs change under the probe;
+   ending in "_lowclock", it reads the SM clock at half its top on every call. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@ int main(int argc, char **argv) {
   (void)argc;
   size_t len = strlen(argv[0]);
   int drift = len >= 6 && !strcmp(argv[0] + len - 6, "_drift");
+  int lowclock = len >= 9 && !strcmp(argv[0] + len - 9, "_lowclock");
   struct stat st;
   char *host = NULL, *slots[2] = {NULL, NULL};
   size_t sizes[2] = {0, 0};
@@ -52,7 +54,7 @@ int main(int argc, char **argv) {
       r.sum += (uint64_t)drift;
     } else if (c.op == KF_PROBE_COPY) {
       for (int i = 0; i < c.nranges; i++) memcpy(host + c.off[i], slots[slot] + c.off[i], c.bytes[i]);
-      r.sm_mhz = 1900;
+      r.sm_mhz = lowclock ? 990 : 1900;
       r.max_mhz = 1980;
     }
     if (fd >= 0) close(fd);
