@@ -10,12 +10,15 @@ const invalid = (loc: (string | number)[], msg: string) => new ValidationError([
 export async function requireDevice(
   ctx: AppContext,
   id: string,
-  problem: Pick<Problem, 'backends' | 'name'>,
+  problem: Pick<Problem, 'backends' | 'name'> & Partial<Pick<Problem, 'kind'>>,
 ): Promise<Device> {
   const device = await resolveDevice(ctx, id);
   if (!problem.backends.includes(device.kind)) {
     throw invalid(['body', 'device'], `Problem '${problem.name}' does not run on ${device.kind} devices`);
   }
+  // A pytorch problem on a device whose runner cannot run it (no PyTorch, or one without CUDA on a GPU): its reason.
+  const off = problem.kind === 'pytorch' ? device.unavailable?.find((u) => u.kind === 'pytorch') : undefined;
+  if (off) throw invalid(['body', 'device'], `Problem '${problem.name}' cannot run on ${device.id}: ${off.reason}`);
   return device;
 }
 

@@ -8,7 +8,7 @@ import { torchToolchain } from '@kernelforge/runner';
 import type { Problem, SubmissionDetail } from '@kernelforge/sdk';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { TestServer, TestUser } from '../helpers/server.js';
-import { json, startProductServer, waitFor } from './helpers.js';
+import { CPU, json, registerRunner, startProductServer, waitFor } from './helpers.js';
 
 const hasTorch = torchToolchain().ok;
 const operator = mkdtempSync(join(tmpdir(), 'kforge-operator-problems-'));
@@ -93,6 +93,32 @@ describe.skipIf(!hasTorch)('pytorch problems through the API', () => {
     expect(byName.has('7_Broken')).toBe(false);
     for (const level of [1, 2, 3])
       expect(body.data.some((p: Problem) => p.kind === 'pytorch' && p.level === level)).toBe(true);
+  });
+
+  test('on a cuda device (issue 33): accepted where its runner can run PyTorch there, else a 422 with the reason', async () => {
+    const gpu = (id: string, unavailable?: Array<{ kind: string; reason: string }>) => ({
+      ...CPU,
+      id,
+      kind: 'cuda' as const,
+      name: 'NVIDIA H100 80GB HBM3',
+      languages: ['cuda', 'pytorch'],
+      ...(unavailable ? { unavailable } : {}),
+    });
+    await registerRunner(server, [
+      gpu('cuda-H100-torch'),
+      gpu('cuda-H100-notorch', [{ kind: 'pytorch', reason: "this runner's PyTorch (1.13.0) is built without CUDA" }]),
+    ]);
+    const source = 'import torch\nclass ModelNew(torch.nn.Module):\n    def forward(self, x):\n        return x\n';
+    const post = (dev: string) =>
+      req('/submission', {
+        method: 'POST',
+        json: { problem_name: '101_HardSigmoid', device: dev, language: 'pytorch', source },
+      });
+    const refused = await post('cuda-H100-notorch');
+    expect(refused.status).toBe(422);
+    expect(JSON.stringify(refused.body)).toContain('built without CUDA');
+    const ok = await post('cuda-H100-torch');
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
   });
 
   test('a C source on a pytorch problem is refused', async () => {
