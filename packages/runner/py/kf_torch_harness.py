@@ -154,9 +154,11 @@ torch.set_num_threads(THREADS)
 DEVICE = PLAN.get("device", "cpu")
 STAGED = bool(PLAN.get("staged")) or DEVICE != "cpu"
 NOP_CALLS = 33
-# The round trip of a staged call without the call (the fastest of NOP_CALLS `nop`s of the eager baseline's worker,
+# The round trip of a staged call without the call (the median of NOP_CALLS `nop`s of the eager baseline's worker,
 # per case): subtracted from every staged call's round trip, candidate's and baselines' alike. The baseline's, so the
-# candidate cannot make it longer (and its own times shorter).
+# candidate cannot make it longer (and its own times shorter). The median, not the fastest: the figures are medians
+# of round trips, and the fastest no-op would leave the round trip's typical jitter in every time (a few
+# microseconds, a tenth of a 50 us kernel's).
 NOP_NS = [0]
 if DEVICE != "cpu":
     # TF32 off for the reference and the baselines (the precision policy, docs/evaluation.md).
@@ -590,8 +592,9 @@ class Worker:
         return max(1, t - NOP_NS[0])
 
     def nop_ns(self, n=NOP_CALLS):
-        """The fastest of n no-op round trips (a staged run without the call)."""
-        return min(self.op("nop", "a no-op")[0] for _ in range(n))
+        """The median of n no-op round trips (a staged run without the call)."""
+        v = sorted(self.op("nop", "a no-op")[0] for _ in range(n))
+        return v[len(v) // 2]
 
     def after_reply(self, wall_ns, reply_cpu, reply_tids):
         """Waits until the worker is quiet (only then is its cpu exact), then, for the candidate, judges the call
