@@ -283,6 +283,7 @@ for (const [name, problem, source, mode, check, opts = {}] of CASES) {
   ran++;
   const t0 = performance.now();
   let state;
+  let profile;
   if (opts.probeOff) process.env.KFORGE_CUDA_PROBE = 'off';
   try {
     state = await evaluate(
@@ -301,6 +302,9 @@ for (const [name, problem, source, mode, check, opts = {}] of CASES) {
         workDir,
         timing: opts.timing ?? (quick ? 'quick' : 'default'),
         computeCapability: device.computeCapability,
+        onProfile: (p) => {
+          profile = p.harness;
+        },
       },
     );
   } catch (e) {
@@ -330,6 +334,10 @@ for (const [name, problem, source, mode, check, opts = {}] of CASES) {
       );
     if (b.load) console.log(`      load: ${JSON.stringify(b.load)}`);
   }
+  if (profile && 'probe_candidate' in profile)
+    console.log(
+      `      probe: candidate ${profile.probe_candidate ? 'read' : 'NOT read'}, baseline ${profile.probe_baseline ? 'read' : 'NOT read'}; SM clock ${profile.sm_mhz_min}-${profile.sm_mhz_max} MHz (0: not read)`,
+    );
   if (state.verdict !== 'accepted' && state.stderr)
     console.log(`      stderr: ${state.stderr.slice(0, 300).replace(/\n/g, ' | ')}`);
 }

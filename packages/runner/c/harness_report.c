@@ -86,11 +86,16 @@ static void print_profile(struct harness *h) {
           "\"baseline_start_ms\":%.3f,\"timing_ms\":%.3f,\"warmup_ms\":%.3f,\"setup_ms\":%.3f,\"setup_private_ms\":%.3f,"
           "\"flush_ms\":%.3f,\"baseline_calls_ms\":%.3f,\"calls_ms\":%.3f,\"checks_ms\":%.3f,\"busy_ms\":%.3f,"
           "\"samples\":%d,\"baseline_samples\":%d,\"checked\":%d,\"flushed_cases\":%d,\"busy_windows\":%d,"
-          "\"max_after_reply_ms\":%.4f,\"max_call_cpu_share\":%.4f,\"flagged_calls\":%d,\"timing_flagged\":%d,\"calls\":%d}",
+          "\"max_after_reply_ms\":%.4f,\"max_call_cpu_share\":%.4f,\"flagged_calls\":%d,\"timing_flagged\":%d,\"calls\":%d",
           since(p->start), p->worker_start, p->calibrate, p->correctness, p->baseline_start, p->timing, p->warmup,
           p->setup, p->setup_private, p->flush, p->baseline_calls, p->calls, p->checks, p->busy, p->samples,
           p->baseline_samples, p->checked, p->flushed, busy_windows, (double)h->cand.max_after_reply_ns * 1e-6,
           h->cand.max_call_cpu_share, h->flagged_calls, p->timing_flagged, h->runs);
+  /* cuda: whether the probe read each worker's data, and the SM clock's range (bench/cuda.mjs prints them). */
+  if (h->plan.cuda)
+    fprintf(h->out, ",\"probe_candidate\":%d,\"probe_baseline\":%d,\"sm_mhz_min\":%.0f,\"sm_mhz_max\":%.0f",
+            h->probe.open[0], h->probe.open[1], h->probe.min_mhz, h->probe.max_mhz);
+  fputc('}', h->out);
 }
 
 /* Everything after the phases' own keys: profile, load (when timed), the no-op round trip and the verdict. */
