@@ -4,6 +4,7 @@ import { DEFAULT_MAX_ATTEMPTS, errorMessage } from '@kernelforge/sdk';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { useSWRConfig } from 'swr';
 import { useLocation } from 'wouter';
+import { AgentOfferNote } from '../components/AgentOfferNote';
 import { AttemptsField } from '../components/AttemptsField';
 import { Button } from '../components/Button';
 import { Card } from '../components/Card';
@@ -168,6 +169,7 @@ export default function GenerateKernelPage() {
               </SelectField>
             </div>
           ) : null}
+          {agents.length > 0 ? <AgentOfferNote providers={agents.map((a) => a.provider)} /> : null}
           <TextArea
             label="Instruction"
             hint="optional"

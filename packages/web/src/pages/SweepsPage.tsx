@@ -4,6 +4,7 @@ import { type CreateSweepRequest, errorMessage, PAGE_SIZE } from '@kernelforge/s
 import { type FormEvent, useState } from 'react';
 import { toast } from 'sonner';
 import { navigate } from 'wouter/use-browser-location';
+import { AgentOfferNote } from '../components/AgentOfferNote';
 import { AppLink } from '../components/AppLink';
 import { AttemptsField } from '../components/AttemptsField';
 import { Button, buttonClass } from '../components/Button';
@@ -116,6 +117,9 @@ function StartSweepForm() {
             </option>
           ))}
         </SelectField>
+        <div className="sm:col-span-2">
+          <AgentOfferNote providers={agents.length ? agents.map((a) => a.provider) : ['tuner']} />
+        </div>
         <SelectField label="Problems" value={set} onChange={(e) => setSet(e.target.value)}>
           {setOptions.map((s) => (
             <option key={s} value={s}>
