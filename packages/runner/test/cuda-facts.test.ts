@@ -340,8 +340,8 @@ void solution(float* x, int n, int b) {
   });
 
   it("hostile PTX and ptxas lines (a candidate's inline asm can fill the PTX with blank lines) are read in linear time", () => {
-    const blank = `.visible .entry _Z1kv(\n${'\n'.repeat(400_000)}${' '.repeat(400_000)}\n}\n`;
-    const digits = `ptxas info    : Used 1 registers, ${'9'.repeat(400_000)}\n`;
+    const blank = `.visible .entry _Z1kv(\n${'\n'.repeat(100_000)}${' '.repeat(100_000)}\n}\n`;
+    const digits = `ptxas info    : Used 1 registers, ${'9'.repeat(100_000)}\n`;
     for (const [what, run] of [
       ['constants', () => ptxConstantBytes(blank)],
       ['bounds', () => ptxLaunchBounds(blank)],
