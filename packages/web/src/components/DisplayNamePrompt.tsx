@@ -57,7 +57,7 @@ export function DisplayNamePrompt({ user }: { user: User }) {
     // No accessible name on the section or the field that says "name": pages' own "Name" fields stay unambiguous.
     <section
       data-testid="display-name-prompt"
-      className="mt-8 rounded-lg border border-indigo-200 bg-indigo-50 p-4 text-sm dark:border-indigo-900 dark:bg-indigo-950/40"
+      className="order-first mb-6 rounded-lg border border-indigo-200 bg-indigo-50 p-4 text-sm dark:border-indigo-900 dark:bg-indigo-950/40"
     >
       <h2 id={`${id}-title`} className="font-semibold text-indigo-950 dark:text-indigo-100">
         Choose the name others see

@@ -50,9 +50,12 @@ export function SignedInLayout({ children }: { children: ReactNode }) {
         </a>
         <NavBar user={user} />
         <main id="main" className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
-          {children}
-          {/* After the page, so the page's own controls come first in the tab order. */}
-          <DisplayNamePrompt user={user} />
+          <div className="flex flex-col">
+            <div className="min-w-0">{children}</div>
+            {/* After the page in the document, so the page's own controls come first in the tab order; shown above
+                it (order-first), where it is seen without scrolling (issue 35: it sat below the fold on every page). */}
+            <DisplayNamePrompt user={user} />
+          </div>
         </main>
         <ShortcutHelp />
       </div>
