@@ -172,6 +172,7 @@ int worker_start(worker_t *w, const char *launch_file, int shm_fd, int out_fd, i
 }
 
 static int slept_past_limit(worker_t *w, double call_start_ms);
+static int forged(worker_t *w, const char *what);
 
 /* Waits for n bytes of reply until deadline_ms. During a watched RUN (call_start_ms > 0) it looks every 250 ms
    whether the call has slept past the worker's limit (slept_past_limit). */
@@ -191,6 +192,9 @@ static int read_deadline(worker_t *w, void *buf, size_t n, double deadline_ms, d
     if (r == 0) goto timeout;
     ssize_t got = read(w->reply_fd, p, n);
     if (got < 0 && errno == EINTR) continue;
+    /* The stub writes each reply whole, in one write under PIPE_BUF (atomic): part of one and then the end of the pipe
+       is something else's bytes (a reply forged at another size, before the stub stopped). */
+    if (got == 0 && p != (char *)buf) return forged(w, "a reply of the wrong size arrived");
     if (got <= 0) {
       set_error(w);
       return -1;
