@@ -6,6 +6,8 @@
 // bench/torch-cuda.mjs (the torch backend on the GPU, issue 33) is packed the same way, beside it, as torch-cuda.mjs with
 // its own run-torch.sh (the runner's py/ files and bench/torch_do_bench.py are read from the repository):
 //   sh packages/runner/.gpu/run-torch.sh [--quick] [check name filter...]
+// bench/cuda-facts.mjs (issue 37: the cuda build facts and the prepared ncu run) likewise, with run-facts.sh:
+//   sh packages/runner/.gpu/run-facts.sh [--rehearse] [--save DIR]
 // Run here: node bench/cuda-bundle.mjs
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -17,7 +19,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, 'packages/runner/.gpu');
 mkdirSync(join(out, 'lib'), { recursive: true });
 const fromTsup = createRequire(createRequire(import.meta.url).resolve('tsup'));
-for (const entry of ['cuda', 'torch-cuda'])
+for (const entry of ['cuda', 'torch-cuda', 'cuda-facts'])
   fromTsup('esbuild').buildSync({
     absWorkingDir: root,
     entryPoints: [`bench/${entry}.mjs`],
@@ -60,4 +62,12 @@ writeFileSync(
     .replace('Runs the cuda checks', 'Runs the torch-on-cuda checks (bench/torch-cuda.mjs)')
     .replace('$here/cuda.mjs', '$here/torch-cuda.mjs'),
 );
-console.log(`wrote ${out} (cuda.mjs, torch-cuda.mjs, node.gz, bwrap, lib/, run.sh, run-torch.sh)`);
+writeFileSync(
+  join(out, 'run-facts.sh'),
+  readFileSync(join(out, 'run.sh'), 'utf8')
+    .replace('Runs the cuda checks', 'Runs the cuda build facts and ncu checks (bench/cuda-facts.mjs)')
+    .replace('$here/cuda.mjs', '$here/cuda-facts.mjs'),
+);
+console.log(
+  `wrote ${out} (cuda.mjs, torch-cuda.mjs, cuda-facts.mjs, node.gz, bwrap, lib/, run.sh, run-torch.sh, run-facts.sh)`,
+);

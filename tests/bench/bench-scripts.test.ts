@@ -80,6 +80,15 @@ describe('bench scripts in their short modes', () => {
     expect(run.stdout).toMatch(/1 as expected, 0 not/);
   }, 300_000);
 
+  it('cuda-facts: a rehearsal without a GPU (issue 37: facts from ptxas, the ncu run it would make)', () => {
+    const r = bench('cuda-facts.mjs', ['--rehearse'], 280_000);
+    expect(r.status, r.tail).toBe(0);
+    expect(r.out).toMatch(/PASS {2}ReLU facts from ptxas: _Z4reluPKfPfl \d+ registers/);
+    expect(r.out).toMatch(/PASS {2}tiled matmul facts from ptxas/);
+    expect(r.out).toMatch(/ncu .*would run, in .*--kernel-name regex:\^\(relu\|kf_tiled_gemm\)\$/);
+    expect(r.out).toMatch(/2 passed, 0 failed, 6 not checked/);
+  }, 300_000);
+
   it('torch-tuner-session: the tuner on a pytorch problem through the product', () => {
     const r = bench('torch-tuner-session.mjs', ['1', '101_HardSigmoid'], 280_000, QUICK);
     expect(r.status, r.tail).toBe(0);
