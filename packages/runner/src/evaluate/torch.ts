@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, closeSync, copyFileSync, cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { availableParallelism, hostname } from 'node:os';
+import { availableParallelism, hostname, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type {
   CompileReport,
@@ -560,7 +560,17 @@ function parse(
 /** PyTorch candidates (`ModelNew`) on a cpu or a cuda device. */
 export const torchBackend: Backend<TorchProblem, TorchJob, TorchRun> = {
   prepare,
-  sandbox: () => ({ folders: ['box', 'refbox'], limits: jobCgroupLimits(DATA_BYTES) }),
+  // On a GPU each of the job's four processes (harness, candidate, two baselines) maps CUDA PyTorch's libraries and
+  // a context: 2 GiB of host memory each beyond the cpu budget.
+  sandbox: (j) => {
+    const limits = jobCgroupLimits(DATA_BYTES);
+    return {
+      folders: ['box', 'refbox'],
+      limits: j.isCuda
+        ? { ...limits, memoryBytes: Math.min(Math.floor(totalmem() * 0.75), limits.memoryBytes + 8 * 2 ** 30) }
+        : limits,
+    };
+  },
   compile,
   launch,
   timingFacts: (run) =>
