@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { type HttpClient, path, type RequestOptions } from '../core/http.js';
 import { listOf, Message } from '../schemas/common.js';
+import { NoticeList } from '../schemas/notice.js';
 import { type ReviewDecision, ReviewItem } from '../schemas/leaderboard.js';
 import {
   ApiToken,
@@ -39,6 +40,11 @@ export class UsersResource {
   /** PATCH /api/v1/users/me: the signed-in user's display name. */
   updateMe(body: UpdateMeRequest, options?: RequestOptions) {
     return this.http.request({ ...options, method: 'PATCH', path: '/users/me', json: body, schema: User });
+  }
+
+  /** GET /api/v1/users/me/notices: what happened to the caller's results lately (finished, flagged, approved). */
+  notices(options?: RequestOptions) {
+    return this.http.request({ ...options, method: 'GET', path: '/users/me/notices', schema: NoticeList });
   }
 }
 

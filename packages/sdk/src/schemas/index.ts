@@ -10,3 +10,4 @@ export * from './session.js';
 export * from './user.js';
 export * from './sweep.js';
 export * from './submission-progress.js';
+export * from './notice.js';

@@ -1,6 +1,6 @@
 // Users: superusers list and search them, make or unmake superusers and deactivate accounts; everyone sets their own
 // display name.
-import { Text, UpdateMeRequest, UpdateUserRequest, User, UserListParams, listOf } from '@kernelforge/sdk';
+import { NoticeList, Text, UpdateMeRequest, UpdateUserRequest, User, UserListParams, listOf } from '@kernelforge/sdk';
 import { z } from 'zod';
 import type { Hono } from 'hono';
 import { listUsers, setDisplayName, toWireUser, updateUserFlags, withoutHash } from '../auth/users.js';
@@ -8,6 +8,7 @@ import type { AppContext } from '../context.js';
 import { type AppEnv, currentUser, userGuards } from '../http/auth.js';
 import { HttpError, ValidationError } from '../http/errors.js';
 import { routeTable } from '../http/route.js';
+import { noticesFor } from '../services/notices.js';
 
 const UserList = listOf(User);
 
@@ -26,6 +27,17 @@ export function mountUserRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       const { rows, count } = await listUsers(ctx.db, q.limit ?? 100, q.offset ?? 0, q.q || undefined);
       return { data: rows.map((u) => toWireUser(withoutHash(u))), count };
     },
+  );
+
+  route(
+    {
+      method: 'get',
+      path: '/users/me/notices',
+      summary: "What happened to the caller's results in the last 30 days: finished, flagged, approved, rejected",
+      auth: 'user',
+      response: NoticeList,
+    },
+    async (c) => noticesFor(ctx, currentUser(c)),
   );
 
   route(

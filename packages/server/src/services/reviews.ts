@@ -2,6 +2,7 @@
 // approves them into the ranking or rejects them with a reason; the decision and its reason are kept.
 import type { ReviewDecision, ReviewItem } from '@kernelforge/sdk';
 import type { AppContext } from '../context.js';
+import { mailReviewDecision } from './notices.js';
 import { iso, isoOrNull } from '../db/sql.js';
 import { HttpError, ValidationError } from '../http/errors.js';
 import { isUuid } from '../sessions/queries.js';
@@ -83,6 +84,8 @@ export async function decideReview(
     [submissionId, body.decision === 'approve' ? 'approved' : 'rejected', reason, reviewer.id],
   );
   if (!updated[0]) throw new HttpError(404, 'No flagged result with this id');
+  // Its owner is told (issue 35: an author never learnt a result was flagged or approved).
+  await mailReviewDecision(ctx, submissionId);
   const rows = await ctx.db.query<ReviewRow>(`${SELECT} AND s.id = $1`, [submissionId]);
   return toItem(rows[0] as ReviewRow, reviewer);
 }

@@ -7,6 +7,7 @@ import { AppLink } from './AppLink';
 import { Brand } from './Brand';
 import { Button } from './Button';
 import { ThemeToggle } from './ThemeToggle';
+import { useNotices } from '../hooks/useNotices';
 
 const LINKS = [
   { href: '/kernels/generate-kernel', label: 'New kernel', section: '/kernels' },
@@ -62,6 +63,7 @@ export function NavBar({ user }: { user: User }) {
           ))}
         </nav>
         <div className="ml-auto flex items-center gap-2">
+          <NoticesLink userId={user.id} />
           <ThemeToggle />
           <AppLink
             href="/account"
@@ -117,5 +119,27 @@ export function NavBar({ user }: { user: User }) {
         </div>
       ) : null}
     </header>
+  );
+}
+
+/** Notices, with how many are new on this browser. */
+function NoticesLink({ userId }: { userId: string }) {
+  const { fresh } = useNotices(userId);
+  return (
+    <AppLink
+      href="/notices"
+      aria-label={fresh ? `Notices: ${fresh} new` : 'Notices'}
+      className="rounded-md px-2 py-1 text-sm text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+    >
+      Notices
+      {fresh ? (
+        <span
+          className="ml-1 rounded-full bg-indigo-600 px-1.5 py-0.5 text-xs font-semibold text-white"
+          data-testid="notices-new"
+        >
+          {fresh}
+        </span>
+      ) : null}
+    </AppLink>
   );
 }
