@@ -75,19 +75,17 @@ export const SERIAL_PRODUCT = [
   'packages/cli/test/pytorch.test.ts',
   'packages/cli/test/sweep.test.ts',
   'tests/e2e/code.test.ts',
-  'tests/e2e/lifecycle.test.ts',
-  // Starts (and stops) a session, which the agent and runner start on.
   // Starts (and stops at once) a session to delete and restore it.
   'tests/e2e/deleted-sessions.test.ts',
-  'tests/e2e/names-and-empty.test.ts',
   // A tuner session, a submission and a sweep (stopped at once) whose results it downloads.
+  'tests/e2e/export.test.ts',
   // A tuner sweep of one problem, run to its score (a session and a ranked re-run).
   'tests/e2e/fast-p.test.ts',
-  'tests/e2e/export.test.ts',
+  'tests/e2e/lifecycle.test.ts',
   // A ranked ReLU submission (for the leaderboard's chart) and a sweep stopped at once.
   'tests/e2e/phone-text.test.ts',
-  'tests/e2e/lifecycle.test.ts',
   // Starts (and stops) a session, which the agent and runner start on.
+  'tests/e2e/names-and-empty.test.ts',
   // A tuner session and a submission on 19_ReLU, their Profile in Chromium and the CLI (issue 37).
   'tests/e2e/profile.test.ts',
   // Sessions that evaluate (an LLM stand-in's kernels and the tuner's), one against a peak set far too low.
@@ -158,11 +156,11 @@ export const POSTGRES = [
   'packages/server/test/product/standalone-runner.test.ts',
   // Migrations of several replicas at once, a newer schema refused, runner failover: Postgres only (they skip on PGlite).
   'packages/server/test/platform/migrate-replicas.test.ts',
+  'packages/server/test/platform/newer-schema.test.ts',
   // Restarts a Postgres server of its own under two replicas (issue 36 item 1); skips outside the Postgres pass.
   'packages/server/test/platform/postgres-restart.test.ts',
   // A runner gone silent mid-job: re-queued early by the reaper's SQL, logged and counted (issue 36 items 3 and 4).
   'packages/server/test/product/silent-runner.test.ts',
-  'packages/server/test/platform/newer-schema.test.ts',
   'packages/server/test/platform/runner-failover.test.ts',
 ];
 

@@ -114,12 +114,12 @@ export const SessionProgress = z.object({
    * benchmark case i of n with the samples taken so far), as its runner last reported it; null otherwise or
    * before the runner's first report. Absent from servers before it existed.
    */
+  evaluation: EvaluationProgress.nullable().optional(),
   /**
    * Why the attempt's job waits in its queue again after a try ended without a result: e.g. "its runner stopped
    * answering at 18:31:05 UTC; re-queued (try 1 of 3 ended)". Null otherwise; absent from servers before it existed.
    */
   notice: z.string().nullable().optional(),
-  evaluation: EvaluationProgress.nullable().optional(),
 });
 export type SessionProgress = z.infer<typeof SessionProgress>;
 
@@ -173,13 +173,13 @@ export const ListSessionsParams = z.object({
   limit: z.number().int().min(1).max(1000).optional(),
   offset: z.number().int().min(0).max(1_000_000_000).optional(),
   include_deleted: z.boolean().optional(),
+  /** Only deleted sessions (the web's "Deleted" list, from which they are restored). */
+  deleted_only: z.boolean().optional(),
 });
 export type ListSessionsParams = z.infer<typeof ListSessionsParams>;
 
 export const ListAllSessionsParams = ListSessionsParams.extend({
   owner_id: Text.max(100).optional(),
-  /** Only deleted sessions (the web's "Deleted" list, from which they are restored). */
-  deleted_only: z.boolean().optional(),
   problem_name: Text.max(200).optional(),
 });
 export type ListAllSessionsParams = z.infer<typeof ListAllSessionsParams>;
