@@ -170,6 +170,21 @@ export type TimingStats = z.infer<typeof TimingStats>;
 export const Interval = z.tuple([z.number(), z.number()]);
 export type Interval = z.infer<typeof Interval>;
 
+/** Where a case's data sat against the last-level cache of the machine that timed it. */
+export const CaseCache = z.object({
+  /** What one call must move (the problem's bytes formula, or a module's tensors read or written once), bytes. */
+  bytes: z.number().nonnegative(),
+  /** The last-level cache one core of the timing machine sees, bytes. */
+  llc_bytes: z.number().positive(),
+  /** The case's data fits in the last-level cache. */
+  fits_llc: z.boolean(),
+  /** Each timed call read its data from memory: the caches were flushed before it, or its data is at least twice the
+      last-level cache. When false the data may have been cache-resident, and the GB/s is not held to the memory
+      bandwidth peak. */
+  from_memory: z.boolean(),
+});
+export type CaseCache = z.infer<typeof CaseCache>;
+
 export const BenchmarkCase = z.object({
   name: z.string(),
   /** The case's sizes; empty for a ranked run's hidden cases. */
@@ -191,6 +206,8 @@ export const BenchmarkCase = z.object({
   speedup_interval: Interval.optional(),
   /** 95% interval of the candidate's median time (ms). Absent with fewer than 6 samples. */
   optimized_interval: Interval.optional(),
+  /** The case's data against the last-level cache (cpu devices; absent when the cache or the bytes are unknown). */
+  cache: CaseCache.optional(),
 });
 export type BenchmarkCase = z.infer<typeof BenchmarkCase>;
 
@@ -227,21 +244,6 @@ export const TimingLoad = z.object({
   budget_cpus: z.string().optional(),
   /** Times a thread of the candidate was found after a timed call on cpus outside a budget narrower than the
       machine (and set back): such a result is flagged for review. */
-/** Where a case's data sat against the last-level cache of the machine that timed it. */
-export const CaseCache = z.object({
-  /** What one call must move (the problem's bytes formula, or a module's tensors read or written once), bytes. */
-  bytes: z.number().nonnegative(),
-  /** The last-level cache one core of the timing machine sees, bytes. */
-  llc_bytes: z.number().positive(),
-  /** The case's data fits in the last-level cache. */
-  fits_llc: z.boolean(),
-  /** Each timed call read its data from memory: the caches were flushed before it, or its data is at least twice the
-      last-level cache. When false the data may have been cache-resident, and the GB/s is not held to the memory
-      bandwidth peak. */
-  from_memory: z.boolean(),
-});
-export type CaseCache = z.infer<typeof CaseCache>;
-
   budget_resets: z.number().int().min(0).optional(),
   /** A ranked result is timed twice, by two fresh harness processes: each run's speedup and optimized time (the
       published figures are the run with the lower speedup; the intervals hold both runs). */
@@ -263,8 +265,6 @@ export const BenchmarkingResult = z.object({
   speedup_interval: Interval.optional(),
   gbps: z.number(),
   gflops: z.number(),
-  /** The case's data against the last-level cache (cpu devices; absent when the cache or the bytes are unknown). */
-  cache: CaseCache.optional(),
   fraction_of_peak: z.number(),
   cases: z.array(BenchmarkCase),
   /** Speedup over 10x or over 90% of peak: shown flagged on leaderboards. */
