@@ -65,14 +65,14 @@ function toClaimed(job: Job): ClaimedJob {
  */
 async function claimWithWait(ctx: AppContext, c: Context, req: RunnerClaimRequest): Promise<Job | null> {
   const deadline = Date.now() + req.wait_ms;
-  let seen = Date.now();
   const gone = c.req.raw.signal;
+  let seen = Date.now();
   for (;;) {
+    if (ctx.signals.closed) return null;
     if (Date.now() - seen >= ctx.config.runner.heartbeatSeconds * 1000) {
       seen = Date.now();
       await touchRunner(ctx, req.runner_id);
     }
-    if (ctx.signals.closed) return null;
     const job = await claimEvaluation(ctx, {
       devices: req.devices,
       runnerId: req.runner_id,
