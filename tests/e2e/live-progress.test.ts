@@ -37,12 +37,12 @@ describe('live progress', () => {
       runners: 1,
       languages: ['c', 'cpp'],
     };
-    const registered = await h.server.request('/api/v1/runner/register', {
+    const registeredRes = await h.server.request('/api/v1/runner/register', {
       method: 'POST',
       token: RUNNER_TOKEN,
       json: { name: 'e2e-live', devices: [device] },
     });
-    expect(registered.status).toBe(200);
+    expect(registeredRes.status).toBe(200);
     const session = await json<{ id: string }>('/api/v1/agent-session', {
       method: 'POST',
       json: { problem_name: '19_ReLU', device: device.id, max_attempts: 1 },
@@ -64,6 +64,31 @@ describe('live progress', () => {
     await page.getByRole('button', { name: 'Stop session' }).waitFor();
     expect(await page.getByRole('button', { name: /^Stop instruction / }).count()).toBe(1);
     expect(await page.getByRole('button', { name: 'Stop', exact: true }).count()).toBe(0);
+
+    // The runner takes it and reports a stage, then nothing: the line says for how long it is unchanged.
+    const runner = (path: string, body: unknown) =>
+      h.server.request(`/api/v1/runner/${path}`, { method: 'POST', token: RUNNER_TOKEN, json: body });
+    // Registered again first: a runner silent for 2.5 heartbeats counts as dead, and this one has only waited.
+    const again = (await (await runner('register', { name: 'e2e-live', devices: [device] })).json()) as {
+      runner_id: string;
+    };
+    const claimed = (await (
+      await runner('claim', { runner_id: again.runner_id, devices: [device.id], wait_ms: 5000 })
+    ).json()) as { job: { job_id: string; lease_token: string } };
+    const beat = await runner(`jobs/${claimed.job.job_id}/heartbeat`, {
+      runner_id: again.runner_id,
+      lease_token: claimed.job.lease_token,
+      progress: { stage: 'correctness', case_index: 5, case_count: 5, samples: 0 },
+    });
+    expect(beat.status).toBe(200);
+    const line = box.getByTestId('progress-evaluation');
+    await line.getByText('Checking case 5 of 5', { exact: true }).waitFor({ timeout: 20_000 });
+    // A heartbeat with no new stage: alive, nothing new to say.
+    await runner(`jobs/${claimed.job.job_id}/heartbeat`, {
+      runner_id: again.runner_id,
+      lease_token: claimed.job.lease_token,
+    });
+    await line.getByText(/^Checking case 5 of 5 · unchanged for 1\d s$/).waitFor({ timeout: 20_000 });
     await page.getByRole('button', { name: 'Stop session' }).click();
     await page.getByText('Session stopped').first().waitFor();
     await context.close();

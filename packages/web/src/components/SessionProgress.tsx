@@ -86,6 +86,24 @@ export function phaseLabel(
   return PHASES.find((p) => p.status === current.status)?.label ?? current.status;
 }
 
+/**
+ * When `text` last changed, as this page saw it (the report is polled every second): a runner's report that stays the
+ * same for long ("Checking case 5 of 5" for 16 s) is said to be unchanged, with for how long, rather than shown as if
+ * it were news.
+ */
+function useChangedAt(text: string | null): number {
+  const [seen, setSeen] = useState<{ text: string | null; at: number }>(() => ({ text, at: Date.now() }));
+  if (seen.text !== text) {
+    const next = { text, at: Date.now() };
+    setSeen(next);
+    return next.at;
+  }
+  return seen.at;
+}
+
+/** After this long without a change, the evaluation's line says so. */
+export const UNCHANGED_AFTER_S = 10;
+
 function useNow(active: boolean): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -108,12 +126,14 @@ export function SessionProgress({
 }) {
   const progress = sessionProgress(session);
   const now = useNow(progress !== null);
+  const evaluation = progress ? evaluationText(report, progress.current) : null;
+  const changedAt = useChangedAt(evaluation);
   if (!progress) return null;
+  const unchanged = Math.floor((now - changedAt) / 1000);
   const { current, index, total, instruction } = progress;
   const phase = PHASES.findIndex((p) => p.status === current.status);
   const text = streamed[current.id];
   const horizon = horizonText(report, current, now);
-  const evaluation = evaluationText(report, current);
   return (
     <section
       aria-label="Progress"
@@ -142,6 +162,7 @@ export function SessionProgress({
           title="As the runner last reported it"
         >
           {evaluation}
+          {unchanged >= UNCHANGED_AFTER_S ? ` · unchanged for ${unchanged} s` : ''}
         </p>
       ) : null}
       {horizon ? (
