@@ -109,6 +109,9 @@ export function NavBar({ user }: { user: User }) {
                 {link.label}
               </AppLink>
             ))}
+            <AppLink href="/notices" className={linkClass(active('/notices'), true)}>
+              Notices
+            </AppLink>
             <AppLink href="/account" className={linkClass(active('/account'), true)}>
               Account ({name})
             </AppLink>
@@ -122,24 +125,32 @@ export function NavBar({ user }: { user: User }) {
   );
 }
 
-/** Notices, with how many are new on this browser. */
+/**
+ * Notices, with how many are new on this browser. On a phone the header has no room for the word: only the count shows
+ * there (when there is one), and the menu lists Notices.
+ */
 function NoticesLink({ userId }: { userId: string }) {
   const { fresh } = useNotices(userId);
+  const badge = 'rounded-full bg-indigo-600 px-1.5 py-0.5 text-xs font-semibold text-white';
   return (
-    <AppLink
-      href="/notices"
-      aria-label={fresh ? `Notices: ${fresh} new` : 'Notices'}
-      className="rounded-md px-2 py-1 text-sm text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
-    >
-      Notices
+    <>
+      <AppLink
+        href="/notices"
+        aria-label={fresh ? `Notices: ${fresh} new` : 'Notices'}
+        className="hidden rounded-md px-2 py-1 text-sm text-slate-600 hover:bg-slate-100 sm:inline dark:text-slate-300 dark:hover:bg-slate-800"
+      >
+        Notices
+        {fresh ? (
+          <span className={`ml-1 ${badge}`} data-testid="notices-new">
+            {fresh}
+          </span>
+        ) : null}
+      </AppLink>
       {fresh ? (
-        <span
-          className="ml-1 rounded-full bg-indigo-600 px-1.5 py-0.5 text-xs font-semibold text-white"
-          data-testid="notices-new"
-        >
+        <AppLink href="/notices" aria-label={`Notices: ${fresh} new`} className={`sm:hidden ${badge}`}>
           {fresh}
-        </span>
+        </AppLink>
       ) : null}
-    </AppLink>
+    </>
   );
 }
