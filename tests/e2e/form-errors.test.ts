@@ -82,7 +82,8 @@ describe('form errors where they happen', () => {
     await page.getByRole('heading', { level: 1, name: 'Problem: 19 ReLU', exact: true }).waitFor();
 
     await page.goto('/leaderboard/No_such_thing');
-    await page.getByTestId('unknown-problem').getByRole('link', { name: 'See all problems' }).click();
+    await page.getByTestId('unknown-problem').getByText('Something went wrong: Not Found', { exact: true }).waitFor();
+    await page.getByTestId('unknown-problem').getByRole('link', { name: 'Go to all leaderboards' }).click();
     await page.getByRole('heading', { level: 1, name: 'Leaderboard' }).waitFor();
     await context.close();
   });

@@ -172,7 +172,8 @@ describe('error views with a way back', () => {
     const alert = page.getByRole('alert');
     await alert.getByText('Something went wrong: Not Found', { exact: true }).waitFor();
     const detail = await alert.locator('p').nth(1).textContent();
-    expect(detail).toBe("Unknown problem 'no_such_problem'; GET /api/v1/problems lists them");
+    // The detail in the product's words, not the API's (issue 35 item 8: "GET /api/v1/problems lists them").
+    expect(detail).toBe('There is no problem named no_such_problem.');
     await shootWidths(page, 'unknown-problem');
     await alert.getByRole('link', { name: 'Go to all leaderboards' }).click();
     await page.waitForURL((url) => url.pathname === '/leaderboard/');

@@ -13,6 +13,7 @@ import { PageHeader } from '../components/PageHeader';
 import { ProblemName } from '../components/ProblemName';
 import { QueryState } from '../components/QueryState';
 import { TorchProblemSummary } from '../components/TorchProblemSummary';
+import { WayBack } from '../components/WayBack';
 import { useDevices } from '../hooks/useDevices';
 import { useLeaderboard } from '../hooks/useLeaderboards';
 import { useProblem, useProblems } from '../hooks/useProblems';
@@ -146,7 +147,11 @@ export default function LeaderboardPage({ params }: PageProps) {
   );
 }
 
-/** A problem name the catalogue does not know: said in the product's words, with the one meant when it is plain. */
+/**
+ * A problem name the catalogue does not know: the loading wrapper's words (spec section 8: 'Something went wrong:
+ * {status text}'), its detail said in the product's words instead of the API's ("GET /api/v1/problems lists them"),
+ * the name meant when it is plain, and the way back to the leaderboards.
+ */
 function UnknownProblem({ name }: { name: string }) {
   const problems = useProblems();
   const meant = problems.data
@@ -158,22 +163,25 @@ function UnknownProblem({ name }: { name: string }) {
   return (
     <>
       <PageHeader title={`Problem: ${problemTitle(name)}`} />
-      <Card>
-        <EmptyState
-          icon="search"
-          title={`There is no problem named ${name}`}
-          testId="unknown-problem"
-          action={
-            meant
-              ? { label: `Open ${meant}`, href: `/leaderboard/${encodeURIComponent(meant)}` }
-              : { label: 'See all problems', href: '/leaderboard/' }
-          }
-        >
-          {meant
-            ? `Did you mean ${meant}? Names are matched exactly, capitals included.`
-            : 'The address may be mistyped. The leaderboards page lists every problem.'}
-        </EmptyState>
-      </Card>
+      <div
+        role="alert"
+        data-testid="unknown-problem"
+        className="my-6 rounded-lg border border-rose-200 bg-rose-50 p-4 text-sm dark:border-rose-900 dark:bg-rose-950/40"
+      >
+        <p className="font-semibold text-rose-800 dark:text-rose-200">Something went wrong: Not Found</p>
+        <p className="mt-1 text-rose-700 wrap-anywhere dark:text-rose-300">
+          There is no problem named {name}.
+          {meant ? ` Did you mean ${meant}? Names are matched exactly, capitals included.` : ''}
+        </p>
+        {meant ? (
+          <p className="mt-3">
+            <AppLink href={`/leaderboard/${encodeURIComponent(meant)}`} className={buttonClass('primary', 'sm')}>
+              Open {meant}
+            </AppLink>
+          </p>
+        ) : null}
+        <WayBack />
+      </div>
     </>
   );
 }
