@@ -25,7 +25,7 @@ export const SERVER_LAYERS = [
   // Infrastructure: storage, the job queue, events, mail, HTTP plumbing, authentication.
   ['db', 'jobs', 'events', 'mail', 'http', 'auth'],
   // Leaves.
-  ['config.ts', 'log.ts'],
+  ['config.ts', 'log.ts', 'secret-files.ts'],
 ];
 
 /**
