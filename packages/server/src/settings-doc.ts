@@ -178,6 +178,26 @@ export const RUNNER_SETTINGS: Record<string, SettingDoc> = {
     default: 'unset',
     meaning: "`kforge-runner`: the servers' `KFORGE_RUNNER_TOKEN`; `--token T` wins",
   },
+  KFORGE_RUNNER_TOKEN_FILE: {
+    default: 'unset',
+    meaning:
+      '`kforge-runner`: a file holding the runner token (a Docker secret; one trailing newline dropped), read when neither `--token` nor `KFORGE_RUNNER_TOKEN` is given',
+  },
+  KFORGE_CUDA_PEAKS: {
+    default: 'measured',
+    meaning:
+      "`table`: a cuda device's peaks come from the built-in table of cards instead of being measured on the device when the runner starts (a copy kernel for bandwidth, FMA chains for fp32)",
+  },
+  KFORGE_CUDA_BUSY_US: {
+    default: '`200`',
+    meaning:
+      "cuda: microseconds of busy kernel queued before each timed call's cache flush, so the GPU is not idle (and its clocks not down) when the call starts",
+  },
+  KFORGE_CUDA_PROBE: {
+    default: 'on',
+    meaning:
+      "`off`: cuda calls are timed by the candidate process's own events alone, without the harness's probe of the outputs (bench/cuda.mjs uses it to show what the probe catches); every such result is flagged for review",
+  },
   KFORGE_ALLOW_UNSANDBOXED: {
     default: 'off',
     meaning:
