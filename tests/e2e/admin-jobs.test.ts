@@ -7,6 +7,7 @@ import { type Harness, openPage, startHarness } from './harness';
 const RUNNER_TOKEN = 'e2e-admin-jobs-runner-token-0123456789';
 let h: Harness;
 let user: { token: string; email: string };
+let stopBeating = () => {};
 
 const runner = (path: string, body: unknown) =>
   h.server
@@ -26,6 +27,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
+  stopBeating();
   await h?.close();
 });
 
@@ -57,7 +59,14 @@ describe("the admin's jobs in flight", () => {
       if (claimed.body.job) held.push(claimed.body.job as { job_id: string; lease_token: string });
     }
     expect(held).toHaveLength(2);
-
+    // A live runner beats for the jobs it holds (a silent one counts as dead after 2.5 beats and loses them).
+    const beat = setInterval(() => {
+      for (const job of held)
+        void runner(`jobs/${job.job_id}/heartbeat`, { runner_id: runnerId, lease_token: job.lease_token }).catch(
+          () => undefined,
+        );
+    }, 2000);
+    stopBeating = () => clearInterval(beat);
     const { context, page } = await openPage(h, h.server.admin.token);
     await page.goto('/admin/status');
     const jobs = page.getByTestId('job-in-flight');
@@ -78,7 +87,12 @@ describe("the admin's jobs in flight", () => {
     await sub.getByRole('button', { name: /^Cancel / }).click();
     await page.getByRole('alertdialog').getByText('Cancel this job? Submission on 19_ReLU stops').waitFor();
     await page.getByRole('button', { name: 'Cancel the job' }).click();
-    await page.getByText('Job cancelled: the submission failed, cancelled by an administrator').waitFor();
+    const toast = page.getByText('Job cancelled: the submission failed, cancelled by an administrator');
+    await toast.waitFor();
+    // The toast goes by itself once the pointer is off it (it stays while hovered); the next Cancel is clicked as
+    // a person would, once nothing lies over it.
+    await page.mouse.move(5, 5);
+    await toast.waitFor({ state: 'detached', timeout: 15_000 });
     const failed = await json<{ status: string; error: string | null }>(
       `/api/v1/leaderboard/submission/${submission.id}`,
     );
@@ -93,6 +107,7 @@ describe("the admin's jobs in flight", () => {
     expect(stopped.status).toBe('stopped');
     expect(stopped.generation_attempts.map((a) => a.status)).toEqual(['stopped']);
     await jobs.first().waitFor({ state: 'detached' });
+    stopBeating();
 
     // The runner's late results are refused: the jobs are no longer its.
     for (const job of held) {
