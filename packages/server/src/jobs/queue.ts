@@ -219,6 +219,21 @@ export async function cancelAttemptJobs(sql: Sql, attemptIds: string[]): Promise
   );
 }
 
+/** An administrator's cancel of one job still in flight, queued or leased (a runner's late result for it is then
+    refused: its lease token is gone); its runner time so far is counted as a stop's is. Null once it is not in flight. */
+export async function cancelJobInFlight(sql: Sql, id: string, reason: string): Promise<Job | null> {
+  const [job] = await sql.query<Job>(
+    `UPDATE jobs SET progress = NULL, status = 'cancelled', lease_token = NULL, lease_expires_at = NULL, last_error = $2,
+       updated_at = now(),
+       run_seconds = CASE WHEN status = 'leased' THEN run_seconds + ${LEASE_SO_FAR} ELSE run_seconds END,
+       lease_ended_at = CASE WHEN status = 'leased' THEN now() ELSE lease_ended_at END
+     WHERE id = $1 AND status IN ('queued', 'leased')
+     RETURNING ${JOB_COLUMNS}`,
+    [id, reason],
+  );
+  return job ?? null;
+}
+
 /** Cancels the queued evaluate jobs with these dedupe keys (a sweep's ranked re-runs, when the sweep stops); a job a
     runner already holds is left to finish. */
 export async function cancelQueuedEvaluations(sql: Sql, dedupeKeys: string[]): Promise<Job[]> {

@@ -4,6 +4,7 @@
 import type { AppContext } from '../context.js';
 import type { Sql } from '../db/sql.js';
 import { HttpError } from '../http/errors.js';
+import { cancelJobInFlight } from '../jobs/queue.js';
 import { markStopped } from '../sessions/attempts.js';
 import { isUuid } from '../sessions/queries.js';
 import { stopSessionWork } from '../sessions/stop.js';
@@ -116,12 +117,7 @@ export async function cancelJobAsAdmin(ctx: AppContext, admin: Caller, id: strin
     // The session's own Stop first: its generations and queued evaluations end, its attempts stop.
     if (job.session_id) await stopSessionWork(ctx, tx, job.session_id);
     // What a runner still holds (a Stop leaves a running evaluation to finish) is cancelled here.
-    const [still] = await tx.query<{ id: string }>(
-      `UPDATE jobs SET status = 'cancelled', progress = NULL, lease_token = NULL, lease_expires_at = NULL,
-         last_error = $2, updated_at = now()
-       WHERE id = $1 AND status IN ('queued', 'leased') RETURNING id`,
-      [id, CANCELLED_BY_ADMIN],
-    );
+    const still = await cancelJobInFlight(tx, id, CANCELLED_BY_ADMIN);
     if (job.payload_kind === 'attempt' && job.target_id && still) await markStopped(ctx, tx, [job.target_id]);
     if (job.payload_kind === 'submission' && job.target_id) {
       await markSubmissionFailed(tx, job.target_id, CANCELLED_BY_ADMIN);
