@@ -394,7 +394,7 @@ done(
 console.log(`\nissue 32, done when (${device.name}):\n  ${checks.join('\n  ')}`);
 const failedChecks = checks.filter((c) => c.startsWith('FAIL')).length;
 console.log(
-  `${ran - failures} cases as expected, ${failures} not; ${failedChecks} of ${checks.length} checks failed; in ${((performance.now() - began) / 1000).toFixed(0)} s`,
+  `${ran - failures} ${ran - failures === 1 ? 'case' : 'cases'} as expected, ${failures} not; ${failedChecks} of ${checks.length} checks failed; in ${((performance.now() - began) / 1000).toFixed(0)} s`,
 );
 process.exit(failures || (failedChecks && !rehearse) ? 1 : 0);
 
