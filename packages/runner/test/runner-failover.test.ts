@@ -141,7 +141,11 @@ describe('kforge-runner with several servers', () => {
     stops.push(a.close, b.close);
     const lines: string[] = [];
     runner([gone.url, a.url, b.url], lines);
-    await until(() => shared.results.length > 0, 'the result');
+    // The runner logs where it posted once the server has answered, a moment after the server recorded it.
+    await until(
+      () => shared.results.length > 0 && lines.some((l) => l.includes('(posted to ')),
+      'the result, and the line saying where it went',
+    );
     const log = lines.join('\n');
     expect(shared.results).toEqual(['job-1']);
     expect(gone.seen).toEqual([]);
