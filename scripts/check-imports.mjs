@@ -24,8 +24,8 @@ export const SERVER_LAYERS = [
   ['agents'],
   // Infrastructure: storage, the job queue, events, mail, HTTP plumbing, authentication.
   ['db', 'jobs', 'events', 'mail', 'http', 'auth'],
-  // Leaves.
-  ['config.ts', 'log.ts', 'secret-files.ts'],
+  // Leaves (errors.ts: the domain's typed errors, which http/errors.ts maps to statuses).
+  ['config.ts', 'errors.ts', 'log.ts', 'secret-files.ts'],
 ];
 
 /**

@@ -11,7 +11,7 @@
 // Mail: per address and per (recipient, address) with 429; per recipient over all addresses, once the hour's
 // budget is spent, a new mail only every 5 minutes: the owner's inbox always holds a link young enough to use
 // (they last 15 minutes and only the inbox sees them), and the recipient cannot be bombed.
-import { HttpError } from '../http/errors.js';
+import { LimitError } from '../errors.js';
 import { createRateLimiter } from '../http/rate-limit.js';
 
 const MINUTE = 60_000;
@@ -76,12 +76,11 @@ export function createSigninThrottle(perMinute: number, now: () => number = Date
       if (perMinute <= 0) return;
       byAddress.hit(address);
       const t = now();
-      if (pairFailures.count(pair(account, address), t) >= perMinute)
-        throw new HttpError(429, SIGNIN_DETAIL, { 'Retry-After': '60' });
+      if (pairFailures.count(pair(account, address), t) >= perMinute) throw new LimitError(SIGNIN_DETAIL, 60);
       if (accountFailures.count(account, t) < perMinute * 5) return;
       if ((known.get(pair(account, address)) ?? 0) > t) return;
       const turn = Math.max(t, nextTurn.get(account) ?? 0);
-      if (turn - t > ATTACK_MAX_WAIT_MS) throw new HttpError(429, SIGNIN_DETAIL, { 'Retry-After': '30' });
+      if (turn - t > ATTACK_MAX_WAIT_MS) throw new LimitError(SIGNIN_DETAIL, 30);
       nextTurn.set(account, turn + ATTACK_SPACING_MS);
       if (nextTurn.size > MAX_KEYS) nextTurn.clear();
       if (turn > t) await sleep(turn - t);

@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ValidationIssue } from '@kernelforge/sdk';
+import { ConflictError, DomainError, InvalidInputError, LimitError, NotFoundError } from '../errors.js';
 import type { Logger } from '../log.js';
 
 export class HttpError extends Error {
@@ -27,6 +28,16 @@ export class ValidationError extends HttpError {
 
 export const notFound = (detail = 'Not Found') => new HttpError(404, detail);
 
+/** A domain error (errors.ts) as the HTTP answer it stands for: its status, `{detail}` and headers. */
+export function httpErrorOf(err: DomainError): HttpError {
+  if (err instanceof InvalidInputError) return new ValidationError(err.issues);
+  if (err instanceof NotFoundError) return new HttpError(404, err.detail);
+  if (err instanceof ConflictError) return new HttpError(409, err.detail);
+  if (err instanceof LimitError)
+    return new HttpError(429, err.detail, { 'Retry-After': String(err.retryAfterSeconds) });
+  return new HttpError(400, err.detail);
+}
+
 /** `app.onError`: known errors become their status and `{detail}`; anything else is logged and answered with a bare 500. */
 export function errorHandler(log: Logger, outage: (err: unknown, what: string) => boolean = () => false) {
   const throttled = throttledErrorLog(log);
@@ -35,6 +46,7 @@ export function errorHandler(log: Logger, outage: (err: unknown, what: string) =
     if (!outage(err, 'request failed (database out of reach)')) throttled(msg, c, err);
   };
   return (err: Error, c: Context): Response => {
+    if (err instanceof DomainError) err = httpErrorOf(err);
     if (err instanceof HttpError) {
       for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
       return c.json({ detail: err.detail }, err.status);

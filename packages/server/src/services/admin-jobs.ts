@@ -3,7 +3,7 @@
 // as any result on a lost lease is).
 import type { AppContext } from '../context.js';
 import type { Sql } from '../db/sql.js';
-import { HttpError } from '../http/errors.js';
+import { ConflictError, NotFoundError } from '../errors.js';
 import { cancelJobInFlight } from '../jobs/queue.js';
 import { markStopped } from '../sessions/attempts.js';
 import { isUuid } from '../sessions/queries.js';
@@ -96,7 +96,7 @@ export async function jobsInFlight(sql: Sql): Promise<InFlightJob[]> {
 
 /** Cancels a queued or running job and stops what it works on; a 409 when it is no longer in flight. */
 export async function cancelJobAsAdmin(ctx: AppContext, admin: Caller, id: string): Promise<{ message: string }> {
-  if (!isUuid(id)) throw new HttpError(404, 'Job not found');
+  if (!isUuid(id)) throw new NotFoundError('Job not found');
   let sweepId: string | null = null;
   const message = await ctx.db.transaction(async (tx) => {
     const [job] = await tx.query<{
@@ -111,9 +111,9 @@ export async function cancelJobAsAdmin(ctx: AppContext, admin: Caller, id: strin
          payload->>'attempt_id' AS attempt_id FROM jobs WHERE id = $1 FOR UPDATE`,
       [id],
     );
-    if (!job) throw new HttpError(404, 'Job not found');
+    if (!job) throw new NotFoundError('Job not found');
     if (job.status !== 'queued' && job.status !== 'leased')
-      throw new HttpError(409, `This job is no longer in flight (it is ${job.status})`);
+      throw new ConflictError(`This job is no longer in flight (it is ${job.status})`);
     // The session's own Stop first: its generations and queued evaluations end, its attempts stop.
     if (job.session_id) await stopSessionWork(ctx, tx, job.session_id);
     // What a runner still holds (a Stop leaves a running evaluation to finish) is cancelled here.

@@ -13,7 +13,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Problem } from '@kernelforge/sdk';
-import { HttpError } from '../http/errors.js';
+import { NotFoundError } from '../errors.js';
 
 /** Where inspections of pytorch problem files are cached (by content): shared by this user's servers. */
 function inspectionCacheDir(): string {
@@ -81,8 +81,7 @@ export class Catalogue {
     if (found) return found;
     const meant = closestName(name, [...(await this.definitions()).keys()]);
     const shown = name.length > 60 ? `${name.slice(0, 60)}…` : name;
-    throw new HttpError(
-      404,
+    throw new NotFoundError(
       `Unknown problem '${shown}'${meant ? ` (did you mean '${meant}'?)` : ''}; GET /api/v1/problems lists them`,
     );
   }

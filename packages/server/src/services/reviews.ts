@@ -4,7 +4,7 @@ import type { ReviewDecision, ReviewItem } from '@kernelforge/sdk';
 import type { AppContext } from '../context.js';
 import { mailReviewDecision } from './notices.js';
 import { iso, isoOrNull } from '../db/sql.js';
-import { HttpError, ValidationError } from '../http/errors.js';
+import { InvalidInputError, NotFoundError } from '../errors.js';
 import { isUuid } from '../sessions/queries.js';
 import type { Caller } from './sessions.js';
 import { publicUser } from './submissions.js';
@@ -74,16 +74,16 @@ export async function decideReview(
 ): Promise<ReviewItem> {
   const reason = body.reason?.trim() || null;
   if (body.decision === 'reject' && !reason)
-    throw new ValidationError([
+    throw new InvalidInputError([
       { loc: ['body', 'reason'], msg: 'Say why the result is rejected: the reason is kept', type: 'value_error' },
     ]);
-  if (!isUuid(submissionId)) throw new HttpError(404, 'No flagged result with this id');
+  if (!isUuid(submissionId)) throw new NotFoundError('No flagged result with this id');
   const updated = await ctx.db.query<{ id: string }>(
     `UPDATE submissions SET review_status = $2, review_reason = $3, reviewed_by = $4, reviewed_at = now()
      WHERE id = $1 AND flagged_for_review AND verdict = 'accepted' RETURNING id`,
     [submissionId, body.decision === 'approve' ? 'approved' : 'rejected', reason, reviewer.id],
   );
-  if (!updated[0]) throw new HttpError(404, 'No flagged result with this id');
+  if (!updated[0]) throw new NotFoundError('No flagged result with this id');
   // Its owner is told (issue 35: an author never learnt a result was flagged or approved).
   await mailReviewDecision(ctx, submissionId);
   const rows = await ctx.db.query<ReviewRow>(`${SELECT} AND s.id = $1`, [submissionId]);

@@ -11,7 +11,7 @@ import {
 } from '@kernelforge/sdk';
 import type { CreateCustomSessionRequest as CustomSchema } from '@kernelforge/sdk';
 import type { z } from 'zod';
-import { HttpError } from '../http/errors.js';
+import { ConflictError, LimitError, NotFoundError } from '../errors.js';
 import { createAttempt } from '../sessions/attempts.js';
 import { DEFAULT_INSTRUCTION, dailyAttemptsLeft, publish } from '../sessions/instruction-chain.js';
 import { findSession, ownSession, sessionAttempts, sessionInstructions } from '../sessions/queries.js';
@@ -46,9 +46,7 @@ const nameFromText = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}
 
 export async function assertCanQueue(ctx: AppContext, userId: string): Promise<void> {
   if ((await dailyAttemptsLeft(ctx, ctx.db, userId)) <= 0) {
-    throw new HttpError(429, `Daily limit of ${ctx.config.dailyLimits.attempts} attempts reached`, {
-      'Retry-After': '3600',
-    });
+    throw new LimitError(`Daily limit of ${ctx.config.dailyLimits.attempts} attempts reached`, 3600);
   }
 }
 
@@ -268,7 +266,7 @@ export async function restoreSession(ctx: AppContext, user: Caller, id: string):
 export async function bestAttemptOf(ctx: AppContext, user: Caller, id: string): Promise<GenerationAttempt> {
   await ownSession(ctx.db, user, id);
   const best = bestAttempt((await sessionAttempts(ctx.db, id)).map(toAttempt));
-  if (!best) throw new HttpError(404, 'Attempt not found');
+  if (!best) throw new NotFoundError('Attempt not found');
   return best;
 }
 
@@ -280,7 +278,7 @@ export async function newAttempts(
   body: NewAttemptsRequest,
 ): Promise<NewAttemptsResponse> {
   const session = await ownSession(ctx.db, user, id);
-  if (session.deleted_at) throw new HttpError(409, 'Session is deleted; restore it first');
+  if (session.deleted_at) throw new ConflictError('Session is deleted; restore it first');
   await assertCanQueue(ctx, session.owner_id);
   return ctx.db.transaction(async (tx) => {
     const instruction = await insertInstruction(tx, id, body.instruction, body.max_attempts ?? DEFAULT_MAX_ATTEMPTS);

@@ -2,7 +2,7 @@
 // runner reports now and how long ranked evaluations of the problem on the device usually take.
 import type { SubmissionProgress } from '@kernelforge/sdk';
 import type { AppContext } from '../context.js';
-import { HttpError } from '../http/errors.js';
+import { NotFoundError } from '../errors.js';
 import { isUuid } from '../sessions/queries.js';
 import { evaluationOf, median, queuePosition } from './session-progress.js';
 import type { Caller } from './sessions.js';
@@ -25,7 +25,7 @@ export async function submissionProgressOf(ctx: AppContext, user: Caller, id: st
         [id],
       )
     : [];
-  if (!row || (row.user_id !== user.id && !user.is_superuser)) throw new HttpError(404, 'Submission not found');
+  if (!row || (row.user_id !== user.id && !user.is_superuser)) throw new NotFoundError('Submission not found');
   if (row.status !== 'queued' && row.status !== 'evaluating') return NOTHING;
   const [job] = await ctx.db.query<{
     id: string;

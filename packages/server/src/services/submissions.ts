@@ -1,7 +1,7 @@
 // Submissions: a user's own source evaluated in ranked mode with the leaderboard's secret seed; their reads.
 import { torchJobProblem } from '@kernelforge/runner';
 import type { CreateSubmissionRequest, EvaluationJobPayload, SubmissionDetail, Submission } from '@kernelforge/sdk';
-import { HttpError, ValidationError } from '../http/errors.js';
+import { InvalidInputError, NotFoundError } from '../errors.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { JOB_PRIORITY } from '../jobs/types.js';
 import { findAttempt, findSession, isUuid } from '../sessions/queries.js';
@@ -94,7 +94,7 @@ export async function createSubmission(
         ? ['cuda']
         : problem.languages.filter((l) => l !== 'cuda' && l !== 'pytorch');
   if (!allowed.includes(body.language)) {
-    throw new ValidationError([
+    throw new InvalidInputError([
       {
         loc: ['body', 'language'],
         msg: `Language '${body.language}' is not accepted on ${device.id}; use ${allowed.join(' or ')}`,
@@ -106,7 +106,7 @@ export async function createSubmission(
   if (body.attempt_id !== undefined) {
     const attempt = await findAttempt(ctx.db, body.attempt_id);
     const session = attempt ? await findSession(ctx.db, attempt.session_id) : null;
-    if (!attempt || !session || session.owner_id !== user.id) throw new HttpError(404, 'Attempt not found');
+    if (!attempt || !session || session.owner_id !== user.id) throw new NotFoundError('Attempt not found');
     sessionId = session.id;
   }
   await enforceDailyQuota(ctx, 'submissions', user.id);
@@ -157,7 +157,7 @@ async function loadSubmission(ctx: AppContext, id: string): Promise<SubmissionRo
 
 async function getOwnSubmission(ctx: AppContext, user: Caller, id: string): Promise<Submission> {
   const row = await loadSubmission(ctx, id);
-  if (!row || (row.user_id !== user.id && !user.is_superuser)) throw new HttpError(404, 'Submission not found');
+  if (!row || (row.user_id !== user.id && !user.is_superuser)) throw new NotFoundError('Submission not found');
   return toSubmission(row, user);
 }
 
@@ -187,7 +187,7 @@ export async function listSubmissions(
 export async function submissionDetail(ctx: AppContext, user: Caller, id: string): Promise<SubmissionDetail> {
   const row = await loadSubmission(ctx, id);
   const mine = row && (row.user_id === user.id || user.is_superuser);
-  if (!row || (!mine && row.verdict !== 'accepted')) throw new HttpError(404, 'Submission not found');
+  if (!row || (!mine && row.verdict !== 'accepted')) throw new NotFoundError('Submission not found');
   return { ...toSubmission(row, user), rank: await rankOf(ctx, row) };
 }
 

@@ -20,7 +20,7 @@ import {
 import type { AppContext } from '../context.js';
 import { iso, type Sql } from '../db/sql.js';
 import { cancelQueuedEvaluations } from '../jobs/queue.js';
-import { HttpError, ValidationError } from '../http/errors.js';
+import { invalidInput as invalid, NotFoundError } from '../errors.js';
 import { isUuid } from '../sessions/queries.js';
 import { stopSessionWork } from '../sessions/stop.js';
 import { sweepJobKey } from '../sessions/sweep-runs.js';
@@ -64,8 +64,6 @@ interface ProblemRow {
 
 const SWEEP_COLUMNS =
   'id, owner_id, name, agent, device, instruction, attempts_per_problem, set_name, stopped_at, created_at, updated_at';
-
-const invalid = (loc: (string | number)[], msg: string) => new ValidationError([{ loc, msg, type: 'value_error' }]);
 
 const isBuiltinSet = (name: string) => (BUILTIN_SWEEP_SETS as readonly string[]).includes(name);
 
@@ -133,7 +131,7 @@ export async function saveSweepSet(
 export async function deleteSweepSet(ctx: AppContext, name: string): Promise<void> {
   if (isBuiltinSet(name)) throw invalid(['path', 'name'], `'${name}' is a built-in set and cannot be deleted`);
   const rows = await ctx.db.query('DELETE FROM sweep_sets WHERE name = $1 RETURNING name', [name]);
-  if (rows.length === 0) throw new HttpError(404, `Problem set '${name}' not found`);
+  if (rows.length === 0) throw new NotFoundError(`Problem set '${name}' not found`);
 }
 
 async function resolveProblems(
@@ -217,7 +215,7 @@ async function ownSweep(sql: Sql, user: Caller, id: string): Promise<SweepRow> {
     : [];
   const row = rows[0];
   if (!row || row.deleted_at !== null || (row.owner_id !== user.id && !user.is_superuser)) {
-    throw new HttpError(404, 'Sweep not found');
+    throw new NotFoundError('Sweep not found');
   }
   return row;
 }

@@ -1,10 +1,8 @@
 // AppContext checks that zod cannot make alone (does this device, this agent exist?), answered as FastAPI-shaped 422s.
 import type { Device, Problem } from '@kernelforge/sdk';
 import { agentsConfigFrom, listAgents } from '../agents/index.js';
-import { HttpError, ValidationError } from '../http/errors.js';
+import { invalidInput as invalid, LimitError } from '../errors.js';
 import type { AppContext } from '../context.js';
-
-const invalid = (loc: (string | number)[], msg: string) => new ValidationError([{ loc, msg, type: 'value_error' }]);
 
 /** The device, known to some runner and able to run the problem's backends. */
 export async function requireDevice(
@@ -80,5 +78,5 @@ export async function enforceDailyQuota(
     needed === 1
       ? `Daily limit of ${limit} ${what} reached`
       : `This needs ${needed} ${what}, but the daily limit of ${limit} leaves ${Math.max(0, limit - used)} (${used} used in the last 24 hours): ${used + needed - limit} over the limit`;
-  throw new HttpError(429, detail, { 'Retry-After': String(retry) });
+  throw new LimitError(detail, retry);
 }

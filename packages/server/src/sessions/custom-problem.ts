@@ -1,7 +1,7 @@
 // A user's own reference (CustomProblemInput) as an sdk Problem, built by the runner's own rules so both sides agree.
 import { customProblemDefinition, toPublicProblem } from '@kernelforge/runner';
 import type { CustomProblemInput, Problem } from '@kernelforge/sdk';
-import { ValidationError } from '../http/errors.js';
+import { InvalidInputError } from '../errors.js';
 
 /** A private problem name for a custom session (never on a leaderboard). */
 export function customProblemName(sessionName: string): string {
@@ -18,7 +18,7 @@ export function customToProblem(name: string, input: CustomProblemInput): Proble
   try {
     return toPublicProblem(customProblemDefinition(name, input));
   } catch (err) {
-    throw new ValidationError([
+    throw new InvalidInputError([
       { loc: ['body', 'problem'], msg: err instanceof Error ? err.message : String(err), type: 'value_error' },
     ]);
   }

@@ -1,5 +1,5 @@
 // Reads of sessions, instructions and attempts shared by the services and the session loop.
-import { HttpError } from '../http/errors.js';
+import { NotFoundError } from '../errors.js';
 import {
   ATTEMPT_COLUMNS,
   type AttemptRow,
@@ -59,7 +59,7 @@ export async function ownSession(
   opts: { lock?: boolean } = {},
 ): Promise<SessionRow> {
   const s = await findSession(sql, id, opts);
-  if (!s || (s.owner_id !== user.id && !user.is_superuser)) throw new HttpError(404, 'Session not found');
+  if (!s || (s.owner_id !== user.id && !user.is_superuser)) throw new NotFoundError('Session not found');
   return s;
 }
 
@@ -72,7 +72,7 @@ export async function ownInstruction(
   const instruction = await findInstruction(sql, id);
   const session = instruction ? await findSession(sql, instruction.session_id) : null;
   if (!instruction || !session || (session.owner_id !== user.id && !user.is_superuser)) {
-    throw new HttpError(404, 'Instruction not found');
+    throw new NotFoundError('Instruction not found');
   }
   return { instruction, session };
 }

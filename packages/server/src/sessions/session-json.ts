@@ -1,5 +1,5 @@
 // The hot read path: GET a session as wire JSON assembled by Postgres in one query, without re-parsing stored JSON.
-import { HttpError } from '../http/errors.js';
+import { NotFoundError } from '../errors.js';
 import { prepared, type Sql } from '../db/sql.js';
 import type { Alongside } from '../http/auth.js';
 import { isUuid } from './queries.js';
@@ -132,7 +132,7 @@ export async function sessionJson(
   /** The session's owner and row versions when the caller already read them (sessionVersionOf); null: none. */
   known?: { owner_id: string; version: string } | null,
 ): Promise<Bytes> {
-  const notFound = () => new HttpError(404, 'Session not found');
+  const notFound = () => new NotFoundError('Session not found');
   if (!isUuid(id)) throw notFound();
   const current =
     known !== undefined ? known : (await sql.query<{ owner_id: string; version: string }>(SESSION_VERSION, [id]))[0];
