@@ -12,6 +12,9 @@ export const keys = {
   allSessions: (offset: number, ownerId: string, problem: string) =>
     ['all-sessions', offset, ownerId, problem] as const,
   users: 'users',
+  adminUsers: (q: string) => ['admin-users', q] as const,
+  reviews: (status: 'pending' | 'decided') => ['admin-reviews', status] as const,
+  adminStatus: 'admin-status',
   leaderboards: 'leaderboards',
   leaderboard: (problem: string, device: string) => ['leaderboard', problem, device] as const,
   submission: (id: string) => ['submission', id] as const,
