@@ -94,7 +94,9 @@ describe('the tuner over three C-ABI problems, evaluated by the in-process runne
       `SELECT payload->>'target_id' AS target, payload->>'mode' AS mode, payload ? 'secret_seed' AS seeded, status
        FROM jobs WHERE kind = 'evaluate' AND payload->>'kind' = 'sweep'`,
     );
-    expect(jobs.length).toBe(done.problems.filter((p) => p.verdict === 'accepted' || p.correct).length);
+    expect(jobs.length, JSON.stringify(done.problems)).toBe(
+      done.problems.filter((p) => p.verdict === 'accepted' || p.correct).length,
+    );
     expect(jobs.length).toBeGreaterThanOrEqual(2);
     for (const j of jobs) expect([j.mode, j.seeded, j.status]).toEqual(['ranked', true, 'done']);
 
