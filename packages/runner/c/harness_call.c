@@ -21,8 +21,8 @@ int kfh_after_return(struct harness *h) {
     snprintf(h->flagged_why, sizeof h->flagged_why, "%s", h->cand.why);
   }
   const plan_t *P = &h->plan;
-  int all = h->flagged_calls >= P->flagged_min && h->flagged_calls > P->flagged_share * h->runs;
-  if (all || (h->case_flagged >= P->flagged_min && h->case_flagged > P->flagged_share * h->case_runs)) {
+  int all = kfh_flagged_rejects(P, h->flagged_calls, h->runs);
+  if (all || kfh_flagged_rejects(P, h->case_flagged, h->case_runs)) {
     char m[400];
     snprintf(m, sizeof m, "%s (%d of %d calls%s)", h->cand.why, all ? h->flagged_calls : h->case_flagged,
              all ? h->runs : h->case_runs, all ? "" : " on one benchmark case");

@@ -158,6 +158,12 @@ int kfh_correctness(struct harness *h);
 void kfh_push(series *s, double x);
 void kfh_truncate(series *s, int n);
 void kfh_series_free(series *s);
+/* The statistics the judge also has (judge.ts; test/vectors/stats.json checks all three implementations). */
+double kfh_quantile(const double *sorted, int n, double p);
+double kfh_median_rse(const series *s);
+double kfh_median_rel_half_width(const series *s);
+int kfh_flagged_rejects(const plan_t *P, int flagged, int calls);
+int kfh_waited(double share, double cpu, double wait);
 int kfh_converged(const struct harness *h, const series *s);
 int kfh_speedup_converged(const struct harness *h, const series *ratio);
 double kfh_wait_share(double cpu, double wait);

@@ -35,7 +35,7 @@ static int cmp_double(const void *x, const void *y) {
 }
 
 /* Linear interpolation between order statistics; p in [0, 1]. */
-static double quantile(const double *sorted, int n, double p) {
+double kfh_quantile(const double *sorted, int n, double p) {
   double r = p * (n - 1);
   if (r <= 0) return sorted[0];
   if (r >= n - 1) return sorted[n - 1];
@@ -48,25 +48,25 @@ static double quantile(const double *sorted, int n, double p) {
    distance between the order statistics at ranks n/2 -+ sqrt(n)/2 is one standard error. Outliers (a
    preempted sample on a shared machine) move it only when they make up nearly half the samples, so one slow
    sample cannot keep a stable kernel running for the whole budget. */
-static double median_rse(const series *s) {
+double kfh_median_rse(const series *s) {
   if (s->n < 2) return INFINITY;
   double *v = malloc(sizeof(double) * (size_t)s->n);
   memcpy(v, s->v, sizeof(double) * (size_t)s->n);
   qsort(v, (size_t)s->n, sizeof(double), cmp_double);
   double h = 0.5 / sqrt((double)s->n);
-  double med = quantile(v, s->n, 0.5), se = (quantile(v, s->n, 0.5 + h) - quantile(v, s->n, 0.5 - h)) / 2;
+  double med = kfh_quantile(v, s->n, 0.5), se = (kfh_quantile(v, s->n, 0.5 + h) - kfh_quantile(v, s->n, 0.5 - h)) / 2;
   free(v);
   return med > 0 ? se / med : INFINITY;
 }
 
 int kfh_converged(const struct harness *h, const series *s) {
   if (s->n < (int)h->plan.min_samples || s->sum < h->plan.min_ms) return 0;
-  return median_rse(s) <= h->plan.target_rse;
+  return kfh_median_rse(s) <= h->plan.target_rse;
 }
 
 /* The half-width of the median's distribution-free 95% interval over the median: the order statistics at ranks
    n/2 -+ 1.96 sqrt(n)/2, as the judge's medianInterval() publishes it (src/evaluate/judge.ts). */
-static double median_rel_half_width(const series *s) {
+double kfh_median_rel_half_width(const series *s) {
   int n = s->n;
   if (n < 6) return INFINITY;
   double *v = malloc(sizeof(double) * (size_t)n);
@@ -76,7 +76,7 @@ static double median_rel_half_width(const series *s) {
   int lo = (int)floor(n / 2.0 - half), hi = (int)ceil(n / 2.0 + half) - 1;
   if (lo < 0) lo = 0;
   if (hi > n - 1) hi = n - 1;
-  double med = quantile(v, n, 0.5), hw = (v[hi] - v[lo]) / 2;
+  double med = kfh_quantile(v, n, 0.5), hw = (v[hi] - v[lo]) / 2;
   free(v);
   return med > 0 ? hw / med : INFINITY;
 }
@@ -85,7 +85,19 @@ static double median_rel_half_width(const series *s) {
    as narrow as the plan asks (or the budget is spent). */
 int kfh_speedup_converged(const struct harness *h, const series *ratio) {
   if (h->plan.speedup_half_width <= 0) return 1;
-  return median_rel_half_width(ratio) <= h->plan.speedup_half_width;
+  return kfh_median_rel_half_width(ratio) <= h->plan.speedup_half_width;
+}
+
+/* Whether flagged calls reject: at least the plan's flagged_min of them and over its flagged_share of the calls
+   counted (judge.ts flaggedRejects). */
+int kfh_flagged_rejects(const plan_t *P, int flagged, int calls) {
+  return flagged >= P->flagged_min && flagged > P->flagged_share * calls;
+}
+
+/* Whether a call (its cpu and wait deltas, ns) waited for a cpu more than share of its window; a negative delta
+   measures nothing (judge.ts waitedTooLong). */
+int kfh_waited(double share, double cpu, double wait) {
+  return share > 0 && cpu >= 0 && wait >= 0 && cpu + wait > 0 && wait > share * (cpu + wait);
 }
 
 /* A worker's share of its runnable time spent waiting for a cpu; -1: nothing measured. */

@@ -36,7 +36,7 @@ static void wait_after(struct harness *h, worker_t *w, const long long s0[2], ca
   long long cpu, wait;
   worker_sched_ns(w, &cpu, &wait);
   double dc = (double)(cpu - s0[0]), dw = (double)(wait - s0[1]);
-  if (dc >= 0 && dw >= 0 && dc + dw > 0 && dw > h->plan.retake_wait_share * (dc + dw)) r->waited = 1;
+  if (kfh_waited(h->plan.retake_wait_share, dc, dw)) r->waited = 1;
 }
 
 static double uniform01(void) {

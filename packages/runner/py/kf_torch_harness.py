@@ -630,8 +630,8 @@ class Worker:
         self.flagged += 1
         FLAGS["flagged"] += 1
         self.last_flagged = True
-        case = self.flagged >= FLAGGED_MIN and self.flagged > FLAGGED_SHARE * self.calls
-        run = FLAGS["flagged"] >= FLAGGED_MIN and FLAGS["flagged"] > FLAGGED_SHARE * FLAGS["calls"]
+        case = flagged_rejects(self.flagged, self.calls)
+        run = flagged_rejects(FLAGS["flagged"], FLAGS["calls"])
         if case or run:
             n, m = (self.flagged, self.calls) if case else (FLAGS["flagged"], FLAGS["calls"])
             raise Verdict(
@@ -951,15 +951,36 @@ def speedup_converged(ratios):
     target = T.get("speedup_half_width", 0)
     if not target:
         return True
-    n = len(ratios)
+    return median_rel_half_width(ratios) <= target
+
+
+def median_rel_half_width(xs):
+    """The half-width of the median's 95% interval over the median (judge.ts relativeHalfWidth); inf under 6 values."""
+    n = len(xs)
     if n < 6:
-        return False
-    v = sorted(ratios)
+        return math.inf
+    v = sorted(xs)
     half = 1.96 * math.sqrt(n) / 2
     lo = max(0, math.floor(n / 2 - half))
     hi = min(n - 1, math.ceil(n / 2 + half) - 1)
     med = quantile(v, 0.5)
-    return med > 0 and (v[hi] - v[lo]) / 2 / med <= target
+    return (v[hi] - v[lo]) / 2 / med if med > 0 else math.inf
+
+
+def flagged_rejects(flagged, calls):
+    """Flagged calls reject at FLAGGED_MIN and over FLAGGED_SHARE of the calls counted (judge.ts flaggedRejects)."""
+    return flagged >= FLAGGED_MIN and flagged > FLAGGED_SHARE * calls
+
+
+def waited_call(dc, dw):
+    """A call waited for a cpu more than RETAKE of its window (judge.ts waitedTooLong); a negative delta, a counter
+    read across a thread's exit, measures nothing."""
+    return RETAKE > 0 and dc >= 0 and dw >= 0 and dc + dw > 0 and dw > RETAKE * (dc + dw)
+
+
+def wait_share(cpu, wait):
+    """A worker's share of its runnable time spent waiting for a cpu; None when nothing was measured."""
+    return wait / (cpu + wait) if cpu + wait > 0 else None
 
 
 def converged(ns):
@@ -1110,7 +1131,7 @@ def benchmark(cand, report, early):
                 if s0 is not None:
                     c1, w1 = sched_of(workers[role].pid)
                     dc, dw = c1 - s0[0], w1 - s0[1]
-                    waited = waited or (dc + dw > 0 and dw > RETAKE * (dc + dw))
+                    waited = waited or waited_call(dc, dw)
                 if role == "candidate" and workers[role].last_flagged:
                     flagged += 1  # counted by the judge as the slowest clean sample
                 else:
@@ -1190,9 +1211,9 @@ def benchmark(cand, report, early):
     if BUDGET_RESETS[0]:
         report["load"]["budget_resets"] = BUDGET_RESETS[0]
     for role, key in (("candidate", "wait_share"), ("baseline", "baseline_wait_share")):
-        cpu, wait = SCHED[role]
-        if cpu + wait > 0:
-            report["load"][key] = round(wait / (cpu + wait), 4)
+        share = wait_share(*SCHED[role])
+        if share is not None:
+            report["load"][key] = round(share, 4)
     if RETAKE > 0:
         report["load"]["retaken_pairs"], report["load"]["waited_pairs_kept"] = RETAKEN
     if compiled_note:

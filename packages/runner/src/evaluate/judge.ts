@@ -50,6 +50,39 @@ export function medianRse(xs: readonly number[]): number {
   return med > 0 ? se / med : Number.POSITIVE_INFINITY;
 }
 
+/** The stopping rule on one side's times (ms): enough samples, enough time, and the median's standard error small
+    enough (c/harness_stats.c kfh_converged, py/kf_torch_harness.py converged; test/vectors/stats.json). */
+export function converged(
+  xsMs: readonly number[],
+  rule: { minSamples: number; minMs: number; targetRse: number },
+): boolean {
+  const sum = xsMs.reduce((a, b) => a + b, 0);
+  return xsMs.length >= rule.minSamples && sum >= rule.minMs && medianRse(xsMs) <= rule.targetRse;
+}
+
+/** The paired stopping rule: the speedup interval's relative half-width at most halfWidth (0: no such rule). */
+export function speedupConverged(ratios: readonly number[], halfWidth: number): boolean {
+  if (halfWidth <= 0) return true;
+  return relativeHalfWidth(ratios) <= halfWidth;
+}
+
+/** Whether flagged calls reject: at least FLAGGED_MIN of them and over FLAGGED_SHARE of the calls counted (the
+    rule the harnesses apply mid-run, over the run and over one benchmark case). */
+export function flaggedRejects(flagged: number, calls: number, min = FLAGGED_MIN, share = FLAGGED_SHARE): boolean {
+  return flagged >= min && flagged > share * calls;
+}
+
+/** A worker's share of its runnable time spent waiting for a cpu; null when nothing was measured. */
+export function waitShare(cpu: number, wait: number): number | null {
+  return cpu + wait > 0 ? wait / (cpu + wait) : null;
+}
+
+/** Whether one timed call (its cpu and wait deltas, schedstat ns) waited for a cpu more than `share` of its window;
+    a negative delta (a counter read across a thread's exit) measures nothing. */
+export function waitedTooLong(cpu: number, wait: number, share: number): boolean {
+  return share > 0 && cpu >= 0 && wait >= 0 && cpu + wait > 0 && wait > share * (cpu + wait);
+}
+
 /** Paired sampling goes on (within the budget) until the 95% interval of each case's speedup (the median of the
     pairs' ratios) has a half-width of at most this share of that median: 1%, the figure issue 20 set, where GPU
     MODE stops on a 0.1% relative standard error of the mean and Tensara on a 2% coefficient of variation. On the
