@@ -39,9 +39,11 @@ export interface TestUser {
   token: string;
 }
 
-export interface TestServer {
-  /** `http://127.0.0.1:<port>` */
-  url: string;
+/**
+ * What a route test uses, whether the server listens on a port (TestServer) or answers in process (TestApp,
+ * helpers/app.ts): the real context on a fresh database, an admin, users and tokens, and requests.
+ */
+export interface TestTarget {
   ctx: AppContext;
   admin: { email: string; password: string; token: string };
   /** The bearer token /metrics wants (KFORGE_METRICS_TOKEN), unless the test's env chose another. */
@@ -56,9 +58,16 @@ export interface TestServer {
     full_name?: string;
     is_superuser?: boolean;
   }): Promise<TestUser>;
-  /** `fetch(url + path)` with an optional bearer token and JSON body. */
+  /** A request to `path` with an optional bearer token and JSON body. */
   request(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
   stop(): Promise<void>;
+}
+
+export interface TestServer extends TestTarget {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  /** `fetch(url + path)` with an optional bearer token and JSON body. */
+  request(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
 }
 
 /** A new empty database on the KFORGE_TEST_DATABASE_URL server; returns its URL and a function that drops it. */
@@ -89,7 +98,26 @@ export async function freshPostgresDatabase(baseUrl: string): Promise<{ url: str
 
 let counter = 0;
 
-export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
+/** The bearer token, JSON body and headers of a test request, as RequestInit. */
+export function requestInit(init: RequestInit & { token?: string; json?: unknown } = {}): RequestInit {
+  const { token, json, headers, ...rest } = init;
+  const h = new Headers(headers);
+  if (token) h.set('Authorization', `Bearer ${token}`);
+  if (json !== undefined) h.set('Content-Type', 'application/json');
+  return { ...rest, headers: h, ...(json !== undefined ? { body: JSON.stringify(json) } : {}) };
+}
+
+/** A test's context before anything serves it: the database, configuration and admin a server would start with. */
+export type TestContext = Omit<TestTarget, 'request' | 'stop'> & {
+  /** Drops what the test made (the Postgres database, the data dir), unless `keepData` or the test's own. */
+  dispose(): Promise<void>;
+};
+
+/**
+ * Opens the real context on a fresh database (a copy of the migrated template), with the configuration and first
+ * superuser a started server has; startTestServer serves it on a port, createTestApp (helpers/app.ts) in process.
+ */
+export async function openTestContext(opts: TestServerOptions = {}): Promise<TestContext> {
   const ownDataDir = !opts.dataDir;
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'kforge-test-'));
   const pgBase = process.env.KFORGE_TEST_DATABASE_URL;
@@ -123,6 +151,11 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     ...opts.env,
   };
   const config = loadConfig(env);
+  const dispose = async () => {
+    if (opts.keepData) return;
+    await drop?.();
+    if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
   let ctx: AppContext;
   try {
     ctx = await createContext(config, opts.log ? { log: opts.log } : {});
@@ -130,9 +163,6 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     await drop?.();
     throw err;
   }
-  const server = await startServer(ctx, { port: 0, host: '127.0.0.1', background: opts.background ?? true });
-  // Mail links should point at this server unless the test chose a public URL.
-  if (!opts.env?.KFORGE_PUBLIC_URL) ctx.config.publicUrl = server.url;
 
   // On a reused database the configured admin may have another password: the token is all tests need.
   const adminRow = await ctx.db.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [admin.email]);
@@ -141,7 +171,6 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const adminToken = adminId ? await sign(adminId) : '';
 
   return {
-    url: server.url,
     ctx,
     admin: { ...admin, token: adminToken },
     metricsToken: env.KFORGE_METRICS_TOKEN ?? metricsToken,
@@ -158,22 +187,25 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       });
       return { user: toWireUser(withoutHash(row)), token: await sign(row.id) };
     },
+    dispose,
+  };
+}
+
+export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
+  const { dispose, ...test } = await openTestContext(opts);
+  const { ctx } = test;
+  const server = await startServer(ctx, { port: 0, host: '127.0.0.1', background: opts.background ?? true });
+  // Mail links should point at this server unless the test chose a public URL.
+  if (!opts.env?.KFORGE_PUBLIC_URL) ctx.config.publicUrl = server.url;
+  return {
+    ...test,
+    url: server.url,
     request(path, init = {}) {
-      const { token, json, headers, ...rest } = init;
-      const h = new Headers(headers);
-      if (token) h.set('Authorization', `Bearer ${token}`);
-      if (json !== undefined) h.set('Content-Type', 'application/json');
-      return fetch(`${server.url}${path}`, {
-        ...rest,
-        headers: h,
-        ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
-      });
+      return fetch(`${server.url}${path}`, requestInit(init));
     },
     async stop() {
       await server.stop();
-      if (opts.keepData) return;
-      await drop?.();
-      if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
+      await dispose();
     },
   };
 }

@@ -1,10 +1,10 @@
 // Site settings, the superuser-only routes and their 401/403 answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestServer, startTestServer } from '../helpers/server.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
 
-let server: TestServer;
+let app: TestApp;
 beforeAll(async () => {
-  server = await startTestServer({
+  app = await createTestApp({
     env: {
       POSTHOG_KEY: 'phc_test',
       POSTHOG_HOST: 'https://ph.example',
@@ -14,12 +14,12 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await server?.stop();
+  await app?.stop();
 });
 
 describe('GET /api/v1/settings', () => {
   it('answers without a token, from configuration (empty values count as unset)', async () => {
-    const r = await server.request('/api/v1/settings');
+    const r = await app.request('/api/v1/settings');
     expect(r.status).toBe(200);
     const s = (await r.json()) as Record<string, unknown>;
     expect(s).toMatchObject({
@@ -41,12 +41,12 @@ describe('superuser routes', () => {
   it.each(['/api/v1/admin/outbox', '/api/v1/users'])(
     '%s: 401 without a token, 403 for a user, 200 for a superuser',
     async (path) => {
-      expect((await server.request(path)).status).toBe(401);
-      const { token } = await server.createUser();
-      const refused = await server.request(path, { token });
+      expect((await app.request(path)).status).toBe(401);
+      const { token } = await app.createUser();
+      const refused = await app.request(path, { token });
       expect(refused.status).toBe(403);
       expect(await refused.json()).toEqual(PRIVILEGES);
-      const ok = await server.request(path, { token: server.admin.token });
+      const ok = await app.request(path, { token: app.admin.token });
       expect(ok.status).toBe(200);
       const body = (await ok.json()) as { data: unknown[]; count: number };
       expect(Array.isArray(body.data)).toBe(true);
@@ -55,18 +55,18 @@ describe('superuser routes', () => {
   );
 
   it('lists users with paging and never a password hash', async () => {
-    await server.createUser({ password: 'secret-password' });
-    const r = await server.request('/api/v1/users?limit=1&offset=0', { token: server.admin.token });
+    await app.createUser({ password: 'secret-password' });
+    const r = await app.request('/api/v1/users?limit=1&offset=0', { token: app.admin.token });
     const body = (await r.json()) as { data: Array<Record<string, unknown>>; count: number };
     expect(body.data.length).toBe(1);
     expect(body.count).toBeGreaterThanOrEqual(2);
-    const all = await (await server.request('/api/v1/users', { token: server.admin.token })).text();
+    const all = await (await app.request('/api/v1/users', { token: app.admin.token })).text();
     expect(all).not.toMatch(/scrypt|hashed_password/);
-    expect((await server.request('/api/v1/users?limit=abc', { token: server.admin.token })).status).toBe(422);
+    expect((await app.request('/api/v1/users?limit=abc', { token: app.admin.token })).status).toBe(422);
   });
 
   it('a second superuser made by create-user reaches admin routes', async () => {
-    const { token } = await server.createUser({ is_superuser: true });
-    expect((await server.request('/api/v1/admin/outbox', { token })).status).toBe(200);
+    const { token } = await app.createUser({ is_superuser: true });
+    expect((await app.request('/api/v1/admin/outbox', { token })).status).toBe(200);
   });
 });

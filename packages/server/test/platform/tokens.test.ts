@@ -1,13 +1,13 @@
 // API tokens: created (shown once), used as bearer tokens anywhere, listed without secrets, expired and revoked.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestServer, startTestServer } from '../helpers/server.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
 
-let server: TestServer;
+let app: TestApp;
 beforeAll(async () => {
-  server = await startTestServer();
+  app = await createTestApp();
 });
 afterAll(async () => {
-  await server?.stop();
+  await app?.stop();
 });
 
 interface Created {
@@ -21,23 +21,23 @@ interface Created {
 }
 
 async function create(token: string, body: unknown): Promise<Created> {
-  const r = await server.request('/api/v1/tokens', { method: 'POST', token, json: body });
+  const r = await app.request('/api/v1/tokens', { method: 'POST', token, json: body });
   expect(r.status).toBe(201);
   return (await r.json()) as Created;
 }
 
 describe('API tokens', () => {
   it('creates a kf_ token shown once, usable as a bearer token, listed without the secret', async () => {
-    const { token: jwt } = await server.createUser();
+    const { token: jwt } = await app.createUser();
     const created = await create(jwt, { name: 'ci' });
     expect(created.token).toMatch(/^kf_[A-Za-z0-9_-]{43}$/);
     expect(created.prefix).toBe(created.token.slice(0, 7));
     expect(created).toMatchObject({ name: 'ci', last_used_at: null, expires_at: null });
 
-    const me = await server.request('/auth/users/me', { token: created.token });
+    const me = await app.request('/auth/users/me', { token: created.token });
     expect(me.status).toBe(200);
 
-    const list = await server.request('/api/v1/tokens', { token: created.token });
+    const list = await app.request('/api/v1/tokens', { token: created.token });
     const body = (await list.json()) as { data: Array<Record<string, unknown>>; count: number };
     expect(body.count).toBe(1);
     expect(body.data[0]).toMatchObject({ id: created.id, name: 'ci', prefix: created.prefix });
@@ -54,59 +54,56 @@ describe('API tokens', () => {
     expect(body.data[0]?.scopes).toEqual(['read', 'submit', 'sessions', 'tokens']);
     expect(JSON.stringify(body)).not.toContain(created.token);
 
-    const stored = await server.ctx.db.query<{ token_hash: string }>(
-      'SELECT token_hash FROM api_tokens WHERE id = $1',
-      [created.id],
-    );
+    const stored = await app.ctx.db.query<{ token_hash: string }>('SELECT token_hash FROM api_tokens WHERE id = $1', [
+      created.id,
+    ]);
     expect(stored[0]?.token_hash).not.toContain(created.token.slice(3));
   });
 
   it('sets an expiry from expires_in_days, and an expired token answers 401', async () => {
-    const { token: jwt } = await server.createUser();
+    const { token: jwt } = await app.createUser();
     const created = await create(jwt, { name: 'short', expires_in_days: 1 });
     const expires = Date.parse(created.expires_at ?? '');
     expect(Math.abs(expires - (Date.now() + 86_400_000))).toBeLessThan(60_000);
-    expect((await server.request('/auth/users/me', { token: created.token })).status).toBe(200);
-    await server.ctx.db.query("UPDATE api_tokens SET expires_at = now() - interval '1 second' WHERE id = $1", [
+    expect((await app.request('/auth/users/me', { token: created.token })).status).toBe(200);
+    await app.ctx.db.query("UPDATE api_tokens SET expires_at = now() - interval '1 second' WHERE id = $1", [
       created.id,
     ]);
-    const r = await server.request('/auth/users/me', { token: created.token });
+    const r = await app.request('/auth/users/me', { token: created.token });
     expect(r.status).toBe(401);
     expect(await r.json()).toEqual({ detail: 'Could not validate credentials' });
   });
 
   it('revokes a token: 401 from then on, gone from the list, and a second revoke is 404', async () => {
-    const { token: jwt } = await server.createUser();
+    const { token: jwt } = await app.createUser();
     const created = await create(jwt, { name: 'revoke-me' });
-    const del = await server.request(`/api/v1/tokens/${created.id}`, { method: 'DELETE', token: jwt });
+    const del = await app.request(`/api/v1/tokens/${created.id}`, { method: 'DELETE', token: jwt });
     expect(del.status).toBe(200);
-    expect((await server.request('/auth/users/me', { token: created.token })).status).toBe(401);
-    const list = (await (await server.request('/api/v1/tokens', { token: jwt })).json()) as { count: number };
+    expect((await app.request('/auth/users/me', { token: created.token })).status).toBe(401);
+    const list = (await (await app.request('/api/v1/tokens', { token: jwt })).json()) as { count: number };
     expect(list.count).toBe(0);
-    expect((await server.request(`/api/v1/tokens/${created.id}`, { method: 'DELETE', token: jwt })).status).toBe(404);
+    expect((await app.request(`/api/v1/tokens/${created.id}`, { method: 'DELETE', token: jwt })).status).toBe(404);
   });
 
   it("answers 404 for another user's token id and leaves it working", async () => {
-    const alice = await server.createUser();
-    const bob = await server.createUser();
+    const alice = await app.createUser();
+    const bob = await app.createUser();
     const created = await create(alice.token, { name: 'alice' });
-    const r = await server.request(`/api/v1/tokens/${created.id}`, { method: 'DELETE', token: bob.token });
+    const r = await app.request(`/api/v1/tokens/${created.id}`, { method: 'DELETE', token: bob.token });
     expect(r.status).toBe(404);
-    expect((await server.request('/auth/users/me', { token: created.token })).status).toBe(200);
-    const bobs = (await (await server.request('/api/v1/tokens', { token: bob.token })).json()) as { count: number };
+    expect((await app.request('/auth/users/me', { token: created.token })).status).toBe(200);
+    const bobs = (await (await app.request('/api/v1/tokens', { token: bob.token })).json()) as { count: number };
     expect(bobs.count).toBe(0);
-    expect((await server.request('/api/v1/tokens/not-a-uuid', { method: 'DELETE', token: bob.token })).status).toBe(
-      404,
-    );
+    expect((await app.request('/api/v1/tokens/not-a-uuid', { method: 'DELETE', token: bob.token })).status).toBe(404);
   });
 
   it('answers 401 without a token, and for an unknown kf_ token', async () => {
-    expect((await server.request('/api/v1/tokens')).status).toBe(401);
-    expect((await server.request('/api/v1/tokens', { token: 'kf_unknown' })).status).toBe(401);
+    expect((await app.request('/api/v1/tokens')).status).toBe(401);
+    expect((await app.request('/api/v1/tokens', { token: 'kf_unknown' })).status).toBe(401);
   });
 
   it('validates the body: 422 for an empty name or a bad expiry', async () => {
-    const { token } = await server.createUser();
+    const { token } = await app.createUser();
     for (const body of [
       { name: '' },
       { name: '   ' },
@@ -114,7 +111,7 @@ describe('API tokens', () => {
       { name: 'x', expires_in_days: 0 },
       { name: 'x', expires_in_days: 1.5 },
     ]) {
-      const r = await server.request('/api/v1/tokens', { method: 'POST', token, json: body });
+      const r = await app.request('/api/v1/tokens', { method: 'POST', token, json: body });
       expect(r.status, JSON.stringify(body)).toBe(422);
     }
   });

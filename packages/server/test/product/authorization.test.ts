@@ -1,9 +1,10 @@
 // The authorization matrix: an owner, another user and a superuser against every product route.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { TestServer, TestUser } from '../helpers/server.js';
-import { CPU, json, registerRunner, startProductServer } from './helpers.js';
+import type { TestApp } from '../helpers/app.js';
+import type { TestUser } from '../helpers/server.js';
+import { CPU, json, registerRunner, createProductApp } from './helpers.js';
 
-let server: TestServer;
+let app: TestApp;
 let owner: TestUser;
 let other: TestUser;
 let sessionId: string;
@@ -11,12 +12,12 @@ let instructionId: string;
 let submissionId: string;
 
 beforeAll(async () => {
-  server = await startProductServer();
-  await registerRunner(server, [CPU]);
-  owner = await server.createUser();
-  other = await server.createUser();
+  app = await createProductApp();
+  await registerRunner(app, [CPU]);
+  owner = await app.createUser();
+  other = await app.createUser();
   const s = await json<any>(
-    server.request('/api/v1/agent-session', {
+    app.request('/api/v1/agent-session', {
       method: 'POST',
       token: owner.token,
       json: { problem_name: '19_ReLU', device: CPU.id },
@@ -25,7 +26,7 @@ beforeAll(async () => {
   sessionId = s.body.id;
   instructionId = s.body.user_instructions[0].id;
   const sub = await json<any>(
-    server.request('/api/v1/submission', {
+    app.request('/api/v1/submission', {
       method: 'POST',
       token: owner.token,
       json: { problem_name: '19_ReLU', device: CPU.id, language: 'c', source: 'void solution(){}' },
@@ -33,7 +34,7 @@ beforeAll(async () => {
   );
   submissionId = sub.body.id;
 });
-afterAll(() => server?.stop());
+afterAll(() => app?.stop());
 
 type Route = { method: string; path: () => string; json?: unknown; notFound: string };
 
@@ -77,7 +78,7 @@ const owned: Route[] = [
 ];
 
 const call = async (token: string, r: Route) => {
-  const res = await server.request(`/api/v1${r.path()}`, {
+  const res = await app.request(`/api/v1${r.path()}`, {
     method: r.method,
     token,
     ...(r.json ? { json: r.json } : {}),
@@ -98,7 +99,7 @@ test('another user gets 404 on every owned resource, with no hint it exists', as
 });
 
 test('the owner and a superuser reach every owned resource', async () => {
-  for (const token of [owner.token, server.admin.token]) {
+  for (const token of [owner.token, app.admin.token]) {
     for (const r of owned) {
       const { status } = await call(token, r);
       expect([r.method, r.path(), status < 300]).toEqual([r.method, r.path(), true]);
@@ -107,38 +108,36 @@ test('the owner and a superuser reach every owned resource', async () => {
 });
 
 test("lists show only the caller's own items", async () => {
-  const sessions = await json<any>(server.request('/api/v1/agent-session', { token: other.token }));
+  const sessions = await json<any>(app.request('/api/v1/agent-session', { token: other.token }));
   expect(sessions.body).toEqual({ data: [], count: 0 });
-  const subs = await json<any>(server.request('/api/v1/submission', { token: other.token }));
+  const subs = await json<any>(app.request('/api/v1/submission', { token: other.token }));
   expect(subs.body).toEqual({ data: [], count: 0 });
 });
 
 test('/agent-session/all: 403 for users, filters for superusers, 401 anonymous', async () => {
-  expect((await json<any>(server.request('/api/v1/agent-session/all', { token: owner.token }))).body).toEqual({
+  expect((await json<any>(app.request('/api/v1/agent-session/all', { token: owner.token }))).body).toEqual({
     detail: "The user doesn't have enough privileges",
   });
-  expect((await json(server.request('/api/v1/agent-session/all', { token: other.token }))).status).toBe(403);
-  expect((await json(server.request('/api/v1/agent-session/all'))).status).toBe(401);
+  expect((await json(app.request('/api/v1/agent-session/all', { token: other.token }))).status).toBe(403);
+  expect((await json(app.request('/api/v1/agent-session/all'))).status).toBe(401);
   const all = await json<any>(
-    server.request(`/api/v1/agent-session/all?owner_id=${owner.user.id}&problem_name=19_ReLU`, {
-      token: server.admin.token,
+    app.request(`/api/v1/agent-session/all?owner_id=${owner.user.id}&problem_name=19_ReLU`, {
+      token: app.admin.token,
     }),
   );
   expect(all.status).toBe(200);
   expect(all.body.count).toBe(1);
   expect(all.body.data[0].id).toBe(sessionId);
   const none = await json<any>(
-    server.request(`/api/v1/agent-session/all?owner_id=${other.user.id}`, { token: server.admin.token }),
+    app.request(`/api/v1/agent-session/all?owner_id=${other.user.id}`, { token: app.admin.token }),
   );
   expect(none.body.count).toBe(0);
-  const bogus = await json<any>(
-    server.request('/api/v1/agent-session/all?owner_id=nope', { token: server.admin.token }),
-  );
+  const bogus = await json<any>(app.request('/api/v1/agent-session/all?owner_id=nope', { token: app.admin.token }));
   expect(bogus.body.count).toBe(0);
 });
 
 test('no product response carries secret seeds, token hashes or hidden sizes', async () => {
-  const seeds = await server.ctx.db.query<{ seed: string }>('SELECT seed FROM leaderboard_seeds');
+  const seeds = await app.ctx.db.query<{ seed: string }>('SELECT seed FROM leaderboard_seeds');
   expect(seeds.length).toBeGreaterThan(0);
   const bodies = await Promise.all(
     [
@@ -150,7 +149,7 @@ test('no product response carries secret seeds, token hashes or hidden sizes', a
       '/problems/19_ReLU',
       '/leaderboard',
       '/devices',
-    ].map(async (p) => (await server.request(`/api/v1${p}`, { token: owner.token })).text()),
+    ].map(async (p) => (await app.request(`/api/v1${p}`, { token: owner.token })).text()),
   );
   for (const text of bodies) {
     for (const { seed } of seeds) expect(text).not.toContain(seed);

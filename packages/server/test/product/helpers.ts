@@ -1,6 +1,13 @@
 // Shared pieces of the product tests: a server with a runner token, a stand-in runner registration, polling helpers.
 import type { AgentSession, Device } from '@kernelforge/sdk';
-import { startTestServer, type TestServer, type TestServerOptions, type TestUser } from '../helpers/server.js';
+import { createTestApp, type TestApp, type TestAppOptions } from '../helpers/app.js';
+import {
+  startTestServer,
+  type TestServer,
+  type TestServerOptions,
+  type TestTarget,
+  type TestUser,
+} from '../helpers/server.js';
 
 export const RUNNER_TOKEN = 'test-runner-token-0123456789';
 
@@ -24,8 +31,16 @@ export function startProductServer(opts: TestServerOptions = {}): Promise<TestSe
   });
 }
 
+/** The same, answering in process (helpers/app.ts): no port, no background work; for route checks. */
+export function createProductApp(opts: TestAppOptions = {}): Promise<TestApp> {
+  return createTestApp({
+    ...opts,
+    env: { KFORGE_RUNNER_TOKEN: RUNNER_TOKEN, KFORGE_RUNNER_TIMING: 'quick', ...opts.env },
+  });
+}
+
 export async function registerRunner(
-  server: TestServer,
+  server: TestTarget,
   devices: Device[] = [CPU],
   name = 'stand-in',
 ): Promise<string> {
@@ -58,7 +73,7 @@ export async function waitFor<T>(
   }
 }
 
-export async function getSession(server: TestServer, token: string, id: string): Promise<AgentSession> {
+export async function getSession(server: TestTarget, token: string, id: string): Promise<AgentSession> {
   const { status, body } = await json<AgentSession>(server.request(`/api/v1/agent-session/${id}`, { token }));
   if (status !== 200) throw new Error(`GET session ${id}: ${status}`);
   return body;
@@ -117,7 +132,7 @@ export interface Claimed {
 }
 
 export async function claim(
-  server: TestServer,
+  server: TestTarget,
   runnerId: string,
   devices: string[],
   waitMs = 5000,
@@ -133,7 +148,7 @@ export async function claim(
   return body.job;
 }
 
-export function postResult(server: TestServer, runnerId: string, job: Claimed, body: Record<string, unknown>) {
+export function postResult(server: TestTarget, runnerId: string, job: Claimed, body: Record<string, unknown>) {
   return json(
     server.request(`/api/v1/runner/jobs/${job.job_id}/result`, {
       method: 'POST',
@@ -199,7 +214,7 @@ export async function readSse(
 
 /** A session on 19_ReLU with the test cpu device, as `user` (201 expected). */
 export async function createReluSession(
-  server: TestServer,
+  server: TestTarget,
   user: TestUser,
   name: string,
   maxAttempts: number,
@@ -216,7 +231,7 @@ export async function createReluSession(
 }
 
 /** How many evaluate jobs are queued. */
-export async function queuedEvaluations(server: TestServer): Promise<number> {
+export async function queuedEvaluations(server: TestTarget): Promise<number> {
   const rows = await server.ctx.db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM jobs WHERE kind = 'evaluate' AND status = 'queued'`,
   );
@@ -229,7 +244,7 @@ export async function queuedEvaluations(server: TestServer): Promise<number> {
  * order sessions were created in is not the order their jobs arrive in.
  */
 export async function waitForQueuedAttempt(
-  server: TestServer,
+  server: TestTarget,
   sessionId: string,
   attemptNumber: number,
 ): Promise<void> {

@@ -1,0 +1,42 @@
+// The real app answering in process, as hono's own tests do (`app.request()`): the context a started server has (a
+// fresh database copied from the migrated template, the same configuration and first superuser) with no port and no
+// background work (no job timers, runner or agents). For route checks: authorization, validation, status codes.
+// Tests of what needs a socket (SSE over HTTP, compression, replicas, restarts, processes) use startTestServer.
+import type { Hono } from 'hono';
+import { createApp } from '../../src/app.js';
+import type { AppEnv } from '../../src/http/auth.js';
+import { openTestContext, requestInit, type TestServerOptions, type TestTarget } from './server.js';
+
+/** The origin app.request() gives a path (hono's default), and so the public URL that mail links use. */
+export const TEST_APP_ORIGIN = 'http://localhost';
+
+export interface TestApp extends TestTarget {
+  app: Hono<AppEnv>;
+}
+
+export type TestAppOptions = Omit<TestServerOptions, 'localRunner' | 'background'>;
+
+export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
+  const { dispose, ...test } = await openTestContext(opts);
+  const { ctx } = test;
+  if (!opts.env?.KFORGE_PUBLIC_URL) ctx.config.publicUrl = TEST_APP_ORIGIN;
+  const app = createApp(ctx);
+  let stopping: Promise<void> | null = null;
+  return {
+    ...test,
+    app,
+    request(path, init = {}) {
+      return Promise.resolve(app.request(path, requestInit(init)));
+    },
+    stop() {
+      // As startServer's stop() without a listener or background work: wake long polls, drop LISTENs, close.
+      stopping ??= (async () => {
+        await ctx.signals.close();
+        await ctx.bus.close();
+        await ctx.close();
+        await dispose();
+      })();
+      return stopping;
+    },
+  };
+}
