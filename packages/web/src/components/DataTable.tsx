@@ -15,7 +15,8 @@ export interface Column<T> {
   align?: 'left' | 'right';
   /** Stacked tables: the cell spans the row on phones and has no label (the row's name, its actions). */
   wide?: boolean;
-  /** Stacked tables: the label a cell shows on phones (default: the header, when it is a string). */
+  /** Stacked tables: the label a cell shows on phones (default: the header, when it is a string; none under an
+   * `srHeader`). */
   label?: string;
   /** Extra classes of each body cell, and of the header cell. */
   className?: string;
@@ -102,12 +103,12 @@ export function DataTable<T>({
   const sorter = order ? cols.find((col) => col.id === order.id)?.sort : undefined;
   const shown = sorter && order ? [...rows].sort((a, b) => order.dir * sorter(a, b)) : rows;
   const label = (col: Column<T>) =>
-    isStacked && !col.wide ? (col.label ?? (typeof col.header === 'string' ? col.header : col.id)) : undefined;
+    isStacked && !col.wide ? (col.label ?? (typeof col.header === 'string' ? col.header : undefined)) : undefined;
 
   return (
     <table className={c.table} data-testid={testId}>
       {caption ? <caption className="sr-only">{caption}</caption> : null}
-      <thead className={c.thead}>
+      <thead className={c.thead || undefined}>
         <tr className={c.headRow || undefined}>
           {cols.map((col) => {
             const content = col.srHeader ? <span className="sr-only">{col.srHeader}</span> : (col.header ?? col.id);

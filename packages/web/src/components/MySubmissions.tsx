@@ -7,6 +7,7 @@ import { problemLabel } from '../lib/problemName';
 import { comparePairPath } from '../lib/submissionCompare';
 import { AppLink } from './AppLink';
 import { buttonClass } from './Button';
+import { DataTable } from './DataTable';
 import { type EmptyAction, EmptyState } from './EmptyState';
 import { ProblemName } from './ProblemName';
 import { Speedup } from './Speedup';
@@ -45,49 +46,59 @@ export function MySubmissionsTable({
           )}
         </div>
       ) : null}
-      <table className="w-full text-left text-sm" data-testid="my-submissions">
-        <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
-          <tr>
-            <th className="py-2 pr-3 font-medium">
-              <span className="sr-only">Compare</span>
-            </th>
-            <th className="py-2 pr-4 font-medium">Problem</th>
-            <th className="py-2 pr-4 font-medium">Device</th>
-            <th className="py-2 pr-4 font-medium">Result</th>
-            <th className="py-2 pr-4 text-right font-medium">Time</th>
-            <th className="py-2 pr-4 text-right font-medium">Speedup</th>
-            <th className="py-2 font-medium">Submitted</th>
-          </tr>
-        </thead>
-        <tbody>
-          {submissions.map((s) => (
-            <tr key={s.id} data-testid="my-submission" className="border-t border-slate-100 dark:border-slate-800">
-              <td className="py-2 pr-3">
-                <input
-                  type="checkbox"
-                  aria-label={`Compare the submission to ${problemLabel(s.problem_name)} of ${formatDate(s.created_at)}`}
-                  checked={picked.includes(s.id)}
-                  onChange={() => toggle(s.id)}
-                />
-              </td>
-              <td className="py-2 pr-4">
-                <AppLink href={`/leaderboard/submission/${s.id}`}>
-                  <ProblemName name={s.problem_name} narrow />
-                </AppLink>
-              </td>
-              <td className="py-2 pr-4 font-mono text-xs">{s.device}</td>
-              <td className="py-2 pr-4" title={s.evaluation_state?.message ?? s.error ?? undefined}>
-                {s.status === 'completed' ? <VerdictBadge verdict={s.verdict} /> : <StatusBadge status={s.status} />}
-              </td>
-              <td className="py-2 pr-4 text-right tabular-nums">{formatMs(s.time_ms)}</td>
-              <td className="py-2 pr-4 text-right tabular-nums">
-                <Speedup value={s.speedup} interval={s.evaluation_state?.benchmarking_result?.speedup_interval} />
-              </td>
-              <td className="py-2 text-xs text-slate-500 dark:text-slate-400">{formatDate(s.created_at)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        variant="plain"
+        testId="my-submissions"
+        rows={submissions}
+        rowKey={(s) => s.id}
+        rowTestId="my-submission"
+        columns={[
+          {
+            id: 'compare',
+            srHeader: 'Compare',
+            cell: (s) => (
+              <input
+                type="checkbox"
+                aria-label={`Compare the submission to ${problemLabel(s.problem_name)} of ${formatDate(s.created_at)}`}
+                checked={picked.includes(s.id)}
+                onChange={() => toggle(s.id)}
+              />
+            ),
+          },
+          {
+            id: 'problem',
+            header: 'Problem',
+            cell: (s) => (
+              <AppLink href={`/leaderboard/submission/${s.id}`}>
+                <ProblemName name={s.problem_name} narrow />
+              </AppLink>
+            ),
+          },
+          { id: 'device', header: 'Device', className: 'font-mono text-xs', cell: (s) => s.device },
+          {
+            id: 'result',
+            header: 'Result',
+            title: (s) => s.evaluation_state?.message ?? s.error ?? undefined,
+            cell: (s) =>
+              s.status === 'completed' ? <VerdictBadge verdict={s.verdict} /> : <StatusBadge status={s.status} />,
+          },
+          { id: 'time', header: 'Time', align: 'right', cell: (s) => formatMs(s.time_ms) },
+          {
+            id: 'speedup',
+            header: 'Speedup',
+            align: 'right',
+            cell: (s) => (
+              <Speedup value={s.speedup} interval={s.evaluation_state?.benchmarking_result?.speedup_interval} />
+            ),
+          },
+          {
+            id: 'submitted',
+            header: 'Submitted',
+            className: 'text-xs text-slate-500 dark:text-slate-400',
+            cell: (s) => formatDate(s.created_at),
+          },
+        ]}
+      />
       {total > submissions.length ? (
         <p className="pt-2 text-xs text-slate-500 dark:text-slate-400">
           The latest {submissions.length} of {total}.

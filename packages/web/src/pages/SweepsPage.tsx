@@ -9,6 +9,7 @@ import { AppLink } from '../components/AppLink';
 import { AttemptsField } from '../components/AttemptsField';
 import { Button, buttonClass } from '../components/Button';
 import { Card } from '../components/Card';
+import { DataTable, type TableClasses } from '../components/DataTable';
 import { DeviceSelect } from '../components/DeviceSelect';
 import { EmptyState } from '../components/EmptyState';
 import { SelectField, TextArea, TextField } from '../components/fields';
@@ -26,6 +27,16 @@ import { attemptsError, problemListError } from '../lib/formChecks';
 
 export const FAST_P_HELP =
   'fast_p is the share of ALL the problems of a sweep solved correctly whose speedup’s 95% interval lies above p (fast_0: the share correct): a speedup within noise of p, like 1.02x (0.95x-1.40x) for p = 1, does not count. KernelBench’s rule, the point speedup above p, is shown beside it. Each problem counts from one ranked re-run of its session’s best attempt on fresh secret inputs; a problem not finished counts as not correct.';
+
+/** The sweeps list keeps its own look: normal-case headers, tighter rows. */
+const SWEEP_TABLE: Partial<TableClasses> = {
+  table: 'min-w-full text-sm',
+  thead: '',
+  headRow: 'text-left text-slate-600 dark:text-slate-400',
+  row: 'border-t border-slate-200 dark:border-slate-800',
+  th: 'py-1 pr-3 font-medium',
+  cell: 'py-1 pr-3',
+};
 
 function StartSweepForm() {
   const settings = useSettings();
@@ -228,54 +239,52 @@ export default function SweepsPage() {
                 </EmptyState>
               ) : (
                 <div className="overflow-x-auto">
-                  <table className="min-w-full text-sm">
-                    <thead>
-                      <tr className="text-left text-slate-600 dark:text-slate-400">
-                        <th className="py-1 pr-3 font-medium">
-                          <span className="sr-only">Compare</span>
-                        </th>
-                        <th className="py-1 pr-3 font-medium">Sweep</th>
-                        <th className="py-1 pr-3 font-medium">Agent</th>
-                        <th className="py-1 pr-3 font-medium">Status</th>
-                        <th className="py-1 pr-3 text-right font-medium">Done</th>
-                        <th className="py-1 pr-3 text-right font-medium">fast_0</th>
-                        <th className="py-1 pr-3 text-right font-medium">fast_1</th>
-                        <th className="py-1 pr-3 text-right font-medium">Geomean</th>
-                        <th className="py-1 pr-3 font-medium">Started</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {list.data.map((s) => (
-                        <tr key={s.id} className="border-t border-slate-200 dark:border-slate-800">
-                          <td className="py-1 pr-3">
-                            <input
-                              type="checkbox"
-                              aria-label={`Compare ${s.name}`}
-                              checked={picked.includes(s.id)}
-                              onChange={() => toggle(s.id)}
-                            />
-                          </td>
-                          <td className="py-1 pr-3">
-                            <AppLink href={`/sweeps/${s.id}`}>{s.name}</AppLink>
-                          </td>
-                          <td className="py-1 pr-3">
-                            {s.agent.provider}
-                            {s.agent.model ? ` ${s.agent.model}` : ''}
-                          </td>
-                          <td className="py-1 pr-3">
-                            <StatusBadge status={s.status} />
-                          </td>
-                          <td className="py-1 pr-3 text-right tabular-nums">
-                            {s.problems_done}/{s.problem_count}
-                          </td>
-                          <td className="py-1 pr-3 text-right tabular-nums">{formatPercent(s.fast_p['0'])}</td>
-                          <td className="py-1 pr-3 text-right tabular-nums">{formatPercent(s.fast_p['1'])}</td>
-                          <td className="py-1 pr-3 text-right tabular-nums">{formatSpeedup(s.geomean_speedup)}</td>
-                          <td className="py-1 pr-3">{formatDate(s.created_at)}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
+                  <DataTable
+                    variant="plain"
+                    classes={SWEEP_TABLE}
+                    rows={list.data}
+                    rowKey={(s) => s.id}
+                    columns={[
+                      {
+                        id: 'compare',
+                        srHeader: 'Compare',
+                        cell: (s) => (
+                          <input
+                            type="checkbox"
+                            aria-label={`Compare ${s.name}`}
+                            checked={picked.includes(s.id)}
+                            onChange={() => toggle(s.id)}
+                          />
+                        ),
+                      },
+                      {
+                        id: 'sweep',
+                        header: 'Sweep',
+                        cell: (s) => <AppLink href={`/sweeps/${s.id}`}>{s.name}</AppLink>,
+                      },
+                      {
+                        id: 'agent',
+                        header: 'Agent',
+                        cell: (s) => `${s.agent.provider}${s.agent.model ? ` ${s.agent.model}` : ''}`,
+                      },
+                      { id: 'status', header: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
+                      {
+                        id: 'done',
+                        header: 'Done',
+                        align: 'right',
+                        cell: (s) => `${s.problems_done}/${s.problem_count}`,
+                      },
+                      { id: 'fast0', header: 'fast_0', align: 'right', cell: (s) => formatPercent(s.fast_p['0']) },
+                      { id: 'fast1', header: 'fast_1', align: 'right', cell: (s) => formatPercent(s.fast_p['1']) },
+                      {
+                        id: 'geomean',
+                        header: 'Geomean',
+                        align: 'right',
+                        cell: (s) => formatSpeedup(s.geomean_speedup),
+                      },
+                      { id: 'started', header: 'Started', cell: (s) => formatDate(s.created_at) },
+                    ]}
+                  />
                 </div>
               )
             }

@@ -1,21 +1,18 @@
 // `/tokens/` ('User API Tokens'): list with scopes, create (full or CI scope; the token shown once, with a copy button), revoke.
 import { type CreatedApiToken, TOKEN_SCOPE_PRESETS, type TokenScopePreset } from '@kernelforge/sdk';
 import { type FormEvent, useState } from 'react';
-import { useSWRConfig } from 'swr';
 import { Button } from '../components/Button';
 import { Card } from '../components/Card';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { CopyButton } from '../components/CopyButton';
+import { DataTable } from '../components/DataTable';
 import { EmptyState } from '../components/EmptyState';
 import { SelectField, TextField } from '../components/fields';
 import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
-import { keys } from '../hooks/keys';
 import { useAction } from '../hooks/useAction';
-import { useTokens } from '../hooks/useTokens';
-import { api } from '../lib/client';
+import { useTokenMutations, useTokens } from '../hooks/useTokens';
 import { formatDate } from '../lib/format';
-import { stacked } from '../lib/stackedTable';
 
 /** One shell line that points the CLI at this server and signs it in (`kforge` reads both variables). */
 function exportLine(token: string): string {
@@ -24,7 +21,7 @@ function exportLine(token: string): string {
 
 export default function TokensPage() {
   const tokens = useTokens();
-  const { mutate } = useSWRConfig();
+  const tokenActions = useTokenMutations();
   const { busy, run } = useAction();
   const [name, setName] = useState('');
   const [days, setDays] = useState('');
@@ -36,7 +33,7 @@ export default function TokensPage() {
     const expires = Number(days);
     const token = await run(
       () =>
-        api().tokens.create({
+        tokenActions.create({
           name: name.trim(),
           scopes: [...TOKEN_SCOPE_PRESETS[preset]],
           ...(days && expires > 0 ? { expires_in_days: expires } : {}),
@@ -47,13 +44,11 @@ export default function TokensPage() {
     setCreated(token);
     setName('');
     setDays('');
-    void mutate(keys.tokens);
   }
 
   async function revoke(id: string) {
-    await run(() => api().tokens.revoke(id), 'Failed to revoke the token', 'Token revoked');
+    await run(() => tokenActions.revoke(id), 'Failed to revoke the token', 'Token revoked');
     if (created?.id === id) setCreated(null);
-    void mutate(keys.tokens);
   }
 
   return (
@@ -134,56 +129,54 @@ export default function TokensPage() {
                 </EmptyState>
               ) : (
                 <div>
-                  <table className={stacked.table}>
-                    <thead className={stacked.thead}>
-                      <tr>
-                        <th className={stacked.th}>Name</th>
-                        <th className={stacked.th}>Token</th>
-                        <th className={stacked.th}>Scopes</th>
-                        <th className={stacked.th}>Created</th>
-                        <th className={stacked.th}>Last used</th>
-                        <th className={stacked.th}>Expires</th>
-                        <th className={stacked.th}>
-                          <span className="sr-only">Actions</span>
-                        </th>
-                      </tr>
-                    </thead>
-                    <tbody className={stacked.tbody}>
-                      {list.data.map((t) => (
-                        <tr key={t.id} data-testid="token-row" className={stacked.row}>
-                          <td className={`${stacked.cell} ${stacked.wide} font-medium`}>{t.name}</td>
-                          <td data-label="Token" className={`${stacked.cell} font-mono text-xs`}>
-                            {t.prefix}…
-                          </td>
-                          <td data-label="Scopes" className={`${stacked.cell} text-xs`} data-testid="token-scopes">
-                            {t.scopes.join(', ')}
-                          </td>
-                          <td data-label="Created" className={`${stacked.cell} text-xs`}>
-                            {formatDate(t.created_at)}
-                          </td>
-                          <td data-label="Last used" className={`${stacked.cell} text-xs`}>
-                            {t.last_used_at ? formatDate(t.last_used_at) : 'never'}
-                          </td>
-                          <td data-label="Expires" className={`${stacked.cell} text-xs`}>
-                            {t.expires_at ? formatDate(t.expires_at) : 'never'}
-                          </td>
-                          <td className={`${stacked.cell} ${stacked.wide} md:text-right`}>
-                            <ConfirmButton
-                              size="sm"
-                              variant="danger"
-                              disabled={busy}
-                              aria-label={`Revoke ${t.name}`}
-                              question={`Revoke “${t.name}”? Scripts using it stop working at once.`}
-                              confirmLabel="Revoke token"
-                              onConfirm={() => revoke(t.id)}
-                            >
-                              Revoke
-                            </ConfirmButton>
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
+                  <DataTable
+                    rows={list.data}
+                    rowKey={(t) => t.id}
+                    rowTestId="token-row"
+                    columns={[
+                      { id: 'name', header: 'Name', wide: true, className: 'font-medium', cell: (t) => t.name },
+                      { id: 'token', header: 'Token', className: 'font-mono text-xs', cell: (t) => `${t.prefix}…` },
+                      {
+                        id: 'scopes',
+                        header: 'Scopes',
+                        className: 'text-xs',
+                        testId: 'token-scopes',
+                        cell: (t) => t.scopes.join(', '),
+                      },
+                      { id: 'created', header: 'Created', className: 'text-xs', cell: (t) => formatDate(t.created_at) },
+                      {
+                        id: 'last-used',
+                        header: 'Last used',
+                        className: 'text-xs',
+                        cell: (t) => (t.last_used_at ? formatDate(t.last_used_at) : 'never'),
+                      },
+                      {
+                        id: 'expires',
+                        header: 'Expires',
+                        className: 'text-xs',
+                        cell: (t) => (t.expires_at ? formatDate(t.expires_at) : 'never'),
+                      },
+                      {
+                        id: 'actions',
+                        srHeader: 'Actions',
+                        wide: true,
+                        className: 'md:text-right',
+                        cell: (t) => (
+                          <ConfirmButton
+                            size="sm"
+                            variant="danger"
+                            disabled={busy}
+                            aria-label={`Revoke ${t.name}`}
+                            question={`Revoke “${t.name}”? Scripts using it stop working at once.`}
+                            confirmLabel="Revoke token"
+                            onConfirm={() => revoke(t.id)}
+                          >
+                            Revoke
+                          </ConfirmButton>
+                        ),
+                      },
+                    ]}
+                  />
                 </div>
               )
             }
