@@ -1,10 +1,25 @@
 // Types of scripts/check-imports.mjs, for its test (packages/server/test/platform/import-graph.test.ts).
 export const SERVER_LAYERS: string[][];
+export const RUNNER_LAYERS: string[][];
+export const WEB_LAYERS: string[][];
 export const COMPOSITION_ROOT: string;
+export const LAYERED_PACKAGES: Record<
+  string,
+  { layers: string[][]; compositionRoot: string | null; allowedCycles: string[][] }
+>;
 export function importsOf(text: string): { spec: string; typeOnly: boolean }[];
 export const PACKAGE_IMPORTS: Record<string, string[]>;
 export function checkPackages(packagesDir?: string, allowed?: Record<string, string[]>): string[];
+export interface ImportCheck {
+  files: number;
+  edges: number;
+  cycles: string[][];
+  problems: string[];
+}
 export function checkImports(
   srcDir?: string,
   layers?: string[][],
-): { files: number; edges: number; cycles: string[][]; problems: string[] };
+  compositionRoot?: string | null,
+  allowedCycles?: string[][],
+): ImportCheck;
+export function checkAll(packagesDir?: string): (ImportCheck & { name: string })[];

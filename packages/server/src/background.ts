@@ -6,8 +6,8 @@ import { pruneEvents } from './events/bus.js';
 import { reapExpiredLeases } from './jobs/queue.js';
 import { noteReaped } from './jobs/telemetry.js';
 import { startInProcessRunner } from './runner-host/in-process-runner.js';
-import { settleDeadJob, settleRequeuedJobs } from './services/evaluation-results.js';
-import { startGenerateWorkers } from './sessions/generate-worker.js';
+import { settleDeadJob, settleRequeuedJobs } from './domain/evaluation/results.js';
+import { startGenerateWorkers } from './domain/attempts/generate-worker.js';
 
 export interface Background {
   stop(): Promise<void>;

@@ -43,7 +43,7 @@ export interface Authenticated {
 
 /**
  * A row a route needs on every call, read in the same statement as the caller's user row, so that guard and route
- * cost one round trip to the database instead of two (a session GET: its row versions, sessions/session-json.ts).
+ * cost one round trip to the database instead of two (a session GET: its row versions, domain/sessions/session-json.ts).
  * `sql` is a SELECT of at most one row with parameters from $2 on, constant for a given `name`; its column names must
  * not be the user's (users.ts), start with `token_` or be `alongside_found`. The user is still read, and checked, on
  * every call, exactly as without it.

@@ -9,10 +9,10 @@ import type { ClaimOptions, EnqueueOptions, Job, JobStatus } from './types.js';
 /**
  * The legal moves, as the statuses each target may be reached from (queued -> leased -> done | dead, with
  * leased -> queued for a retry and queued | leased -> cancelled). Each function below makes one of them with an
- * UPDATE guarded by the status (and, for a holder's moves, its lease token), so a stale holder's late write is a
+ * UPDATE guarded by the status (`movableTo`: the table itself, or narrower) and, for a holder's moves, its lease token, so a stale holder's late write is a
  * no-op. Jobs publish no session events; `enqueueJob` announces a new job to claimers (NOTIFY), and what a job's
- * move means for its attempt or submission is settled by its caller (services/evaluation-results.ts,
- * sessions/generate-worker.ts, sessions/stop.ts).
+ * move means for its attempt or submission is settled by its caller (domain/evaluation/results.ts,
+ * domain/attempts/generate-worker.ts, domain/sessions/stop.ts).
  */
 export const JOB_TRANSITIONS = {
   leased: ['queued'],
@@ -21,6 +21,11 @@ export const JOB_TRANSITIONS = {
   dead: ['leased'],
   cancelled: ['queued', 'leased'],
 } as const satisfies Record<JobStatus, readonly JobStatus[]>;
+
+/** The guard of every move to `to` below: the row's status is one JOB_TRANSITIONS allows it from. */
+function movableTo(to: JobStatus, column = 'status'): string {
+  return `${column} IN (${JOB_TRANSITIONS[to].map((s) => `'${s}'`).join(', ')})`;
+}
 
 const JOB_COLUMNS =
   'id, kind, payload, device, status, attempts, max_attempts, lease_token, lease_expires_at, runner_id, last_error, dead_reason, session_id, leased_at';
@@ -107,7 +112,7 @@ export async function claimJob(sql: Sql, opts: ClaimOptions): Promise<Job | null
          WHERE status <> 'leased' AND ${recent} AND kind = ANY($1::text[]) AND owner_id IS NOT NULL ${usageDeviceFilter}),
        usage AS (SELECT owner_id, sum(running) AS running, sum(seconds) AS seconds FROM recent GROUP BY owner_id)
        SELECT j.id FROM jobs j LEFT JOIN usage u ON u.owner_id = j.owner_id
-       WHERE j.status = 'queued' AND j.kind = ANY($1::text[]) AND j.run_after <= now() ${deviceFilter}
+       WHERE ${movableTo('leased', 'j.status')} AND j.kind = ANY($1::text[]) AND j.run_after <= now() ${deviceFilter}
        ORDER BY coalesce(u.running, 0) >= $6, coalesce(u.seconds, 0), coalesce(u.running, 0), j.priority DESC,
          j.run_after, j.created_at
        LIMIT 1
@@ -154,7 +159,7 @@ export async function completeJob(sql: Sql, id: string, leaseToken: string): Pro
   const rows = await sql.query(
     `UPDATE jobs SET progress = NULL, status = 'done', lease_token = NULL, lease_expires_at = NULL, updated_at = now(),
        ${END_LEASE}
-     WHERE id = $1 AND lease_token = $2 AND status = 'leased' RETURNING id`,
+     WHERE id = $1 AND lease_token = $2 AND ${movableTo('done')} RETURNING id`,
     [id, leaseToken],
   );
   return rows.length > 0;
@@ -186,7 +191,7 @@ export async function failJob(
       await tx.query(
         `UPDATE jobs SET progress = NULL, status = 'queued', lease_token = NULL, lease_expires_at = NULL, runner_id = NULL,
            last_error = $2, run_after = now() + make_interval(secs => $3), updated_at = now(), ${END_LEASE}
-         WHERE id = $1`,
+         WHERE id = $1 AND ${movableTo('queued')}`,
         [id, error, backoffMs(job.attempts) / 1000],
       );
       return { outcome: 'retry', job };
@@ -194,7 +199,7 @@ export async function failJob(
     const reason = opts.retryable ? `${error} (gave up after ${job.attempts} tries)` : error;
     await tx.query(
       `UPDATE jobs SET progress = NULL, status = 'dead', lease_token = NULL, lease_expires_at = NULL, last_error = $2,
-         dead_reason = $3, updated_at = now(), ${END_LEASE} WHERE id = $1`,
+         dead_reason = $3, updated_at = now(), ${END_LEASE} WHERE id = $1 AND ${movableTo('dead')}`,
       [id, error, reason],
     );
     return { outcome: 'dead', job: { ...job, status: 'dead', dead_reason: reason } };
@@ -212,7 +217,7 @@ export async function cancelAttemptJobs(sql: Sql, attemptIds: string[]): Promise
     `UPDATE jobs SET progress = NULL, status = 'cancelled', lease_token = NULL, lease_expires_at = NULL, updated_at = now(),
        run_seconds = CASE WHEN status = 'leased' THEN run_seconds + ${LEASE_SO_FAR} ELSE run_seconds END,
        lease_ended_at = CASE WHEN status = 'leased' THEN now() ELSE lease_ended_at END
-     WHERE (kind = 'generate' AND status IN ('queued', 'leased') AND payload->>'attempt_id' = ANY($1::text[]))
+     WHERE (kind = 'generate' AND ${movableTo('cancelled')} AND payload->>'attempt_id' = ANY($1::text[]))
         OR (kind = 'evaluate' AND status = 'queued' AND payload->>'target_id' = ANY($1::text[]))
      RETURNING ${JOB_COLUMNS}`,
     [attemptIds],
@@ -227,7 +232,7 @@ export async function cancelJobInFlight(sql: Sql, id: string, reason: string): P
        updated_at = now(),
        run_seconds = CASE WHEN status = 'leased' THEN run_seconds + ${LEASE_SO_FAR} ELSE run_seconds END,
        lease_ended_at = CASE WHEN status = 'leased' THEN now() ELSE lease_ended_at END
-     WHERE id = $1 AND status IN ('queued', 'leased')
+     WHERE id = $1 AND ${movableTo('cancelled')}
      RETURNING ${JOB_COLUMNS}`,
     [id, reason],
   );
@@ -275,7 +280,8 @@ export async function reapExpiredLeases(
   opts: { silentSeconds?: number | null } = {},
 ): Promise<{ requeued: Job[]; dead: Job[]; holders: Map<string, string | null> }> {
   const silent = opts.silentSeconds ?? null;
-  const due = `jobs.status = 'leased' AND (jobs.lease_expires_at < now() OR ($1::double precision IS NOT NULL
+  // Requeued or dead alike, a reaped job moves from `leased` (JOB_TRANSITIONS.queued and .dead).
+  const due = `${movableTo('dead', 'jobs.status')} AND (jobs.lease_expires_at < now() OR ($1::double precision IS NOT NULL
       AND jobs.kind = 'evaluate' AND jobs.updated_at < now() - make_interval(secs => $1::double precision)
       AND NOT EXISTS (SELECT 1 FROM runners r WHERE r.id::text = jobs.runner_id
         AND r.last_seen_at > now() - make_interval(secs => $1::double precision))))`;

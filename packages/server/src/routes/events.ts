@@ -9,7 +9,7 @@ import { issueEventTicket, redeemEventTicket, StreamCounter } from '../events/ti
 import { type AppEnv, authenticate, CREDENTIALS_DETAIL, currentUser, userGuards } from '../http/auth.js';
 import { HttpError } from '../http/errors.js';
 import { routeTable } from '../http/route.js';
-import { ownSession } from '../sessions/queries.js';
+import { ownSession } from '../domain/sessions/queries.js';
 import type { StoredEvent } from '../events/bus.js';
 
 const IdParam = z.object({ id: Text.max(100) });

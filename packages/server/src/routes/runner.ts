@@ -22,8 +22,8 @@ import { HttpError } from '../http/errors.js';
 import { routeTable } from '../http/route.js';
 import { heartbeatJob } from '../jobs/queue.js';
 import type { Job } from '../jobs/types.js';
-import { claimEvaluation, recordEvaluation } from '../services/evaluation-results.js';
-import { isUuid } from '../sessions/queries.js';
+import { claimEvaluation, recordEvaluation } from '../domain/evaluation/results.js';
+import { isUuid } from '../domain/sessions/queries.js';
 
 const JobParam = z.object({ id: Text.max(100) });
 

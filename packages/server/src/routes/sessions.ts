@@ -1,4 +1,4 @@
-// Agent-session routes (spec section 7): thin handlers over services/sessions.ts.
+// Agent-session routes (spec section 7): thin handlers over domain/sessions/service.ts.
 import {
   AgentSession,
   AgentSessionSummary,
@@ -20,7 +20,12 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { type AppEnv, currentUser, requireUserAlong, userGuards } from '../http/auth.js';
 import { routeTable } from '../http/route.js';
-import { SessionJsonCache, sessionJson, sessionVersionAlongside, sessionVersionOf } from '../sessions/session-json.js';
+import {
+  SessionJsonCache,
+  sessionJson,
+  sessionVersionAlongside,
+  sessionVersionOf,
+} from '../domain/sessions/session-json.js';
 import {
   bestAttemptOf,
   createCustomSession,
@@ -31,8 +36,8 @@ import {
   restoreSession,
   stopSession,
   updateSession,
-} from '../services/sessions.js';
-import { sessionProgressOf } from '../services/session-progress.js';
+} from '../domain/sessions/service.js';
+import { sessionProgressOf } from '../domain/sessions/progress.js';
 
 const SessionList = listOf(AgentSessionSummary);
 const IdParam = z.object({ id: Text.max(100) });

@@ -17,8 +17,8 @@ import type { AppContext } from '../context.js';
 import { type AppEnv, currentUser, userGuards } from '../http/auth.js';
 import { routeTable } from '../http/route.js';
 import { allLeaderboards, leaderboardFor } from '../services/leaderboards.js';
-import { submissionProgressOf } from '../services/submission-progress.js';
-import { createSubmission, listSubmissions, submissionDetail } from '../services/submissions.js';
+import { submissionProgressOf } from '../domain/submissions/progress.js';
+import { createSubmission, listSubmissions, submissionDetail } from '../domain/submissions/service.js';
 
 const SubmissionList = listOf(Submission);
 const BoardQuery = z.object({ limit: z.number().int().min(1).max(1000).optional(), device: Text.max(100).optional() });

@@ -1,4 +1,4 @@
-// Sweeps and the agents leaderboard (issue 24): thin handlers over services/sweeps.ts.
+// Sweeps and the agents leaderboard (issue 24): thin handlers over domain/sweeps/service.ts.
 import {
   AgentsLeaderboard,
   AgentsLeaderboardParams,
@@ -27,7 +27,7 @@ import {
   listSweeps,
   saveSweepSet,
   stopSweep,
-} from '../services/sweeps.js';
+} from '../domain/sweeps/service.js';
 
 const SweepList = listOf(SweepSummary);
 const SweepSetList = listOf(SweepSet);

@@ -5,7 +5,7 @@ import type { EvaluationJobPayload } from '@kernelforge/sdk';
 import type { AppContext } from '../context.js';
 import { heartbeatJob } from '../jobs/queue.js';
 import type { Job } from '../jobs/types.js';
-import { claimEvaluation, recordEvaluation } from '../services/evaluation-results.js';
+import { claimEvaluation, recordEvaluation } from '../domain/evaluation/results.js';
 
 const IDLE_POLL_MS = 1000;
 

@@ -5,12 +5,13 @@ import type { AppContext } from '../context.js';
 import type { Sql } from '../db/sql.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { cancelJobInFlight } from '../jobs/queue.js';
-import { markStopped } from '../sessions/attempts.js';
-import { isUuid } from '../sessions/queries.js';
-import { stopSessionWork } from '../sessions/stop.js';
-import { markSubmissionFailed } from './submission-lifecycle.js';
-import { stopSweep } from './sweeps.js';
-import type { Caller } from './sessions.js';
+import { markStopped } from '../domain/attempts/lifecycle.js';
+import { isUuid } from '../domain/sessions/queries.js';
+import { stopSessionWork } from '../domain/sessions/stop.js';
+import { markSubmissionFailed } from '../domain/submissions/lifecycle.js';
+import { stopSweepProblemRun } from '../domain/sweeps/lifecycle.js';
+import { stopSweep } from '../domain/sweeps/service.js';
+import type { Caller } from '../domain/sessions/service.js';
 
 export const CANCELLED_BY_ADMIN = 'Cancelled by an administrator';
 
@@ -124,11 +125,7 @@ export async function cancelJobAsAdmin(ctx: AppContext, admin: Caller, id: strin
       return 'Job cancelled: the submission failed, cancelled by an administrator';
     }
     if (job.payload_kind === 'sweep' && job.target_id) {
-      const [problem] = await tx.query<{ sweep_id: string }>(
-        `UPDATE sweep_problems SET status = 'stopped' WHERE id = $1 AND status = 'evaluating' RETURNING sweep_id`,
-        [job.target_id],
-      );
-      sweepId = problem?.sweep_id ?? null;
+      sweepId = await stopSweepProblemRun(tx, job.target_id);
       return 'Job cancelled: the sweep is stopped';
     }
     return job.session_id ? 'Job cancelled: its session is stopped' : 'Job cancelled';

@@ -1,11 +1,11 @@
 // User instructions: rename, soft delete (stops its work, keeps its attempts), restore, stop, star and unstar.
 import type { UserInstruction } from '@kernelforge/sdk';
-import { publish } from '../sessions/instruction-chain.js';
-import { ownInstruction } from '../sessions/queries.js';
-import { stopInstructionWork } from '../sessions/stop.js';
+import { publish } from '../domain/sessions/instruction-chain.js';
+import { ownInstruction } from '../domain/sessions/queries.js';
+import { stopInstructionWork } from '../domain/sessions/stop.js';
 import type { AppContext } from '../context.js';
 import { INSTRUCTION_COLUMNS, type InstructionRow, toInstruction } from '../db/rows.js';
-import type { Caller } from './sessions.js';
+import type { Caller } from '../domain/sessions/service.js';
 import type { Sql } from '../db/sql.js';
 
 async function update(

@@ -2,9 +2,10 @@
 import type { Leaderboard, LeaderboardEntry } from '@kernelforge/sdk';
 import type { AppContext } from '../context.js';
 import { iso } from '../db/sql.js';
-import type { Caller } from './sessions.js';
-import { publicReviewReasons, readsWhole } from './result-visibility.js';
-import { publicUser } from './submissions.js';
+import type { Caller } from '../domain/sessions/service.js';
+import { publicReviewReasons, readsWhole } from '../domain/result-visibility.js';
+import { publicUser } from '../domain/submissions/service.js';
+import { deviceIds } from '../domain/validation.js';
 
 interface EntryRow {
   id: string;
@@ -38,13 +39,6 @@ const isInterval = (v: unknown): v is [number, number] =>
 export function withinNoise(a: readonly number[] | undefined, b: readonly number[] | undefined): boolean {
   if (!a || !b || a.length !== 2 || b.length !== 2) return false;
   return (a[0] as number) <= (b[1] as number) && (b[0] as number) <= (a[1] as number);
-}
-
-/** The device ids a `?device=` filter matches: the id as given (results kept under it, a device no runner serves
-    now included) and the device it names today (a generic `cpu-x86_64` names the one x86-64 cpu device). */
-export async function deviceIds(ctx: AppContext, id: string): Promise<string[]> {
-  const named = (await ctx.devices.resolve(id)).device?.id;
-  return named && named !== id ? [id, named] : [id];
 }
 
 /** Ranked entries of several problems at once (one query), at most `limit` per problem. */

@@ -2,7 +2,7 @@
 // flagged for review, approved or rejected, newest first; and the mail a reviewer's decision sends its owner.
 import type { Notice } from '@kernelforge/sdk';
 import type { AppContext } from '../context.js';
-import type { Caller } from './sessions.js';
+import type { Caller } from '../domain/sessions/service.js';
 
 interface Row {
   id: string;

@@ -5,9 +5,9 @@ import type { AppContext } from '../context.js';
 import { mailReviewDecision } from './notices.js';
 import { iso, isoOrNull } from '../db/sql.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
-import { isUuid } from '../sessions/queries.js';
-import type { Caller } from './sessions.js';
-import { publicUser } from './submissions.js';
+import { isUuid } from '../domain/sessions/queries.js';
+import type { Caller } from '../domain/sessions/service.js';
+import { publicUser } from '../domain/submissions/service.js';
 
 interface ReviewRow {
   id: string;

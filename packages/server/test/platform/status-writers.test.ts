@@ -8,10 +8,12 @@ import { expect, test } from 'vitest';
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 
 const OWNERS: Record<string, string> = {
-  agent_sessions: 'sessions/session-lifecycle.ts',
-  generation_attempts: 'sessions/attempts.ts',
+  agent_sessions: 'domain/sessions/lifecycle.ts',
+  generation_attempts: 'domain/attempts/lifecycle.ts',
   jobs: 'jobs/queue.ts',
-  submissions: 'services/submission-lifecycle.ts',
+  submissions: 'domain/submissions/lifecycle.ts',
+  sweep_problems: 'domain/sweeps/lifecycle.ts',
+  user_instructions: 'domain/sessions/instruction-chain.ts',
 };
 
 function sources(dir: string): string[] {
@@ -38,7 +40,7 @@ test('the scanner sees both kinds of write', () => {
   expect(statusWrites('INSERT INTO submissions (user_id, status) VALUES ($1, $2)')).toEqual(['submissions']);
 });
 
-test('one writer per status column: sessions, attempts, jobs, submissions', () => {
+test('one writer per status column: sessions, attempts, jobs, submissions, sweep problems, instructions', () => {
   const writers: Record<string, Set<string>> = {};
   for (const file of sources(SRC)) {
     for (const table of statusWrites(readFileSync(file, 'utf8'))) {
@@ -51,4 +53,37 @@ test('one writer per status column: sessions, attempts, jobs, submissions', () =
   for (const [table, owner] of Object.entries(OWNERS)) {
     expect([...(writers[table] ?? [])], `writers of ${table}.status`).toEqual([owner]);
   }
+});
+
+test('every status column of the schema has an owner above', () => {
+  const migrations = fileURLToPath(new URL('../../migrations', import.meta.url));
+  const tables = new Set<string>();
+  for (const name of readdirSync(migrations).filter((n) => n.endsWith('.sql'))) {
+    const sql = readFileSync(join(migrations, name), 'utf8');
+    for (const m of sql.matchAll(/CREATE TABLE (?:IF NOT EXISTS )?(\w+)\s*\(([\s\S]*?)\n\);/gi))
+      if (/^\s*status\s/im.test(m[2] as string)) tables.add(m[1] as string);
+    for (const m of sql.matchAll(/ALTER TABLE (\w+) ADD COLUMN (?:IF NOT EXISTS )?status\s/gi))
+      tables.add(m[1] as string);
+  }
+  expect([...tables].sort()).toEqual(Object.keys(OWNERS).sort());
+});
+
+test('every transition table is used by its owner: each move is guarded by it', () => {
+  const tables: string[] = [];
+  for (const file of sources(SRC)) {
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/export const (\w+_TRANSITIONS)\b/g)) {
+      tables.push(m[1] as string);
+      const uses = text.split(m[1] as string).length - 1;
+      expect(uses, `${m[1]} in ${relative(SRC, file)} is read besides its definition`).toBeGreaterThan(1);
+    }
+  }
+  expect(tables.sort()).toEqual([
+    'ATTEMPT_TRANSITIONS',
+    'INSTRUCTION_TRANSITIONS',
+    'JOB_TRANSITIONS',
+    'SESSION_TRANSITIONS',
+    'SUBMISSION_TRANSITIONS',
+    'SWEEP_PROBLEM_TRANSITIONS',
+  ]);
 });

@@ -1,4 +1,4 @@
-// The attempt lifecycle (sessions/attempts.ts) moves an attempt only along DESIGN 3's arrows; anything else changes
+// The attempt lifecycle (domain/attempts/lifecycle.ts) moves an attempt only along DESIGN 3's arrows; anything else changes
 // nothing. It also makes the job each move calls for: a queued attempt's generate job, an evaluating one's evaluate job.
 import type { AgentSession, EvaluationState } from '@kernelforge/sdk';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -10,11 +10,11 @@ import {
   markFailed,
   markGenerating,
   markStopped,
-} from '../../src/sessions/attempts.js';
+} from '../../src/domain/attempts/lifecycle.js';
 import { JOB_PRIORITY } from '../../src/jobs/types.js';
 import type { SessionRow } from '../../src/db/rows.js';
-import { continueInstruction } from '../../src/sessions/instruction-chain.js';
-import { findSession } from '../../src/sessions/queries.js';
+import { continueInstruction } from '../../src/domain/sessions/instruction-chain.js';
+import { findSession } from '../../src/domain/sessions/queries.js';
 import type { TestServer, TestUser } from '../helpers/server.js';
 import { CPU, fakeState, json, registerRunner, startProductServer } from './helpers.js';
 

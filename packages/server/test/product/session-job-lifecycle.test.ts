@@ -1,11 +1,11 @@
-// The session lifecycle (sessions/session-lifecycle.ts) publishes one `session.status` per change and none without one;
+// The session lifecycle (domain/sessions/lifecycle.ts) publishes one `session.status` per change and none without one;
 // a stop cancels the attempts' jobs through the job owner (jobs/queue.ts); a lapsed lease sends a submission back to queued.
 import type { AgentSession, Submission } from '@kernelforge/sdk';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { reapExpiredLeases } from '../../src/jobs/queue.js';
-import { settleRequeuedJobs } from '../../src/services/evaluation-results.js';
-import { canTransitionSubmission } from '../../src/services/submission-lifecycle.js';
-import { canTransitionSession, markSessionIdle } from '../../src/sessions/session-lifecycle.js';
+import { settleRequeuedJobs } from '../../src/domain/evaluation/results.js';
+import { canTransitionSubmission } from '../../src/domain/submissions/lifecycle.js';
+import { canTransitionSession, markSessionIdle } from '../../src/domain/sessions/lifecycle.js';
 import type { TestServer, TestUser } from '../helpers/server.js';
 import { CPU, CPU_B, claim, json, registerRunner, startProductServer } from './helpers.js';
 

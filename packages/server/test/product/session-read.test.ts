@@ -1,7 +1,7 @@
-// GET /agent-session/{id} is assembled by Postgres (sessions/session-json.ts): it must say exactly what getSession says.
+// GET /agent-session/{id} is assembled by Postgres (domain/sessions/session-json.ts): it must say exactly what getSession says.
 import { AgentSession } from '@kernelforge/sdk';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { getSession as sessionFromService } from '../../src/services/sessions.js';
+import { getSession as sessionFromService } from '../../src/domain/sessions/service.js';
 import type { TestServer, TestUser } from '../helpers/server.js';
 import { CPU, claim, fakeState, json, postResult, registerRunner, startProductServer, waitFor } from './helpers.js';
 

@@ -11,14 +11,14 @@ import {
 } from '@kernelforge/sdk';
 import type { CreateCustomSessionRequest as CustomSchema } from '@kernelforge/sdk';
 import type { z } from 'zod';
-import { ConflictError, LimitError, NotFoundError } from '../errors.js';
-import { createAttempt } from '../sessions/attempts.js';
-import { DEFAULT_INSTRUCTION, dailyAttemptsLeft, publish } from '../sessions/instruction-chain.js';
-import { findSession, ownSession, sessionAttempts, sessionInstructions } from '../sessions/queries.js';
-import { markSessionActive } from '../sessions/session-lifecycle.js';
-import { stopSessionWork } from '../sessions/stop.js';
-import { customProblemName, customToProblem } from '../sessions/custom-problem.js';
-import type { AppContext } from '../context.js';
+import { ConflictError, LimitError, NotFoundError } from '../../errors.js';
+import { createAttempt } from '../attempts/lifecycle.js';
+import { DEFAULT_INSTRUCTION, dailyAttemptsLeft, publish } from './instruction-chain.js';
+import { findSession, ownSession, sessionAttempts, sessionInstructions } from './queries.js';
+import { markSessionActive } from './lifecycle.js';
+import { stopSessionWork } from './stop.js';
+import { customProblemName, customToProblem } from './custom-problem.js';
+import type { AppContext } from '../../context.js';
 import {
   type AttemptRow,
   bestAttempt,
@@ -30,9 +30,9 @@ import {
   toInstruction,
   toSession,
   toSessionSummary,
-} from '../db/rows.js';
-import type { Sql } from '../db/sql.js';
-import { enforceDailyQuota, requireDevice, resolveAgent } from './validation.js';
+} from '../../db/rows.js';
+import type { Sql } from '../../db/sql.js';
+import { enforceDailyQuota, requireDevice, resolveAgent } from '../validation.js';
 
 export interface Caller {
   id: string;

@@ -1,9 +1,9 @@
 // A running session's horizon: where its current attempt's job stands in its queue, and how long the phase usually takes.
 import { EvaluationProgress, type QueuePosition, type SessionProgress } from '@kernelforge/sdk';
-import type { AppContext } from '../context.js';
-import type { Sql } from '../db/sql.js';
-import { ownSession } from '../sessions/queries.js';
-import type { Caller } from './sessions.js';
+import type { AppContext } from '../../context.js';
+import type { Sql } from '../../db/sql.js';
+import { ownSession } from './queries.js';
+import type { Caller } from './service.js';
 
 type Phase = NonNullable<SessionProgress['phase']>;
 

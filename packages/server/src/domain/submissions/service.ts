@@ -1,17 +1,15 @@
 // Submissions: a user's own source evaluated in ranked mode with the leaderboard's secret seed; their reads.
-import { torchJobProblem } from '@kernelforge/runner';
-import type { CreateSubmissionRequest, EvaluationJobPayload, SubmissionDetail, Submission } from '@kernelforge/sdk';
-import { InvalidInputError, NotFoundError } from '../errors.js';
-import { enqueueJob } from '../jobs/queue.js';
-import { JOB_PRIORITY } from '../jobs/types.js';
+import type { CreateSubmissionRequest, SubmissionDetail, Submission } from '@kernelforge/sdk';
+import { InvalidInputError, NotFoundError } from '../../errors.js';
+import { enqueueEvaluation } from '../evaluation/jobs.js';
+import { JOB_PRIORITY } from '../../jobs/types.js';
 import { findAttempt, findSession, isUuid } from '../sessions/queries.js';
-import type { AppContext } from '../context.js';
-import type { Caller } from './sessions.js';
-import { leaderboardSeed } from '../db/seeds.js';
-import { iso, isoOrNull } from '../db/sql.js';
-import { insertSubmission } from './submission-lifecycle.js';
-import { figuresOnly, readsWhole } from './result-visibility.js';
-import { enforceDailyQuota, requireDevice } from './validation.js';
+import type { AppContext } from '../../context.js';
+import type { Caller } from '../sessions/service.js';
+import { iso, isoOrNull } from '../../db/sql.js';
+import { insertSubmission } from './lifecycle.js';
+import { figuresOnly, readsWhole } from '../result-visibility.js';
+import { enforceDailyQuota, requireDevice } from '../validation.js';
 
 export interface SubmissionRow {
   id: string;
@@ -120,29 +118,15 @@ export async function createSubmission(
       sessionId,
       attemptId: body.attempt_id ?? null,
     });
-    const payload: EvaluationJobPayload = {
+    await enqueueEvaluation(ctx, tx, {
       kind: 'submission',
-      target_id: submissionId,
-      mode: 'ranked',
-      problem_name: problem.name,
+      targetId: submissionId,
+      problemName: problem.name,
       device: device.id,
       language: body.language,
       source: body.source,
-      secret_seed: await leaderboardSeed(tx, problem.name, device.id),
-    };
-    // A pytorch problem travels with its job (file and this device's sizes): a remote runner may not have it.
-    if (problem.kind === 'pytorch') {
-      const tp = torchJobProblem(payload, (await ctx.catalogue.definitions()).get(problem.name), device);
-      if (tp) payload.torch_problem = tp;
-    }
-    await enqueueJob(tx, {
-      kind: 'evaluate',
-      payload,
-      device: device.id,
-      maxAttempts: ctx.config.jobs.maxTries,
-      dedupeKey: `evaluate:submission:${submissionId}`,
-      priority: JOB_PRIORITY.submission,
       ownerId: user.id,
+      priority: JOB_PRIORITY.submission,
     });
     return submissionId;
   });

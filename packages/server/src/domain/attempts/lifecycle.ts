@@ -1,11 +1,11 @@
 // The one owner of a generation attempt's lifecycle: every status write, every attempt event and every attempt job
 // (a queued attempt's `generate` job, an evaluating one's `evaluate` job) goes through here.
 import type { AttemptStatus, EvaluationState } from '@kernelforge/sdk';
-import type { AppContext } from '../context.js';
-import { ATTEMPT_COLUMNS, type AttemptRow, toAttempt } from '../db/rows.js';
-import type { Sql } from '../db/sql.js';
-import { type AttemptSession, enqueueEvaluate, enqueueGenerate, problemKind, sessionLanguage } from './attempt-jobs.js';
-import { isUuid } from './queries.js';
+import type { AppContext } from '../../context.js';
+import { ATTEMPT_COLUMNS, type AttemptRow, toAttempt } from '../../db/rows.js';
+import type { Sql } from '../../db/sql.js';
+import { type AttemptSession, enqueueEvaluate, enqueueGenerate, problemKind, sessionLanguage } from './jobs.js';
+import { isUuid } from '../sessions/queries.js';
 
 /**
  * The legal moves, as the statuses each target may be reached from (DESIGN 3:

@@ -1,11 +1,11 @@
 // Builds what an agent sees for one attempt: the problem, the device, this session's history, best attempt and instructions.
 import type { Device, Language, Problem } from '@kernelforge/sdk';
-import type { AgentAttemptView, AgentContext } from '../agents/index.js';
-import { customToProblem } from './custom-problem.js';
-import type { AppContext } from '../context.js';
-import { type AttemptRow, bestAttempt, type SessionRow } from '../db/rows.js';
+import type { AgentAttemptView, AgentContext } from '../../agents/index.js';
+import { customToProblem } from '../sessions/custom-problem.js';
+import type { AppContext } from '../../context.js';
+import { type AttemptRow, bestAttempt, type SessionRow } from '../../db/rows.js';
 import type { CustomProblemInput } from '@kernelforge/sdk';
-import { sessionAttempts, sessionInstructions } from './queries.js';
+import { sessionAttempts, sessionInstructions } from '../sessions/queries.js';
 
 const view = (a: AttemptRow): AgentAttemptView => ({
   attempt_number: a.attempt_number,

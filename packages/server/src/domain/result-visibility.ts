@@ -1,6 +1,6 @@
 // What a reader other than a result's author sees of it (issue 31): its figures, never what was derived from its source.
 import type { BenchmarkingResult, CorrectnessCase, EvaluationState } from '@kernelforge/sdk';
-import type { Caller } from './sessions.js';
+import type { Caller } from './sessions/service.js';
 
 /** The author and superusers read a result whole; everyone else reads its figures (figuresOnly). */
 export function readsWhole(viewer: Pick<Caller, 'id' | 'is_superuser'>, authorId: string): boolean {

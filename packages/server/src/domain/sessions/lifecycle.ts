@@ -1,8 +1,8 @@
 // The one owner of an agent session's status: every write of `agent_sessions.status` and every `session.status` event.
 import type { SessionStatus } from '@kernelforge/sdk';
-import type { AppContext } from '../context.js';
-import type { Sql } from '../db/sql.js';
-import { LIVE_ATTEMPT_SQL } from './attempts.js';
+import type { AppContext } from '../../context.js';
+import type { Sql } from '../../db/sql.js';
+import { LIVE_ATTEMPT_SQL } from '../attempts/lifecycle.js';
 
 /**
  * The legal moves, as the statuses each target may be reached from. A session is created `active` (the column's

@@ -80,3 +80,10 @@ export async function enforceDailyQuota(
       : `This needs ${needed} ${what}, but the daily limit of ${limit} leaves ${Math.max(0, limit - used)} (${used} used in the last 24 hours): ${used + needed - limit} over the limit`;
   throw new LimitError(detail, retry);
 }
+
+/** The device ids a `?device=` filter matches: the id as given (results kept under it, a device no runner serves
+    now included) and the device it names today (a generic `cpu-x86_64` names the one x86-64 cpu device). */
+export async function deviceIds(ctx: AppContext, id: string): Promise<string[]> {
+  const named = (await ctx.devices.resolve(id)).device?.id;
+  return named && named !== id ? [id, named] : [id];
+}

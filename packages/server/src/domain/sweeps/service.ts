@@ -17,17 +17,17 @@ import {
   type SweepStatus,
   type SweepSummary,
 } from '@kernelforge/sdk';
-import type { AppContext } from '../context.js';
-import { iso, type Sql } from '../db/sql.js';
-import { cancelQueuedEvaluations } from '../jobs/queue.js';
-import { invalidInput as invalid, NotFoundError } from '../errors.js';
+import type { AppContext } from '../../context.js';
+import { iso, type Sql } from '../../db/sql.js';
+import { cancelQueuedEvaluations } from '../../jobs/queue.js';
+import { invalidInput as invalid, NotFoundError } from '../../errors.js';
 import { isUuid } from '../sessions/queries.js';
 import { stopSessionWork } from '../sessions/stop.js';
-import { sweepJobKey } from '../sessions/sweep-runs.js';
+import { insertSweepProblem, stopSweepProblems } from './lifecycle.js';
+import { sweepJobKey } from './scoring.js';
 import { publish } from '../sessions/instruction-chain.js';
-import { assertCanQueue, type Caller, startCatalogueSession } from './sessions.js';
-import { deviceIds } from './leaderboards.js';
-import { enforceDailyQuota, requireDevice, resolveAgent, resolveDevice } from './validation.js';
+import { assertCanQueue, type Caller, startCatalogueSession } from '../sessions/service.js';
+import { deviceIds, enforceDailyQuota, requireDevice, resolveAgent, resolveDevice } from '../validation.js';
 
 interface SweepRow {
   id: string;
@@ -196,10 +196,7 @@ export async function createSweep(ctx: AppContext, user: Caller, request: Create
         instruction: instruction ?? undefined,
         maxAttempts: body.attempts_per_problem,
       });
-      await tx.query(
-        'INSERT INTO sweep_problems (sweep_id, position, problem_name, session_id) VALUES ($1, $2, $3, $4)',
-        [sweepId, position, problem.name, sessionId],
-      );
+      await insertSweepProblem(tx, { sweepId, position, problemName: problem.name, sessionId });
     }
     return sweepId;
   });
@@ -340,10 +337,10 @@ async function stopSweepWork(ctx: AppContext, tx: Sql, sweepId: string): Promise
   }
   const evaluating = rows.filter((r) => r.status === 'evaluating').map((r) => sweepJobKey(r.id));
   const cancelled = await cancelQueuedEvaluations(tx, evaluating);
-  await tx.query(
-    `UPDATE sweep_problems SET status = 'stopped'
-     WHERE sweep_id = $1 AND (status = 'pending' OR (status = 'evaluating' AND id::text = ANY($2::text[])))`,
-    [sweepId, cancelled.map((c) => String((c.payload as { target_id?: unknown }).target_id))],
+  await stopSweepProblems(
+    tx,
+    sweepId,
+    cancelled.map((c) => String((c.payload as { target_id?: unknown }).target_id)),
   );
 }
 

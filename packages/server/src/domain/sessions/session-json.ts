@@ -1,7 +1,7 @@
 // The hot read path: GET a session as wire JSON assembled by Postgres in one query, without re-parsing stored JSON.
-import { NotFoundError } from '../errors.js';
-import { prepared, type Sql } from '../db/sql.js';
-import type { Alongside } from '../http/auth.js';
+import { NotFoundError } from '../../errors.js';
+import { prepared, type Sql } from '../../db/sql.js';
+import type { Alongside } from '../../http/auth.js';
 import { isUuid } from './queries.js';
 
 // ISO 8601 UTC with milliseconds, as Date.toISOString writes it (to_char's MS truncates, like JS Dates do).
@@ -122,7 +122,7 @@ export class SessionJsonCache {
  * The caller's session as the body of GET /agent-session/{id} (the sdk's AgentSession), or the 404 that also answers
  * for other people's sessions. Postgres renders it (stored JSON such as evaluation states goes to the socket as text,
  * never parsed and re-serialised here), and the rendering is reused while the session's rows are unchanged. UTF-8.
- * The same shape as services/sessions.ts getSession, which test/product/session-read.test.ts holds it to.
+ * The same shape as domain/sessions/service.ts getSession, which test/product/session-read.test.ts holds it to.
  */
 export async function sessionJson(
   sql: Sql,

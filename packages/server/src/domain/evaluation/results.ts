@@ -1,23 +1,15 @@
-// Where evaluation outcomes land, whoever ran them (a standalone runner over HTTP or the in-process one), and what dead jobs mean.
-import type { EvaluationJobPayload, EvaluationState } from '@kernelforge/sdk';
-import { claimJob, completeJob, failJob, lockLeasedJob } from '../jobs/queue.js';
-import { noteDead, noteEvaluation, noteRetry } from '../jobs/telemetry.js';
-import type { ClaimOptions, Job } from '../jobs/types.js';
-import { markCompleted, markFailed } from '../sessions/attempts.js';
-import { settleDeadGeneration } from '../sessions/generate-worker.js';
-import { continueInstruction } from '../sessions/instruction-chain.js';
+// Where evaluation outcomes land, whoever ran them (a standalone runner over HTTP or the in-process one), and what dead
+// jobs mean: every claim, requeue, result and dead job is routed to its target through the registry (registry.ts).
+import type { EvaluationState } from '@kernelforge/sdk';
+import { claimJob, completeJob, failJob, lockLeasedJob } from '../../jobs/queue.js';
+import { noteDead, noteEvaluation, noteRetry } from '../../jobs/telemetry.js';
+import type { ClaimOptions, Job } from '../../jobs/types.js';
+import { settleDeadGeneration } from '../attempts/generate-worker.js';
 import { findSession } from '../sessions/queries.js';
-import { failSweepEvaluation, recordSweepEvaluation } from '../sessions/sweep-runs.js';
 import { genericDeviceId } from '@kernelforge/runner';
-import type { AppContext } from '../context.js';
-import type { Sql } from '../db/sql.js';
-import {
-  markSubmissionCompleted,
-  markSubmissionEvaluating,
-  markSubmissionFailed,
-  markSubmissionQueued,
-  redactRanked,
-} from './submission-lifecycle.js';
+import type { AppContext } from '../../context.js';
+import type { Sql } from '../../db/sql.js';
+import { targetOf } from './registry.js';
 
 export type ResultOutcome = 'recorded' | 'retry' | 'dead' | 'lost';
 
@@ -39,8 +31,10 @@ export async function claimEvaluation(ctx: AppContext, opts: Omit<ClaimOptions, 
   }
   return ctx.db.transaction(async (tx) => {
     const job = await claimJob(tx, { ...opts, ...(devices ? { devices } : {}), kinds: ['evaluate'] });
-    const payload = job?.payload as unknown as EvaluationJobPayload | undefined;
-    if (payload?.kind === 'submission') await markSubmissionEvaluating(tx, payload.target_id);
+    if (job) {
+      const { target, id } = targetOf(job);
+      await target.onClaim?.(tx, id);
+    }
     return job;
   });
 }
@@ -48,9 +42,9 @@ export async function claimEvaluation(ctx: AppContext, opts: Omit<ClaimOptions, 
 /** Evaluate jobs that went back to the queue (a retryable error, a lapsed lease): their submissions wait again. */
 export async function settleRequeuedJobs(sql: Sql, jobs: Job[]): Promise<void> {
   for (const job of jobs) {
-    const payload = job.payload as unknown as EvaluationJobPayload;
-    if (job.kind === 'evaluate' && payload.kind === 'submission')
-      await markSubmissionQueued(sql, payload.target_id, job.last_error);
+    if (job.kind !== 'evaluate') continue;
+    const { target, id } = targetOf(job);
+    await target.onRequeue?.(sql, id, job.last_error);
   }
 }
 
@@ -94,10 +88,8 @@ export async function recordEvaluation(
     if (peek[0]?.session_id) await findSession(tx, peek[0].session_id, { lock: true });
     const job = await lockLeasedJob(tx, jobId, leaseToken);
     if (!job) return 'lost';
-    const payload = job.payload as unknown as EvaluationJobPayload;
-    if (payload.kind === 'attempt') await recordAttemptEvaluation(ctx, tx, payload.target_id, report.state);
-    else if (payload.kind === 'sweep') await recordSweepEvaluation(tx, payload.target_id, redactRanked(report.state));
-    else await markSubmissionCompleted(tx, payload.target_id, report.state);
+    const { target, id } = targetOf(job);
+    await target.onResult(ctx, tx, id, report.state);
     await completeJob(tx, jobId, leaseToken);
     landed.job = job;
     return 'recorded' as const;
@@ -106,36 +98,14 @@ export async function recordEvaluation(
   return outcome;
 }
 
-async function recordAttemptEvaluation(
-  ctx: AppContext,
-  tx: Sql,
-  attemptId: string,
-  state: EvaluationState,
-): Promise<void> {
-  const attempt = await markCompleted(ctx, tx, attemptId, state);
-  if (!attempt) return;
-  await tx.query('UPDATE agent_sessions SET runner_seconds = runner_seconds + $2, updated_at = now() WHERE id = $1', [
-    attempt.session_id,
-    state.runner_seconds,
-  ]);
-  await continueInstruction(ctx, tx, attempt.session_id, attempt.instruction_id);
-}
-
-/** A job out of tries: its attempt or submission fails with the reason, and the session loop moves on. */
+/** A job out of tries: a generation's attempt fails (generate-worker.ts); an evaluation's target says what it means. */
 export async function settleDeadJob(ctx: AppContext, job: Job): Promise<void> {
   if (job.kind === 'generate') return settleDeadGeneration(ctx, job);
   const reason = job.dead_reason ?? job.last_error ?? 'failed';
   await ctx.db.transaction(async (tx) => {
     if (job.session_id) await findSession(tx, job.session_id, { lock: true });
-    const payload = job.payload as unknown as EvaluationJobPayload;
-    if (payload.kind === 'submission') {
-      await markSubmissionFailed(tx, payload.target_id, `Evaluation failed: ${reason}`);
-      return;
-    }
-    if (payload.kind === 'sweep') return failSweepEvaluation(tx, payload.target_id, reason);
-    const attempt = await markFailed(ctx, tx, payload.target_id, `Evaluation failed: ${reason}`);
-    // The runner failing is not the candidate's fault: the instruction goes on with its next attempt.
-    if (attempt) await continueInstruction(ctx, tx, attempt.session_id, attempt.instruction_id);
+    const { target, id } = targetOf(job);
+    await target.onDead(ctx, tx, id, reason);
   });
 }
 

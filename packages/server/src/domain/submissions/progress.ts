@@ -1,11 +1,11 @@
 // A submission's horizon while its ranked evaluation is not finished: its place in the device's queue, or what its
 // runner reports now and how long ranked evaluations of the problem on the device usually take.
 import type { SubmissionProgress } from '@kernelforge/sdk';
-import type { AppContext } from '../context.js';
-import { NotFoundError } from '../errors.js';
+import type { AppContext } from '../../context.js';
+import { NotFoundError } from '../../errors.js';
 import { isUuid } from '../sessions/queries.js';
-import { evaluationOf, median, queuePosition } from './session-progress.js';
-import type { Caller } from './sessions.js';
+import { evaluationOf, median, queuePosition } from '../sessions/progress.js';
+import type { Caller } from '../sessions/service.js';
 
 const NOTHING: SubmissionProgress = {
   phase: null,

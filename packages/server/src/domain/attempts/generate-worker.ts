@@ -1,16 +1,16 @@
 // Generate workers: claim `generate` jobs on the one lease loop, run the session's agent for one attempt, and hand
-// the candidate to attempts.ts (`markEvaluating` stores it and enqueues its evaluation).
-import { AgentError, type AgentResult, agentsConfigFrom, createAgent } from '../agents/index.js';
+// the candidate to lifecycle.ts (`markEvaluating` stores it and enqueues its evaluation).
+import { AgentError, type AgentResult, agentsConfigFrom, createAgent } from '../../agents/index.js';
 import { type LeaseWorker, runLeaseLoop, type Settled } from '@kernelforge/runner';
-import { claimJob, completeJob, failJob, heartbeatJob, lockLeasedJob } from '../jobs/queue.js';
-import { noteDead, noteRetry } from '../jobs/telemetry.js';
-import type { Job } from '../jobs/types.js';
-import type { AppContext } from '../context.js';
-import type { AttemptRow, SessionRow } from '../db/rows.js';
+import { claimJob, completeJob, failJob, heartbeatJob, lockLeasedJob } from '../../jobs/queue.js';
+import { noteDead, noteRetry } from '../../jobs/telemetry.js';
+import type { Job } from '../../jobs/types.js';
+import type { AppContext } from '../../context.js';
+import type { AttemptRow, SessionRow } from '../../db/rows.js';
 import { buildAgentContext } from './agent-context.js';
-import { markEvaluating, markFailed, markGenerating } from './attempts.js';
-import { finishInstruction, publish, settleSession } from './instruction-chain.js';
-import { findAttempt, findSession } from './queries.js';
+import { markEvaluating, markFailed, markGenerating } from './lifecycle.js';
+import { finishInstruction, publish, settleSession } from '../sessions/instruction-chain.js';
+import { findAttempt, findSession } from '../sessions/queries.js';
 
 const IDLE_POLL_MS = 1000;
 const DELTA_FLUSH_MS = 200;

@@ -1,13 +1,13 @@
 // The jobs an attempt's transitions call for (its `generate` job when it is queued, its `evaluate` job when it is
-// evaluating), built here and enqueued in the caller's transaction. Imported only by attempts.ts, the attempt
+// evaluating, built by the one evaluation-job factory, evaluation/jobs.ts), enqueued in the caller's transaction. Imported only by lifecycle.ts, the attempt
 // lifecycle's owner: nothing else enqueues attempt jobs.
-import { torchJobProblem } from '@kernelforge/runner';
 import type { EvaluationJobPayload, Language } from '@kernelforge/sdk';
-import type { AppContext } from '../context.js';
-import type { AttemptRow, SessionRow } from '../db/rows.js';
-import type { Sql } from '../db/sql.js';
-import { enqueueJob } from '../jobs/queue.js';
-import { JOB_PRIORITY } from '../jobs/types.js';
+import type { AppContext } from '../../context.js';
+import type { AttemptRow, SessionRow } from '../../db/rows.js';
+import type { Sql } from '../../db/sql.js';
+import { enqueueJob } from '../../jobs/queue.js';
+import { enqueueEvaluation } from '../evaluation/jobs.js';
+import { JOB_PRIORITY } from '../../jobs/types.js';
 
 /** What of its session an attempt's jobs are made from (the caller holds the session row's lock). */
 export type AttemptSession = Pick<SessionRow, 'id' | 'owner_id' | 'problem_name' | 'custom_problem' | 'device'>;
@@ -57,36 +57,17 @@ export async function enqueueEvaluate(
   session: AttemptSession,
   attempt: AttemptRow,
 ): Promise<void> {
-  const payload: EvaluationJobPayload = {
+  await enqueueEvaluation(ctx, tx, {
     kind: 'attempt',
-    target_id: attempt.id,
-    mode: 'benchmark',
-    problem_name: session.problem_name,
+    targetId: attempt.id,
+    problemName: session.problem_name,
     device: session.device,
     language: attempt.language as Language,
     source: attempt.source ?? '',
-    ...(session.custom_problem
-      ? { custom_problem: session.custom_problem as EvaluationJobPayload['custom_problem'] }
-      : {}),
-  };
-  // A pytorch problem travels with its job (file and this device's sizes), as submissions do: a remote runner may not have it.
-  if (!session.custom_problem && (await problemKind(ctx, session)) === 'pytorch') {
-    // Only the device's kind picks the sizes; no device lookup here (it would query outside `tx`, and PGlite's
-    // single connection is held by this transaction).
-    const kind = session.device.startsWith('cuda') ? 'cuda' : 'cpu';
-    const def = (await ctx.catalogue.definitions()).get(session.problem_name);
-    const tp = torchJobProblem(payload, def, { kind } as Parameters<typeof torchJobProblem>[2]);
-    if (tp) payload.torch_problem = tp;
-  }
-  await enqueueJob(tx, {
-    kind: 'evaluate',
-    payload,
-    device: session.device,
+    customProblem: (session.custom_problem as EvaluationJobPayload['custom_problem']) ?? undefined,
     sessionId: session.id,
-    maxAttempts: ctx.config.jobs.maxTries,
-    dedupeKey: `evaluate:attempt:${attempt.id}`,
-    priority: await attemptPriority(tx, attempt),
     ownerId: session.owner_id,
+    priority: await attemptPriority(tx, attempt),
   });
 }
 

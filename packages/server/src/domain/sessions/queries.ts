@@ -1,5 +1,5 @@
 // Reads of sessions, instructions and attempts shared by the services and the session loop.
-import { NotFoundError } from '../errors.js';
+import { NotFoundError } from '../../errors.js';
 import {
   ATTEMPT_COLUMNS,
   type AttemptRow,
@@ -7,8 +7,8 @@ import {
   type InstructionRow,
   SESSION_COLUMNS,
   type SessionRow,
-} from '../db/rows.js';
-import type { Sql } from '../db/sql.js';
+} from '../../db/rows.js';
+import type { Sql } from '../../db/sql.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A malformed id cannot name a row; answering 404 (not a database error) keeps ids opaque. */

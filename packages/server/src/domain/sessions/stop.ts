@@ -1,10 +1,10 @@
 // Stopping work now: cancel pending jobs, mark unfinished attempts stopped; attempts already evaluated stay as they are.
-import type { AppContext } from '../context.js';
-import type { Sql } from '../db/sql.js';
-import { LIVE_ATTEMPT_SQL, markStopped } from './attempts.js';
-import { cancelAttemptJobs } from '../jobs/queue.js';
+import type { AppContext } from '../../context.js';
+import type { Sql } from '../../db/sql.js';
+import { LIVE_ATTEMPT_SQL, markStopped } from '../attempts/lifecycle.js';
+import { cancelAttemptJobs } from '../../jobs/queue.js';
 import { finishInstruction, settleSession } from './instruction-chain.js';
-import { markSessionStopped } from './session-lifecycle.js';
+import { markSessionStopped } from './lifecycle.js';
 
 /**
  * Stops the unfinished attempts of a session (or of one instruction). Generating attempts are aborted:

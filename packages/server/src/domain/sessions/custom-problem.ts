@@ -1,7 +1,7 @@
 // A user's own reference (CustomProblemInput) as an sdk Problem, built by the runner's own rules so both sides agree.
 import { customProblemDefinition, toPublicProblem } from '@kernelforge/runner';
 import type { CustomProblemInput, Problem } from '@kernelforge/sdk';
-import { InvalidInputError } from '../errors.js';
+import { InvalidInputError } from '../../errors.js';
 
 /** A private problem name for a custom session (never on a leaderboard). */
 export function customProblemName(sessionName: string): string {

@@ -1,14 +1,14 @@
 // The instruction chain, DESIGN 7's session loop as transactional steps (nothing here loops: each step runs when an
-// attempt ends): continue an instruction with its next attempt (created, with its job, by attempts.ts) or finish it,
-// settle the session (its status through session-lifecycle.ts).
-import type { SessionEvent } from '@kernelforge/sdk';
-import type { AppContext } from '../context.js';
-import { type SessionRow, toInstruction } from '../db/rows.js';
-import type { Sql } from '../db/sql.js';
-import { createAttempt, LIVE_ATTEMPT_SQL } from './attempts.js';
+// attempt ends): continue an instruction with its next attempt (created, with its job, by attempts/lifecycle.ts) or finish it,
+// settle the session (its status through lifecycle.ts).
+import type { InstructionStatus, SessionEvent } from '@kernelforge/sdk';
+import type { AppContext } from '../../context.js';
+import { type SessionRow, toInstruction } from '../../db/rows.js';
+import type { Sql } from '../../db/sql.js';
+import { createAttempt, LIVE_ATTEMPT_SQL } from '../attempts/lifecycle.js';
 import { findInstruction, findSession } from './queries.js';
-import { markSessionActive, markSessionIdle } from './session-lifecycle.js';
-import { scoreSweepProblem } from './sweep-runs.js';
+import { markSessionActive, markSessionIdle } from './lifecycle.js';
+import { scoreSweepProblem } from '../sweeps/scoring.js';
 
 export const DEFAULT_INSTRUCTION = 'Optimize for speed';
 
@@ -85,15 +85,25 @@ export async function continueInstruction(
   await settleSession(ctx, tx, sessionId);
 }
 
+/**
+ * An instruction's legal moves (this file is the one writer of `user_instructions.status`): it is created `active`
+ * and ends once, completed or stopped; a final instruction stays as it is.
+ */
+export const INSTRUCTION_TRANSITIONS = {
+  completed: ['active', 'generating'],
+  stopped: ['active', 'generating'],
+} as const satisfies Partial<Record<InstructionStatus, readonly InstructionStatus[]>>;
+
 /** Marks an instruction completed or stopped (unless already final) and tells subscribers. */
 export async function finishInstruction(
   ctx: AppContext,
   tx: Sql,
   instructionId: string,
-  status: 'completed' | 'stopped',
+  status: keyof typeof INSTRUCTION_TRANSITIONS,
 ) {
+  const from = INSTRUCTION_TRANSITIONS[status].map((s) => `'${s}'`).join(', ');
   const rows = await tx.query<Parameters<typeof toInstruction>[0]>(
-    `UPDATE user_instructions SET status = $2 WHERE id = $1 AND status IN ('active', 'generating')
+    `UPDATE user_instructions SET status = $2 WHERE id = $1 AND status IN (${from})
      RETURNING id, session_id, text, name, starred, status, max_attempts, created_at, deleted_at`,
     [instructionId, status],
   );
@@ -106,7 +116,7 @@ export async function finishInstruction(
     });
 }
 
-/** An active session with no live attempt becomes idle (session-lifecycle.ts); a sweep's session then has its best
+/** An active session with no live attempt becomes idle (lifecycle.ts); a sweep's session then has its best
     attempt scored. */
 export async function settleSession(ctx: AppContext, tx: Sql, sessionId: string): Promise<void> {
   if (await markSessionIdle(ctx, tx, sessionId)) await scoreSweepProblem(ctx, tx, sessionId);

@@ -1,6 +1,6 @@
 // The one owner of a submission's lifecycle: every write of `submissions.status` goes through here.
 import type { EvaluationState, SubmissionStatus } from '@kernelforge/sdk';
-import type { Sql } from '../db/sql.js';
+import type { Sql } from '../../db/sql.js';
 import { isUuid } from '../sessions/queries.js';
 
 /**
