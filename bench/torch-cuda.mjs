@@ -2,7 +2,8 @@
 //   1. every shipped problem in problems/pytorch with its reference as candidate: accepted at 1.00x within 3%;
 //   2. a load_inline (CUDA) and a Triton ModelNew for two problems (101_HardSigmoid: hand-written; 201_Gemm_GELU_Scale:
 //      the tuner's generated kernels), each accepted, its figure beside a do_bench-style timing of the same module in
-//      the same run (bench/torch_do_bench.py: triton.testing.do_bench), within 1.3x;
+//      the same run (bench/torch_do_bench.py: triton.testing.do_bench), within 1.3x; and each one's torch facts
+//      (issue 37): the CUDA kernels of one call, and for a Triton answer its kernel's warps, stages, shared, registers;
 //   3. a wrong answer (incorrect);
 //   4. a tuner session on 201_Gemm_GELU_Scale (the built-in tuner's attempts, each evaluated): one faster than eager;
 //   5. the torch cheats of packages/runner/test/torch-cheats ported to CUDA, and two of the GPU's own
@@ -293,9 +294,39 @@ try {
   console.log(`FAIL  the tuner's 201 kernels could not be rendered: ${e.message}`);
   failures++;
 }
+/** Issue 37's torch facts of an accepted answer: the CUDA kernels of one call, and for a Triton answer each Triton
+    kernel's compiled metadata (warps, stages, shared memory, registers). Printed; null when as expected. */
+function torchFactsWrong(name, s) {
+  const t = s.compile?.facts?.torch;
+  for (const n of s.compile?.facts?.notes ?? []) console.log(`      facts note: ${n}`);
+  if (!t) return 'no torch facts';
+  console.log(
+    `      torch facts: ${t.ops_total} ${t.kind} in one call (${fmt(t.call_ms, 3)} ms profiled): ${t.ops
+      .slice(0, 4)
+      .map((o) => `${o.name.slice(0, 60)} ${fmt(o.self_ms, 4)} ms`)
+      .join('; ')}`,
+  );
+  for (const k of t.triton)
+    console.log(
+      `      triton ${k.name}: ${k.compiled ? `num_warps ${k.num_warps}, num_stages ${k.num_stages}, shared ${k.shared_bytes} B, ${k.registers} registers, ${k.spills} spills${k.best_config ? `, best ${k.best_config}` : ''}` : 'not compiled'}`,
+    );
+  if (t.triton_reason) console.log(`      triton: ${t.triton_reason}`);
+  if (t.kind !== 'cuda_kernels' || t.ops.length === 0) return `want CUDA kernels, got ${t.kind} (${t.ops.length})`;
+  if (!/^triton/.test(name)) return null;
+  const k = t.triton.find((x) => x.compiled);
+  if (!k || !(k.num_warps > 0) || k.num_stages == null || k.shared_bytes == null || !(k.registers > 0))
+    return `want a compiled Triton kernel with warps, stages, shared memory and registers: ${JSON.stringify(t.triton)}`;
+  if (!t.ops.some((o) => o.name.includes(k.name))) return `no profiled kernel named like ${k.name}`;
+  return null;
+}
+
 for (const [name, problem, source] of answers) {
   const s = await check(name, problem, source, accepted);
   if (!s) continue;
+  const factsWrong = rehearse || s.verdict !== 'accepted' ? null : torchFactsWrong(name, s);
+  if (factsWrong) failures++;
+  if (!rehearse && s.verdict === 'accepted')
+    console.log(`${factsWrong ? 'FAIL' : 'ok  '}  ${name} torch facts${factsWrong ? `: ${factsWrong}` : ''}`);
   const db = doBench(problem, source);
   if (db.error) {
     console.log(`      do_bench: failed: ${db.error.replace(/\n/g, ' | ')}`);

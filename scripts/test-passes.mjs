@@ -44,6 +44,8 @@ export const SERIAL_TIMING = [
   'packages/runner/test/timing.test.ts',
   'packages/runner/test/torch.test.ts',
   'packages/runner/test/torch-staged.test.ts',
+  // Evaluates PyTorch candidates to check their torch facts (the extra, untimed profiled run).
+  'packages/runner/test/torch-facts.test.ts',
   // Compiles the tuner's CUDA kernels with nvcc and runs its Triton kernel through an interpreter on PyTorch.
   'packages/server/test/agents/tuner-torch-gpu.test.ts',
   'packages/server/test/agents/tuner-search.test.ts',

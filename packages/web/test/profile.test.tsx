@@ -143,6 +143,62 @@ describe('the Profile card', () => {
     expect(screen.getByText(/^PTX of _Z4reluPKfPfl, _Z7bigregsPKfPfi/)).toBeTruthy();
   });
 
+  it('a PyTorch result shows the kernels of one call and each Triton kernel’s metadata, no assembly', () => {
+    fakeApi({ 'GET /api/v1/devices': { body: { data: [], count: 0 } } });
+    const torchFacts = {
+      symbols: [],
+      assembly: '',
+      assembly_truncated: false,
+      hot_loop: null,
+      vectorization: null,
+      counters: { available: false, reason: 'not available for PyTorch candidates' },
+      torch: {
+        device: 'cuda' as const,
+        torch_version: '2.11.0',
+        kind: 'cuda_kernels' as const,
+        call_ms: 0.2,
+        ops: [{ name: 'relu_kernel', calls: 1, self_ms: 0.05, total_ms: 0.05 }],
+        ops_total: 1,
+        triton: [
+          {
+            name: 'relu_kernel',
+            compiled: true,
+            num_warps: 4,
+            num_stages: 3,
+            shared_bytes: 0,
+            registers: 16,
+            spills: 0,
+          },
+        ],
+      },
+    };
+    render(
+      <EvaluationReport
+        state={{
+          ...base,
+          sizes_used: { n: 1 },
+          compile: {
+            ok: true,
+            compiler: 'none (nothing to compile)',
+            flags: [],
+            log: '',
+            duration_ms: 0,
+            facts: torchFacts,
+          },
+        }}
+      />,
+    );
+    const ops = screen.getByTestId('torch-ops');
+    expect(ops.textContent).toContain('One ModelNew call under torch.profiler (torch 2.11.0, cuda)');
+    expect([...ops.querySelectorAll('tbody tr')].map((r) => r.textContent)).toEqual(['relu_kernel10.0500.050']);
+    expect([...screen.getByTestId('triton-kernels').querySelectorAll('tbody tr')].map((r) => r.textContent)).toEqual([
+      'relu_kernel430 B160',
+    ]);
+    expect(screen.queryByText(/Assembly of/)).toBeNull();
+    expect(screen.queryByLabelText('Compile log')).toBeNull();
+    expect(screen.getByTestId('counters').textContent).toContain('not available for PyTorch candidates');
+  });
+
   it("another user's compiled result says the build facts are the author's", () => {
     fakeApi({ 'GET /api/v1/devices': { body: { data: [], count: 0 } } });
     render(<EvaluationReport state={{ ...base, redacted: true }} />);

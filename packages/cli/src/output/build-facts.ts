@@ -21,7 +21,7 @@ export function printBuildFacts(output: Output, what: string, state: EvaluationS
     output.info(
       state?.redacted
         ? `${what} is another user's: its build facts are visible to its author only.`
-        : `${what} has no build facts (only compiled C, C++ and CUDA evaluations have them).`,
+        : `${what} has no build facts (only compiled C, C++ and CUDA evaluations and accepted PyTorch ones have them).`,
     );
     return;
   }
@@ -59,8 +59,49 @@ export function printBuildFacts(output: Output, what: string, state: EvaluationS
       : (facts.counters.reason ?? 'not available'),
   ]);
   for (const note of facts.notes ?? []) fields.push(['Note', note]);
+  const torch = facts.torch;
+  if (torch)
+    fields.splice(
+      1,
+      0,
+      [
+        'Profiled',
+        `one ModelNew call under torch.profiler (torch ${torch.torch_version}, ${torch.device}): ${torch.call_ms.toFixed(3)} ms with the profiler on, not a timed figure`,
+      ],
+      ['Triton', torch.triton_reason ?? `${torch.triton.length} kernel${torch.triton.length === 1 ? '' : 's'}`],
+    );
   output.fields(fields);
   output.line();
+  if (torch) {
+    output.line(
+      style.bold(
+        `${torch.kind === 'cuda_kernels' ? 'CUDA kernels' : 'Operators'} of one call (${torch.ops.length} of ${torch.ops_total})`,
+      ),
+    );
+    output.table(torch.ops, [
+      { header: torch.kind === 'cuda_kernels' ? 'KERNEL' : 'OPERATOR', value: (o) => o.name },
+      { header: 'CALLS', value: (o) => String(o.calls), align: 'right' },
+      {
+        header: torch.kind === 'cuda_kernels' ? 'DEVICE MS' : 'SELF MS',
+        value: (o) => o.self_ms.toFixed(3),
+        align: 'right',
+      },
+      { header: 'TOTAL MS', value: (o) => o.total_ms.toFixed(3), align: 'right' },
+    ]);
+    if (torch.triton.length) {
+      output.line();
+      output.table(torch.triton, [
+        { header: 'TRITON KERNEL', value: (k) => k.name },
+        { header: 'WARPS', value: (k) => (k.compiled ? String(k.num_warps ?? '-') : 'not compiled'), align: 'right' },
+        { header: 'STAGES', value: (k) => String(k.num_stages ?? '-'), align: 'right' },
+        { header: 'SHARED', value: (k) => (k.shared_bytes == null ? '-' : `${k.shared_bytes} B`), align: 'right' },
+        { header: 'REGS', value: (k) => String(k.registers ?? '-'), align: 'right' },
+        { header: 'SPILLS', value: (k) => String(k.spills ?? '-'), align: 'right' },
+        { header: 'AUTOTUNED', value: (k) => k.best_config ?? '-' },
+      ]);
+    }
+    return;
+  }
   if (cuda) {
     if (cuda.kernels.length === 0) output.line(style.dim('ptxas reported no kernels.'));
     else

@@ -2,7 +2,15 @@
 // prepare (outside any sandbox), then in a job sandbox compile, launch the trusted harness (again when the judge's
 // re-timing rule asks) and parse its report into an EvaluationState. Every rule that decides a verdict or a figure
 // is the judge's (judge.ts); a backend only feeds it its harness's facts.
-import type { CompileReport, Device, EvaluationJobPayload, EvaluationMode, EvaluationState } from '@kernelforge/sdk';
+import type {
+  BuildFacts,
+  CompileReport,
+  Device,
+  EvaluationJobPayload,
+  EvaluationMode,
+  EvaluationState,
+} from '@kernelforge/sdk';
+import { profileAccepted } from '../profile/attach.js';
 import { DEFAULT_TIMING, QUICK_TIMING, RANKED_TIMING, type TimingRules } from '../harness/plan.js';
 import type { CgroupLimits } from '../sandbox/cgroup.js';
 import { JobSandbox } from '../sandbox/job-sandbox.js';
@@ -69,6 +77,9 @@ export interface Backend<P, J, R> {
     run: R,
     outcome: { compile: CompileReport | null; timedRuns: number },
   ): EvaluationState | Promise<EvaluationState>;
+  /** Optional: one extra, untimed run of an accepted candidate for its profiler facts (profile/attach.ts): they join
+      `compile.facts` and change nothing else; null, a throw or an overrun leave the state as judged. */
+  profile?(job: J, sandbox: JobSandbox, state: EvaluationState): Promise<BuildFacts | null>;
 }
 
 function isRefusal<J>(x: J | Refusal): x is Refusal {
@@ -102,7 +113,9 @@ export async function runBackend<P, J, R>(backend: Backend<P, J, R>, job: Evalua
     const compiled = await backend.compile(prepared, sandbox);
     if (isRefusal(compiled)) return compiled.refused;
     if (job.onProgress) stopWatching = watchProgress(sandbox.path(PROGRESS_FOLDER), job.onProgress);
-    return await launchTimed(backend, prepared, sandbox, job, compiled.report);
+    const judged = await launchTimed(backend, prepared, sandbox, job, compiled.report);
+    const profile = backend.profile?.bind(backend);
+    return await profileAccepted(judged, profile && (() => profile(prepared, sandbox, judged)));
   } finally {
     stopWatching();
     await sandbox.close();

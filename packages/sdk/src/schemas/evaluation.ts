@@ -104,6 +104,51 @@ export const CudaBuildFacts = z.object({
 });
 export type CudaBuildFacts = z.infer<typeof CudaBuildFacts>;
 
+/** One operator (cpu) or kernel (cuda) one `ModelNew` call ran, from torch.profiler; times in ms. */
+export const TorchOp = z.object({
+  name: Text.max(300),
+  calls: z.number().int().nonnegative(),
+  /** cpu: the operator's self cpu time; cuda: the kernel's device time. */
+  self_ms: z.number().nonnegative(),
+  /** cpu: with the operators it called; cuda: as self_ms. */
+  total_ms: z.number().nonnegative(),
+});
+export type TorchOp = z.infer<typeof TorchOp>;
+
+/** One compiled Triton kernel of the candidate's module (its compiled kernel object's metadata). */
+export const TritonKernelFacts = z.object({
+  name: Text.max(300),
+  /** False: the function was never compiled (not called in the profiled run). */
+  compiled: z.boolean(),
+  num_warps: z.number().int().nullable().optional(),
+  num_stages: z.number().int().nullable().optional(),
+  /** Shared memory per block, bytes. */
+  shared_bytes: z.number().int().nullable().optional(),
+  registers: z.number().int().nullable().optional(),
+  spills: z.number().int().nullable().optional(),
+  /** @triton.autotune's pick, as Triton prints it. */
+  best_config: Text.max(300).nullable().optional(),
+});
+export type TritonKernelFacts = z.infer<typeof TritonKernelFacts>;
+
+/** A PyTorch candidate's facts: what one `ModelNew` call launched (torch.profiler, one extra untimed run inside the
+    candidate's sandbox) and its Triton kernels' metadata. */
+export const TorchFacts = z.object({
+  device: z.enum(['cpu', 'cuda']),
+  torch_version: Text.max(60),
+  /** `cpu_ops`: operators by self cpu time; `cuda_kernels`: kernels by device time. */
+  kind: z.enum(['cpu_ops', 'cuda_kernels']),
+  /** The profiled call's wall time (profiler overhead included: not a timed figure). */
+  call_ms: z.number().nonnegative(),
+  ops: z.array(TorchOp).max(40),
+  /** How many distinct operators or kernels the call ran (ops holds the first 40 by time). */
+  ops_total: z.number().int().nonnegative(),
+  triton: z.array(TritonKernelFacts).max(50),
+  /** Why `triton` is empty: Triton not installed, or no @triton.jit function in the candidate. */
+  triton_reason: Text.max(300).optional(),
+});
+export type TorchFacts = z.infer<typeof TorchFacts>;
+
 /** Why the candidate is as fast as it is: what the compiler made of it (docs/evaluation.md "Build facts"). Derived
     from the source, so another user's reader never sees it (figures only). */
 export const BuildFacts = z.object({
@@ -119,10 +164,17 @@ export const BuildFacts = z.object({
   counters: HardwareCounters,
   /** cuda candidates: per kernel registers, spills, shared memory and theoretical occupancy. */
   cuda: CudaBuildFacts.optional(),
+  /** PyTorch candidates: the operators or kernels of one call and their Triton kernels' metadata (profiled after an
+      accepted run; absent with a note where the profiled run failed). */
+  torch: TorchFacts.optional(),
   /** What could not be gathered, and why. */
   notes: z.array(Text.max(500)).optional(),
 });
 export type BuildFacts = z.infer<typeof BuildFacts>;
+
+/** The compile report's `compiler` where nothing was compiled (a PyTorch candidate that builds no extension): it
+    exists only to carry the torch facts, and the web shows no compile log for it. */
+export const NOTHING_COMPILED = 'none (nothing to compile)';
 
 export const CompileReport = z.object({
   ok: z.boolean(),

@@ -202,3 +202,71 @@ test('an accepted attempt’s timings against eager PyTorch and TorchScript reac
   expect(prompt).toContain('- benchmark {"batch_size":512}: median 8 ms (reference 10 ms)');
   expect(prompt).toContain('Sizes used: batch_size=512, in_features=1024, out_features=1024');
 });
+
+test('an accepted attempt’s torch facts (its kernels and Triton metadata) reach the next prompt', async () => {
+  llm.queue({ kind: 'text', text: `\`\`\`python\n${MODEL_NEW}\n\`\`\`` });
+  const accepted = {
+    ...incorrect,
+    verdict: 'accepted',
+    message: 'accepted',
+    correctness: { passed: true, cases: [] },
+    compile: {
+      ok: true,
+      compiler: 'none (nothing to compile)',
+      flags: [],
+      log: '',
+      duration_ms: 0,
+      facts: {
+        symbols: [],
+        assembly: '',
+        assembly_truncated: false,
+        hot_loop: null,
+        vectorization: null,
+        counters: { available: false, reason: 'not available for PyTorch candidates' },
+        torch: {
+          device: 'cuda',
+          torch_version: '2.11.0',
+          kind: 'cuda_kernels',
+          call_ms: 0.25,
+          ops: [
+            { name: 'gemm_gelu_kernel', calls: 1, self_ms: 0.12, total_ms: 0.12 },
+            { name: 'ampere_sgemm_128x64_tn', calls: 1, self_ms: 0.05, total_ms: 0.05 },
+          ],
+          ops_total: 2,
+          triton: [
+            {
+              name: 'gemm_gelu_kernel',
+              compiled: true,
+              num_warps: 8,
+              num_stages: 3,
+              shared_bytes: 98304,
+              registers: 168,
+              spills: 0,
+              best_config: 'BLOCK_M: 128, BLOCK_N: 128',
+            },
+          ],
+        },
+      },
+    },
+  } as EvaluationState;
+  const config: AgentsConfig = { llmProvider: 'openai', llmBaseUrl: `${llm.url}/v1`, llmRetryBudgetMs: 3000 };
+  const view: AgentAttemptView = {
+    attempt_number: 1,
+    status: 'completed',
+    source: MODEL_NEW,
+    explanation: 'x',
+    evaluation_state: accepted,
+    agent_meta: null,
+  };
+  await createAgent({ provider: 'openai' }, config).generate({
+    ...context('201_Gemm_GELU_Scale', [view], { attemptNumber: 2 }),
+    problem: GEMM,
+  });
+  const prompt = llm.lastPrompt();
+  expect(prompt).toContain('# Build facts of attempt #1');
+  expect(prompt).toContain('One ModelNew call under torch.profiler (torch 2.11.0, cuda): 2 CUDA kernels');
+  expect(prompt).toContain('- gemm_gelu_kernel: 1 call, 0.120 ms');
+  expect(prompt).toContain(
+    '- Triton kernel gemm_gelu_kernel: num_warps 8, num_stages 3, 98304 B shared, 168 registers, 0 spills (autotuned: BLOCK_M: 128, BLOCK_N: 128)',
+  );
+});

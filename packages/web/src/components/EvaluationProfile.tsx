@@ -1,6 +1,6 @@
 // An evaluation's "Profile": why it is as fast as it is. The roofline point beside the compiler's vectorization report
 // (cpu) or each kernel's registers, spills, shared memory and occupancy (cuda), and the hardware counters (or why there
-// are none), then the assembly of `solution` (or the kernels' SASS or PTX) with its hot loop marked.
+// are none), or for PyTorch what one ModelNew call ran and its Triton kernels, then the assembly of `solution` (or the kernels' SASS or PTX) with its hot loop marked.
 import type { BenchmarkingResult, BuildFacts, DevicePeaks, EvaluationState } from '@kernelforge/sdk';
 import { Card } from './Card';
 import { CodeView } from './CodeView';
@@ -104,6 +104,86 @@ function CudaKernels({ cuda }: { cuda: NonNullable<BuildFacts['cuda']> }) {
   );
 }
 
+/** PyTorch candidates: what one ModelNew call ran (torch.profiler) and its Triton kernels' compiled metadata. */
+function TorchOps({ torch }: { torch: NonNullable<BuildFacts['torch']> }) {
+  const kernels = torch.kind === 'cuda_kernels';
+  return (
+    <div className="space-y-3">
+      <table className="w-full text-left text-sm" data-testid="torch-ops">
+        <caption className="mb-1 text-left text-xs text-slate-500 dark:text-slate-400">
+          One ModelNew call under torch.profiler (torch {torch.torch_version}, {torch.device}):{' '}
+          {kernels ? 'CUDA kernels by device time' : 'operators by self cpu time'}, {torch.ops.length} of{' '}
+          {torch.ops_total}; {torch.call_ms.toFixed(3)} ms with the profiler on (not a timed figure)
+        </caption>
+        <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
+          <tr>
+            <th className={th}>{kernels ? 'Kernel' : 'Operator'}</th>
+            <th className={th}>Calls</th>
+            <th className={th}>{kernels ? 'Device ms' : 'Self ms'}</th>
+            <th className={th}>Total ms</th>
+          </tr>
+        </thead>
+        <tbody>
+          {torch.ops.map((o) => (
+            <tr key={o.name} className="border-t border-slate-100 dark:border-slate-800">
+              <td className={`${td} font-mono text-xs break-all`}>{o.name}</td>
+              <td className={`${td} tabular-nums`}>{o.calls}</td>
+              <td className={`${td} tabular-nums`}>{o.self_ms.toFixed(3)}</td>
+              <td className={`${td} tabular-nums`}>{o.total_ms.toFixed(3)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {torch.triton.length ? (
+        <table className="w-full text-left text-sm" data-testid="triton-kernels">
+          <caption className="mb-1 text-left text-xs text-slate-500 dark:text-slate-400">
+            Triton kernels of the candidate, from their compiled kernel objects
+          </caption>
+          <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
+            <tr>
+              <th className={th}>Kernel</th>
+              <th className={th}>Warps</th>
+              <th className={th}>Stages</th>
+              <th className={th}>Shared</th>
+              <th className={th}>Registers</th>
+              <th className={th}>Spills</th>
+            </tr>
+          </thead>
+          <tbody>
+            {torch.triton.map((k) => (
+              <tr
+                key={`${k.name}:${k.num_warps}:${k.num_stages}:${k.shared_bytes}:${k.registers}:${k.best_config}`}
+                className="border-t border-slate-100 dark:border-slate-800"
+              >
+                <td className={`${td} font-mono text-xs break-all`} title={k.best_config ?? undefined}>
+                  {k.name}
+                </td>
+                {k.compiled ? (
+                  <>
+                    <td className={`${td} tabular-nums`}>{k.num_warps ?? '—'}</td>
+                    <td className={`${td} tabular-nums`}>{k.num_stages ?? '—'}</td>
+                    <td className={`${td} tabular-nums`}>{k.shared_bytes == null ? '—' : kib(k.shared_bytes)}</td>
+                    <td className={`${td} tabular-nums`}>{k.registers ?? '—'}</td>
+                    <td className={`${td} tabular-nums`}>{k.spills ?? '—'}</td>
+                  </>
+                ) : (
+                  <td className={td} colSpan={5}>
+                    not compiled in the profiled call
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="triton-reason">
+          Triton: {torch.triton_reason ?? 'no kernels'}
+        </p>
+      )}
+    </div>
+  );
+}
+
 /** The basis of a kernel's occupancy rows, once (assumed sizes all share one reason). */
 function basisNote(basis: string): string {
   return basis.replace(/^assumed \d+ threads: /, 'assumed sizes: ');
@@ -122,7 +202,8 @@ export function EvaluationProfile({
   const hot = facts?.hot_loop ?? null;
   const asmName = facts?.cuda ? facts.cuda.assembly_kind.toUpperCase() : 'assembly';
   const asmTitle = facts?.cuda ? asmName : 'Assembly';
-  const roofline = bench && peaks ? <Roofline result={bench} peaks={peaks} /> : null;
+  // A PyTorch module has no flop count: no point on the roofline (EvaluationReport says so beside its figures).
+  const roofline = bench && peaks && !facts?.torch ? <Roofline result={bench} peaks={peaks} /> : null;
   return (
     <Card title="Profile">
       <div data-testid="profile" className="space-y-4">
@@ -131,8 +212,14 @@ export function EvaluationProfile({
           <div className="space-y-3 text-sm text-slate-700 dark:text-slate-300">
             {facts ? (
               <>
-                {facts.cuda ? <CudaKernels cuda={facts.cuda} /> : <Vectorization loops={facts.vectorization} />}
-                <p data-testid="hot-loop">
+                {facts.cuda ? (
+                  <CudaKernels cuda={facts.cuda} />
+                ) : facts.torch ? (
+                  <TorchOps torch={facts.torch} />
+                ) : facts.symbols.length ? (
+                  <Vectorization loops={facts.vectorization} />
+                ) : null}
+                <p data-testid="hot-loop" hidden={!facts.symbols.length && !facts.cuda}>
                   <span className="font-medium">Hot loop:</span>{' '}
                   {hot
                     ? facts.cuda
@@ -158,7 +245,7 @@ export function EvaluationProfile({
               <p className="text-slate-600 dark:text-slate-400">
                 {state.redacted
                   ? 'The assembly and the vectorization report are derived from the source: visible to the author only.'
-                  : 'No build facts: only compiled C, C++ and CUDA evaluations have them.'}
+                  : 'No build facts: only compiled C, C++ and CUDA evaluations and accepted PyTorch ones have them.'}
               </p>
             )}
           </div>

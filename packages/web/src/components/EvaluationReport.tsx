@@ -2,7 +2,13 @@
 // beside the build facts of C and C++: assembly, vectorization, counters) (and, for pytorch problems, the sizes used,
 // the compiled baseline and the toolchains). Another user's result comes with its
 // figures only (`redacted`): what was left out is said, not shown empty.
-import { type CorrectnessReport, cacheNote, type EvaluationState, timingConditions } from '@kernelforge/sdk';
+import {
+  type CorrectnessReport,
+  cacheNote,
+  type EvaluationState,
+  NOTHING_COMPILED,
+  timingConditions,
+} from '@kernelforge/sdk';
 import { useState } from 'react';
 import { useDevices } from '../hooks/useDevices';
 import { formatMs, formatNumber, formatPercent } from '../lib/format';
@@ -155,7 +161,7 @@ export function EvaluationReport({ state }: { state: EvaluationState }) {
           </p>
         ) : null}
       </Card>
-      {state.compile ? (
+      {state.compile && state.compile.compiler !== NOTHING_COMPILED ? (
         <Card title={`Compile log (${state.compile.ok ? 'ok' : 'failed'}, ${formatMs(state.compile.duration_ms)})`}>
           <p className="mb-2 font-mono text-xs text-slate-600 dark:text-slate-400">
             {state.compile.compiler} {state.compile.flags.join(' ')}

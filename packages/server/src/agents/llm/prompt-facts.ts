@@ -1,5 +1,5 @@
 // The previous attempt's build facts in a prompt, concisely: the loops gcc did not vectorize and why (cpu), or each
-// kernel's registers, spills, shared memory and occupancy (cuda), and the hot loop.
+// kernel's registers, spills, shared memory and occupancy (cuda), what one ModelNew call ran (torch), and the hot loop.
 import type { BuildFacts } from '@kernelforge/sdk';
 
 const HOT_LOOP_LINES = 40;
@@ -40,6 +40,24 @@ export function buildFactsText(attemptNumber: number, facts: BuildFacts | undefi
     }
     if (cuda.kernels.length > MISSED) lines.push(`- ... and ${cuda.kernels.length - MISSED} more kernels`);
   }
+  const torch = facts.torch;
+  if (torch) {
+    const what = torch.kind === 'cuda_kernels' ? 'CUDA kernels' : 'operators (self cpu time)';
+    lines.push(
+      `One ModelNew call under torch.profiler (torch ${torch.torch_version}, ${torch.device}): ${torch.ops_total} ${what}, ${torch.call_ms.toFixed(3)} ms with the profiler on:`,
+    );
+    for (const o of torch.ops.slice(0, MISSED))
+      lines.push(`- ${o.name.slice(0, 200)}: ${o.calls} call${o.calls === 1 ? '' : 's'}, ${o.self_ms.toFixed(3)} ms`);
+    if (torch.ops.length > MISSED) lines.push(`- ... and ${torch.ops_total - MISSED} more`);
+    const compiled = torch.triton.filter((k) => k.compiled);
+    if (compiled.length)
+      for (const k of compiled.slice(0, MISSED))
+        lines.push(
+          `- Triton kernel ${k.name}: num_warps ${k.num_warps ?? '?'}, num_stages ${k.num_stages ?? '?'}, ${k.shared_bytes ?? '?'} B shared, ${k.registers ?? '?'} registers, ${k.spills ? `SPILLS ${k.spills}` : `${k.spills ?? '?'} spills`}${k.best_config ? ` (autotuned: ${k.best_config})` : ''}`,
+        );
+    else lines.push(`Triton kernels: ${torch.triton_reason ?? 'none compiled in the profiled call'}`);
+  }
+  for (const n of facts.notes ?? []) if (/^no torch facts/.test(n)) lines.push(n);
   const hot = facts.hot_loop;
   if (hot) {
     const all = facts.assembly.split('\n').slice(hot.start_line - 1, hot.end_line);

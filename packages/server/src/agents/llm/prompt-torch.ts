@@ -1,5 +1,6 @@
 // The prompt for pytorch problems, in the field's (KernelBench's) shape: the reference architecture in, a ModelNew file out.
 import type { AgentContext } from '../types.js';
+import { buildFactsText } from './prompt-facts.js';
 
 const SOURCE_CHARS = 24_000;
 const clip = (s: string, n: number) =>
@@ -73,6 +74,9 @@ export function torchUserPrompt(ctx: AgentContext, feedback: (a: AgentContext['h
       `# Source of attempt #${last.attempt_number} (the feedback above refers to it)\n\`\`\`python\n${clip(last.source, SOURCE_CHARS)}\n\`\`\``,
     );
   }
+  // Its facts (issue 37): what one ModelNew call launched, with its Triton kernels' metadata.
+  const facts = last ? buildFactsText(last.attempt_number, last.evaluation_state?.compile?.facts) : '';
+  if (facts) parts.push(facts);
   if (ctx.instructions.length) {
     parts.push(
       '# Instructions from the user (all still active, oldest first; follow them all)\n' +
