@@ -1,23 +1,23 @@
 // Google sign-in against a local JWKS server that signs RS256 id_tokens the way Google does.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type JwksServer, startJwksServer } from '../helpers/jwks.js';
-import { type TestServer, startTestServer } from '../helpers/server.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
 
 const CLIENT_ID = 'test-client.apps.googleusercontent.com';
 let jwks: JwksServer;
-let server: TestServer;
+let app: TestApp;
 beforeAll(async () => {
   jwks = await startJwksServer({ audience: CLIENT_ID });
-  server = await startTestServer({
+  app = await createTestApp({
     env: { GOOGLE_CLIENT_ID: CLIENT_ID, GOOGLE_JWKS_URL: jwks.jwksUrl, GOOGLE_ISSUER: jwks.issuer },
   });
 });
 afterAll(async () => {
-  await server?.stop();
+  await app?.stop();
   await jwks?.close();
 });
 
-const google = (id_token: string, s: TestServer = server) =>
+const google = (id_token: string, s: TestApp = app) =>
   s.request('/auth/login/google', { method: 'POST', json: { id_token } });
 
 describe('POST /auth/login/google', () => {
@@ -26,7 +26,7 @@ describe('POST /auth/login/google', () => {
     const first = await google(idToken);
     expect(first.status).toBe(200);
     const { access_token } = (await first.json()) as { access_token: string };
-    const me = (await (await server.request('/auth/users/me', { token: access_token })).json()) as {
+    const me = (await (await app.request('/auth/users/me', { token: access_token })).json()) as {
       id: string;
       email: string;
       full_name: string;
@@ -35,7 +35,7 @@ describe('POST /auth/login/google', () => {
 
     const again = await google(await jwks.sign({ email: 'googler@kforge.test', email_verified: true }));
     const token2 = ((await again.json()) as { access_token: string }).access_token;
-    const me2 = (await (await server.request('/auth/users/me', { token: token2 })).json()) as { id: string };
+    const me2 = (await (await app.request('/auth/users/me', { token: token2 })).json()) as { id: string };
     expect(me2.id).toBe(me.id);
   });
 
@@ -61,11 +61,11 @@ describe('POST /auth/login/google', () => {
 
   it('answers 400 for garbage and 422 for a missing id_token', async () => {
     expect((await google('garbage')).status).toBe(400);
-    expect((await server.request('/auth/login/google', { method: 'POST', json: {} })).status).toBe(422);
+    expect((await app.request('/auth/login/google', { method: 'POST', json: {} })).status).toBe(422);
   });
 
   it('answers 400 when Google sign-in is not configured, and settings say so', async () => {
-    const plain = await startTestServer();
+    const plain = await createTestApp();
     try {
       const r = await google(await jwks.sign({ email: 'x@kforge.test', email_verified: true }), plain);
       expect(r.status).toBe(400);
@@ -74,7 +74,7 @@ describe('POST /auth/login/google', () => {
     } finally {
       await plain.stop();
     }
-    const settings = (await (await server.request('/api/v1/settings')).json()) as { google_client_id: unknown };
+    const settings = (await (await app.request('/api/v1/settings')).json()) as { google_client_id: unknown };
     expect(settings.google_client_id).toBe(CLIENT_ID);
   });
 });

@@ -1,46 +1,46 @@
-// Health, readiness, metrics, the 404/500 shapes, the OpenAPI document and the static fallback, over real HTTP.
+// Health, readiness, metrics, the 404/500 shapes, the OpenAPI document and the static fallback, through app.request().
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestServer, startTestServer } from '../helpers/server.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
 
-let server: TestServer;
+let app: TestApp;
 beforeAll(async () => {
-  server = await startTestServer();
+  app = await createTestApp();
 });
 afterAll(async () => {
-  await server?.stop();
+  await app?.stop();
 });
 
 describe('health and platform endpoints', () => {
   it('answers /healthz and /readyz', async () => {
-    const h = await server.request('/healthz');
+    const h = await app.request('/healthz');
     expect(h.status).toBe(200);
     expect(await h.json()).toEqual({ status: 'ok' });
-    const r = await server.request('/readyz');
+    const r = await app.request('/readyz');
     expect(r.status).toBe(200);
   });
 
   it('counts requests per route pattern in /metrics', async () => {
-    await server.request('/api/v1/tokens/00000000-0000-0000-0000-000000000000', {
+    await app.request('/api/v1/tokens/00000000-0000-0000-0000-000000000000', {
       method: 'DELETE',
-      token: server.admin.token,
+      token: app.admin.token,
     });
-    const text = await (await server.request('/metrics', { token: server.metricsToken })).text();
+    const text = await (await app.request('/metrics', { token: app.metricsToken })).text();
     expect(text).toContain('kforge_http_requests_total{method="DELETE",route="/api/v1/tokens/:id",status="404"} 1');
     expect(text).toContain('kforge_http_request_duration_seconds_bucket{method="GET",route="/healthz",le="+Inf"}');
     expect(text).toMatch(/kforge_process_memory_bytes\{kind="rss"\} \d+/);
   });
 
   it('answers an unknown /api route with 404 {detail: "Not Found"}', async () => {
-    const r = await server.request('/api/v1/no-such-thing');
+    const r = await app.request('/api/v1/no-such-thing');
     expect(r.status).toBe(404);
     expect(await r.json()).toEqual({ detail: 'Not Found' });
-    const a = await server.request('/auth/no-such-thing', { method: 'POST' });
+    const a = await app.request('/auth/no-such-thing', { method: 'POST' });
     expect(a.status).toBe(404);
     expect(await a.json()).toEqual({ detail: 'Not Found' });
   });
 
   it('serves the OpenAPI document generated from the sdk schemas', async () => {
-    const r = await server.request('/api/v1/openapi.json');
+    const r = await app.request('/api/v1/openapi.json');
     expect(r.status).toBe(200);
     const doc = (await r.json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
     expect(doc.openapi).toBe('3.1.0');
@@ -61,12 +61,12 @@ describe('health and platform endpoints', () => {
     ] as const) {
       expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
     }
-    const docs = await server.request('/api/docs');
+    const docs = await app.request('/api/docs');
     expect(await docs.text()).toContain('/api/v1/openapi.json');
   });
 
   it('refuses bodies over the limit with 413', async () => {
-    const r = await server.request('/auth/magic-link', {
+    const r = await app.request('/auth/magic-link', {
       method: 'POST',
       json: { email: 'x'.repeat(5 * 1024 * 1024) },
     });
@@ -75,7 +75,7 @@ describe('health and platform endpoints', () => {
   });
 
   it('answers a 422 in FastAPI shape for a body that is not JSON', async () => {
-    const r = await server.request('/auth/magic-link', {
+    const r = await app.request('/auth/magic-link', {
       method: 'POST',
       body: '{nope',
       headers: { 'Content-Type': 'application/json' },
@@ -89,7 +89,7 @@ describe('when the database is gone', () => {
   it('answers a logged 500 {detail: "Internal Server Error"} that leaks nothing, and /readyz 503', async () => {
     const { captureLog } = await import('../helpers/log.js');
     const captured = captureLog();
-    const broken = await startTestServer({ log: captured.log });
+    const broken = await createTestApp({ log: captured.log });
     try {
       const { token } = await broken.createUser();
       await broken.ctx.db.close();

@@ -1,4 +1,4 @@
-// Every product call's happy path and error statuses, against the real server with a stand-in runner registration.
+// Every product call's happy path and error statuses, through app.request() with a stand-in runner registration.
 import type {
   AgentSession,
   AgentSessionSummary,
@@ -10,7 +10,8 @@ import type {
 } from '@kernelforge/sdk';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { enqueueJob } from '../../src/jobs/queue.js';
-import type { TestServer, TestUser } from '../helpers/server.js';
+import type { TestApp } from '../helpers/app.js';
+import type { TestUser } from '../helpers/server.js';
 import {
   CPU,
   CPU_B,
@@ -20,22 +21,22 @@ import {
   json,
   postResult,
   registerRunner,
-  startProductServer,
+  createProductApp,
 } from './helpers.js';
 
-let server: TestServer;
+let app: TestApp;
 let alice: TestUser;
 let runnerId: string;
 
 beforeAll(async () => {
-  server = await startProductServer();
-  runnerId = await registerRunner(server, [CPU, CPU_B]);
-  alice = await server.createUser({ full_name: 'Alice' });
+  app = await createProductApp();
+  runnerId = await registerRunner(app, [CPU, CPU_B]);
+  alice = await app.createUser({ full_name: 'Alice' });
 });
-afterAll(() => server?.stop());
+afterAll(() => app?.stop());
 
-const req = (path: string, init: Parameters<TestServer['request']>[1] = {}) =>
-  json<any>(server.request(`/api/v1${path}`, { token: alice.token, ...init }));
+const req = (path: string, init: Parameters<TestApp['request']>[1] = {}) =>
+  json<any>(app.request(`/api/v1${path}`, { token: alice.token, ...init }));
 const create = (body: Record<string, unknown>) => req('/agent-session', { method: 'POST', json: body });
 
 describe('problems and devices', () => {
@@ -77,7 +78,7 @@ describe('problems and devices', () => {
 
   test('anonymous callers get 401', async () => {
     for (const path of ['/problems', '/devices', '/agents', '/agent-session', '/leaderboard', '/submission']) {
-      expect((await json(server.request(`/api/v1${path}`))).status).toBe(401);
+      expect((await json(app.request(`/api/v1${path}`))).status).toBe(401);
     }
   });
 });
@@ -125,7 +126,7 @@ describe('sessions', () => {
     const agent = await create({ problem_name: '19_ReLU', device: 'cpu-x86_64', agent: { provider: 'gpt-9' } });
     expect(agent.status).toBe(422);
     const notJson = await json(
-      server.request('/api/v1/agent-session', {
+      app.request('/api/v1/agent-session', {
         method: 'POST',
         token: alice.token,
         body: '{',
@@ -318,7 +319,7 @@ describe('submissions and leaderboards', () => {
     opts: { problem?: string; interval?: [number, number] } = {},
   ): Promise<Submission> {
     const created = await json<Submission>(
-      server.request('/api/v1/submission', {
+      app.request('/api/v1/submission', {
         method: 'POST',
         token: user.token,
         json: {
@@ -331,7 +332,7 @@ describe('submissions and leaderboards', () => {
     );
     expect(created.status).toBe(201);
     expect(created.body.status).toBe('queued');
-    const job = await claim(server, runnerId, [CPU_B.id]);
+    const job = await claim(app, runnerId, [CPU_B.id]);
     expect(job?.payload).toMatchObject({ kind: 'submission', target_id: created.body.id, mode: 'ranked' });
     // The runner, and only the runner, gets the leaderboard's secret seed.
     expect(job?.payload.secret_seed).toMatch(/^[0-9a-f]{32}$/);
@@ -341,22 +342,22 @@ describe('submissions and leaderboards', () => {
     const state = fakeState('ranked', time);
     if (opts.interval && state.benchmarking_result)
       Object.assign(state.benchmarking_result, { optimized_time_interval: opts.interval });
-    const posted = await postResult(server, runnerId, job as NonNullable<typeof job>, { evaluation_state: state });
+    const posted = await postResult(app, runnerId, job as NonNullable<typeof job>, { evaluation_state: state });
     expect(posted.status).toBe(200);
     expect((await statusOf(user, created.body.id)).status).toBe('completed');
     return created.body;
   }
 
   async function statusOf(user: TestUser, id: string): Promise<Submission> {
-    const res = await json<Submission>(server.request(`/api/v1/leaderboard/submission/${id}`, { token: user.token }));
+    const res = await json<Submission>(app.request(`/api/v1/leaderboard/submission/${id}`, { token: user.token }));
     expect(res.status).toBe(200);
     return res.body;
   }
 
   test('a submission is queued, evaluating while a runner holds its job, queued again when the job is retried', async () => {
-    const carol = await server.createUser({ full_name: 'Carol' });
+    const carol = await app.createUser({ full_name: 'Carol' });
     const created = await json<Submission>(
-      server.request('/api/v1/submission', {
+      app.request('/api/v1/submission', {
         method: 'POST',
         token: carol.token,
         json: { problem_name: '19_ReLU', device: CPU_B.id, language: 'c', source: 'void solution() {}' },
@@ -364,24 +365,24 @@ describe('submissions and leaderboards', () => {
     );
     expect(created.status).toBe(201);
     expect((await statusOf(carol, created.body.id)).status).toBe('queued');
-    const first = await claim(server, runnerId, [CPU_B.id]);
+    const first = await claim(app, runnerId, [CPU_B.id]);
     expect(first?.payload.target_id).toBe(created.body.id);
     expect((await statusOf(carol, created.body.id)).status).toBe('evaluating');
     // A runner's infrastructure error: the job goes back to the queue, and so does the submission.
-    expect((await postResult(server, runnerId, first as Claimed, { error: 'runner disk full' })).status).toBe(200);
+    expect((await postResult(app, runnerId, first as Claimed, { error: 'runner disk full' })).status).toBe(200);
     expect((await statusOf(carol, created.body.id)).status).toBe('queued');
-    const second = await claim(server, runnerId, [CPU_B.id]);
+    const second = await claim(app, runnerId, [CPU_B.id]);
     expect(second?.job_id).toBe(first?.job_id);
     expect((await statusOf(carol, created.body.id)).status).toBe('evaluating');
     expect(
-      (await postResult(server, runnerId, second as Claimed, { evaluation_state: fakeState('ranked', null) })).status,
+      (await postResult(app, runnerId, second as Claimed, { evaluation_state: fakeState('ranked', null) })).status,
     ).toBe(200);
     const done = await statusOf(carol, created.body.id);
     expect(done).toMatchObject({ status: 'completed', verdict: 'incorrect', time_ms: null });
   });
 
   test("ranked: one row per user and device, their best time, in order; details hide others' sources", async () => {
-    const bob = await server.createUser({ full_name: 'Bob' });
+    const bob = await app.createUser({ full_name: 'Bob' });
     const a1 = await submitAndEvaluate(alice, 3);
     const a2 = await submitAndEvaluate(alice, 2);
     const b1 = await submitAndEvaluate(bob, 2.5);
@@ -411,13 +412,11 @@ describe('submissions and leaderboards', () => {
     // Ranked results carry neither the candidate's output nor hidden sizes.
     expect(mine.body.evaluation_state.stdout).toBeUndefined();
     expect(JSON.stringify(mine.body)).not.toContain('123457');
-    const theirs = await json<any>(server.request(`/api/v1/leaderboard/submission/${a2.id}`, { token: bob.token }));
+    const theirs = await json<any>(app.request(`/api/v1/leaderboard/submission/${a2.id}`, { token: bob.token }));
     expect(theirs.status).toBe(200);
     expect(theirs.body.source).toBeNull();
     expect((await req(`/leaderboard/submission/${a1.id}`)).body.rank).toBeNull();
-    const admin = await json<any>(
-      server.request(`/api/v1/leaderboard/submission/${a2.id}`, { token: server.admin.token }),
-    );
+    const admin = await json<any>(app.request(`/api/v1/leaderboard/submission/${a2.id}`, { token: app.admin.token }));
     expect(admin.body.source).toContain('t=2');
     expect((await req('/leaderboard/submission/00000000-0000-0000-0000-000000000000')).status).toBe(404);
 
@@ -428,7 +427,7 @@ describe('submissions and leaderboards', () => {
   });
 
   test('a row says how many runs stand behind it, and whether it is within noise of the row above', async () => {
-    const [dan, erin, fay] = await Promise.all(['Dan', 'Erin', 'Fay'].map((n) => server.createUser({ full_name: n })));
+    const [dan, erin, fay] = await Promise.all(['Dan', 'Erin', 'Fay'].map((n) => app.createUser({ full_name: n })));
     const problem = '20_LeakyReLU';
     await submitAndEvaluate(dan as TestUser, 2.2, { problem, interval: [2.1, 2.3] });
     await submitAndEvaluate(dan as TestUser, 2, { problem, interval: [1.9, 2.1] });
@@ -458,11 +457,11 @@ describe('submissions and leaderboards', () => {
 describe('runner API', () => {
   test('a bad runner token is 401; an unknown runner 404; a stale lease 409', async () => {
     const bad = await json(
-      server.request('/api/v1/runner/register', { method: 'POST', token: 'nope', json: { name: 'x', devices: [] } }),
+      app.request('/api/v1/runner/register', { method: 'POST', token: 'nope', json: { name: 'x', devices: [] } }),
     );
     expect(bad.status).toBe(401);
     const userToken = await json(
-      server.request('/api/v1/runner/register', {
+      app.request('/api/v1/runner/register', {
         method: 'POST',
         token: alice.token,
         json: { name: 'x', devices: [] },
@@ -470,7 +469,7 @@ describe('runner API', () => {
     );
     expect(userToken.status).toBe(401);
     const unknown = await json(
-      server.request('/api/v1/runner/claim', {
+      app.request('/api/v1/runner/claim', {
         method: 'POST',
         token: 'test-runner-token-0123456789',
         json: { runner_id: '00000000-0000-0000-0000-000000000000', devices: ['cpu-x86_64'] },
@@ -478,7 +477,7 @@ describe('runner API', () => {
     );
     expect(unknown.status).toBe(404);
     const hb = await json(
-      server.request('/api/v1/runner/jobs/00000000-0000-0000-0000-000000000000/heartbeat', {
+      app.request('/api/v1/runner/jobs/00000000-0000-0000-0000-000000000000/heartbeat', {
         method: 'POST',
         token: 'test-runner-token-0123456789',
         json: { runner_id: runnerId, lease_token: 'x' },
@@ -486,7 +485,7 @@ describe('runner API', () => {
     );
     expect(hb.status).toBe(409);
     const res = await json(
-      server.request('/api/v1/runner/jobs/00000000-0000-0000-0000-000000000000/result', {
+      app.request('/api/v1/runner/jobs/00000000-0000-0000-0000-000000000000/result', {
         method: 'POST',
         token: 'test-runner-token-0123456789',
         json: { runner_id: runnerId, lease_token: 'x', error: 'boom' },
@@ -497,13 +496,13 @@ describe('runner API', () => {
 
   test('an empty long poll returns {job: null} after waiting', async () => {
     const started = Date.now();
-    expect(await claim(server, runnerId, ['no-such-device'], 300)).toBeNull();
+    expect(await claim(app, runnerId, ['no-such-device'], 300)).toBeNull();
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
   });
 });
 
 test('the OpenAPI document lists the product routes', async () => {
-  const doc = await json<{ paths: Record<string, Record<string, unknown>> }>(server.request('/api/v1/openapi.json'));
+  const doc = await json<{ paths: Record<string, Record<string, unknown>> }>(app.request('/api/v1/openapi.json'));
   expect(doc.status).toBe(200);
   for (const [path, method] of [
     ['/api/v1/agent-session', 'post'],
@@ -522,12 +521,12 @@ test('the OpenAPI document lists the product routes', async () => {
 describe('device names', () => {
   test('a generic id (cpu-x86_64 before devices were named by ISA class and model) names the one device extending it', async () => {
     const named = (id: string) => ({ ...CPU, id, name: id });
-    await registerRunner(server, [named('cpu-zz9-avx2-acme-1')], 'zz9-a');
+    await registerRunner(app, [named('cpu-zz9-avx2-acme-1')], 'zz9-a');
     const one = await create({ problem_name: '19_ReLU', device: 'cpu-zz9', max_attempts: 1 });
     expect(one.status).toBe(201);
     expect(one.body.device).toBe('cpu-zz9-avx2-acme-1');
     // A second machine of that architecture with another ISA: the generic id no longer says which.
-    await registerRunner(server, [named('cpu-zz9-avx512-acme-2')], 'zz9-b');
+    await registerRunner(app, [named('cpu-zz9-avx512-acme-2')], 'zz9-b');
     const two = await create({ problem_name: '19_ReLU', device: 'cpu-zz9', max_attempts: 1 });
     expect(two.status).toBe(422);
     expect(two.body.detail[0]).toMatchObject({
@@ -543,7 +542,7 @@ describe('device names', () => {
 
   test('a runner takes jobs queued under the generic id its device extends, unless a runner announces that id', async () => {
     const named = (id: string) => ({ ...CPU, id, name: id });
-    const runner = await registerRunner(server, [named('cpu-zz8-avx2-acme-1')], 'zz8');
+    const runner = await registerRunner(app, [named('cpu-zz8-avx2-acme-1')], 'zz8');
     // A job queued under the old generic id (before devices were named by ISA class and model).
     const payload = {
       kind: 'attempt',
@@ -554,12 +553,12 @@ describe('device names', () => {
       language: 'c',
       source: 'void solution(){}',
     };
-    const queued = await enqueueJob(server.ctx.db, { kind: 'evaluate', payload, device: 'cpu-zz8' });
-    expect((await claim(server, runner, ['cpu-zz8-avx2-acme-1'], 1000))?.job_id).toBe(queued);
+    const queued = await enqueueJob(app.ctx.db, { kind: 'evaluate', payload, device: 'cpu-zz8' });
+    expect((await claim(app, runner, ['cpu-zz8-avx2-acme-1'], 1000))?.job_id).toBe(queued);
     // Once an (older) runner announces `cpu-zz8` itself, jobs queued under it are that runner's.
-    const old = await registerRunner(server, [named('cpu-zz8')], 'zz8-old');
-    const next = await enqueueJob(server.ctx.db, { kind: 'evaluate', payload, device: 'cpu-zz8' });
-    expect(await claim(server, runner, ['cpu-zz8-avx2-acme-1'], 200)).toBeNull();
-    expect((await claim(server, old, ['cpu-zz8'], 1000))?.job_id).toBe(next);
+    const old = await registerRunner(app, [named('cpu-zz8')], 'zz8-old');
+    const next = await enqueueJob(app.ctx.db, { kind: 'evaluate', payload, device: 'cpu-zz8' });
+    expect(await claim(app, runner, ['cpu-zz8-avx2-acme-1'], 200)).toBeNull();
+    expect((await claim(app, old, ['cpu-zz8'], 1000))?.job_id).toBe(next);
   });
 });

@@ -1,18 +1,18 @@
 // /metrics carries the queue depth by kind and status and the runner counts, read from the shared database.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { TestServer } from '../helpers/server.js';
-import { CPU, CPU_B, claim, json, registerRunner, startProductServer } from './helpers.js';
+import type { TestApp } from '../helpers/app.js';
+import { CPU, CPU_B, claim, json, registerRunner, createProductApp } from './helpers.js';
 
-let server: TestServer;
+let app: TestApp;
 let runnerId: string;
 
 beforeAll(async () => {
-  server = await startProductServer();
-  runnerId = await registerRunner(server, [CPU, CPU_B]);
+  app = await createProductApp();
+  runnerId = await registerRunner(app, [CPU, CPU_B]);
 });
-afterAll(() => server?.stop());
+afterAll(() => app?.stop());
 
-const scrape = async () => (await server.request('/metrics', { token: server.metricsToken })).text();
+const scrape = async () => (await app.request('/metrics', { token: app.metricsToken })).text();
 
 test('/metrics reports queue depth per kind and status, ready jobs per device, and runners', async () => {
   const empty = await scrape();
@@ -23,10 +23,10 @@ test('/metrics reports queue depth per kind and status, ready jobs per device, a
   expect(empty).toContain('kforge_runners{state="fresh",kind="in-process"} 0');
   expect(empty).toContain(`kforge_device_runners{device="${CPU_B.id}"} 1`);
 
-  const user = await server.createUser();
+  const user = await app.createUser();
   for (let i = 0; i < 2; i++) {
     const { status } = await json(
-      server.request('/api/v1/submission', {
+      app.request('/api/v1/submission', {
         method: 'POST',
         token: user.token,
         json: { problem_name: '19_ReLU', device: CPU_B.id, language: 'c', source: `void solution(){} // ${i}` },
@@ -38,7 +38,7 @@ test('/metrics reports queue depth per kind and status, ready jobs per device, a
   expect(queued).toContain('kforge_jobs{kind="evaluate",status="queued"} 2');
   expect(queued).toContain(`kforge_jobs_ready{kind="evaluate",device="${CPU_B.id}"} 2`);
 
-  expect(await claim(server, runnerId, [CPU_B.id])).not.toBeNull();
+  expect(await claim(app, runnerId, [CPU_B.id])).not.toBeNull();
   const leased = await scrape();
   expect(leased).toContain('kforge_jobs{kind="evaluate",status="queued"} 1');
   expect(leased).toContain('kforge_jobs{kind="evaluate",status="leased"} 1');

@@ -2,7 +2,8 @@
 // the queue's age order (issue 31: three sleeping submissions held the runner minutes each while another user waited).
 import type { Submission } from '@kernelforge/sdk';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { TestServer, TestUser } from '../helpers/server.js';
+import type { TestApp } from '../helpers/app.js';
+import type { TestUser } from '../helpers/server.js';
 import {
   CPU_B,
   type Claimed,
@@ -11,21 +12,21 @@ import {
   json,
   postResult,
   registerRunner,
-  startProductServer,
+  createProductApp,
 } from './helpers.js';
 
-let server: TestServer;
+let app: TestApp;
 let runnerId: string;
 
 beforeAll(async () => {
-  server = await startProductServer();
-  runnerId = await registerRunner(server, [CPU_B]);
+  app = await createProductApp();
+  runnerId = await registerRunner(app, [CPU_B]);
 });
-afterAll(() => server?.stop());
+afterAll(() => app?.stop());
 
 async function submit(user: TestUser, label: string): Promise<string> {
   const created = await json<Submission>(
-    server.request('/api/v1/submission', {
+    app.request('/api/v1/submission', {
       method: 'POST',
       token: user.token,
       json: { problem_name: '19_ReLU', device: CPU_B.id, language: 'c', source: `// ${label}\nvoid solution() {}` },
@@ -36,20 +37,20 @@ async function submit(user: TestUser, label: string): Promise<string> {
 }
 
 async function claimed(): Promise<Claimed> {
-  const job = await claim(server, runnerId, [CPU_B.id], 1000);
+  const job = await claim(app, runnerId, [CPU_B.id], 1000);
   if (!job) throw new Error('queue ran dry');
   return job;
 }
 
 const finish = async (job: Claimed) => {
-  const posted = await postResult(server, runnerId, job, { evaluation_state: fakeState('ranked', 2) });
+  const posted = await postResult(app, runnerId, job, { evaluation_state: fakeState('ranked', 2) });
   expect(posted.status).toBe(200);
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test("a user who has had the only runner waits behind another user's later job", async () => {
-  const [a, b] = await Promise.all([server.createUser(), server.createUser()]);
+  const [a, b] = await Promise.all([app.createUser(), app.createUser()]);
   const names = new Map<string, string>();
   for (const label of ['a-1', 'a-2', 'a-3']) names.set(await submit(a, label), label);
   const first = await claimed();
@@ -68,7 +69,7 @@ test("a user who has had the only runner waits behind another user's later job",
   }
   expect(order).toEqual(['b-1', 'a-2', 'a-3']);
   // The runner time is on the job rows: A's first job ran for the time it was held.
-  const [ran] = await server.ctx.db.query<{ run_seconds: number }>(
+  const [ran] = await app.ctx.db.query<{ run_seconds: number }>(
     `SELECT run_seconds FROM jobs WHERE payload->>'target_id' = $1`,
     [first.payload.target_id],
   );
@@ -76,7 +77,7 @@ test("a user who has had the only runner waits behind another user's later job",
 });
 
 test('with a job running, a user gets no second runner while another user waits, though that user used more time', async () => {
-  const [a, b] = await Promise.all([server.createUser(), server.createUser()]);
+  const [a, b] = await Promise.all([app.createUser(), app.createUser()]);
   // B has had the runner for a while.
   await submit(b, 'b-0');
   const before = await claimed();

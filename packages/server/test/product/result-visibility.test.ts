@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Leaderboard, SubmissionDetail } from '@kernelforge/sdk';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { TestServer, TestUser } from '../helpers/server.js';
-import { CPU_B, claim, fakeState, json, postResult, registerRunner, startProductServer } from './helpers.js';
+import type { TestApp } from '../helpers/app.js';
+import type { TestUser } from '../helpers/server.js';
+import { CPU_B, claim, fakeState, json, postResult, registerRunner, createProductApp } from './helpers.js';
 
 const MARKER = 'kf_marker_5e7d2b';
 
@@ -20,7 +21,7 @@ void solution(const float *x, float *y, size_t n) {
 }
 `;
 
-let server: TestServer;
+let app: TestApp;
 let runnerId: string;
 let author: TestUser;
 let reader: TestUser;
@@ -40,12 +41,12 @@ function compileLog(source: string): string {
 }
 
 beforeAll(async () => {
-  server = await startProductServer();
-  runnerId = await registerRunner(server, [CPU_B]);
-  author = await server.createUser({ full_name: 'Author' });
-  reader = await server.createUser({ full_name: 'Reader' });
+  app = await createProductApp();
+  runnerId = await registerRunner(app, [CPU_B]);
+  author = await app.createUser({ full_name: 'Author' });
+  reader = await app.createUser({ full_name: 'Reader' });
   const created = await json<SubmissionDetail>(
-    server.request('/api/v1/submission', {
+    app.request('/api/v1/submission', {
       method: 'POST',
       token: author.token,
       json: { problem_name: '19_ReLU', device: CPU_B.id, language: 'c', source: SOURCE },
@@ -53,7 +54,7 @@ beforeAll(async () => {
   );
   expect(created.status).toBe(201);
   submissionId = created.body.id;
-  const job = await claim(server, runnerId, [CPU_B.id]);
+  const job = await claim(app, runnerId, [CPU_B.id]);
   expect(job?.payload.target_id).toBe(submissionId);
 
   const log = compileLog(SOURCE);
@@ -92,14 +93,14 @@ beforeAll(async () => {
   });
   const firstCase = state.correctness.cases[0] as Record<string, unknown>;
   firstCase.message = `output y[3] is ${MARKER}`;
-  const posted = await postResult(server, runnerId, job as NonNullable<typeof job>, { evaluation_state: state });
+  const posted = await postResult(app, runnerId, job as NonNullable<typeof job>, { evaluation_state: state });
   expect(posted.status).toBe(200);
 });
-afterAll(() => server?.stop());
+afterAll(() => app?.stop());
 
 /** Every GET route of the API (from its OpenAPI document), path parameters filled with the author's ids. */
 async function everyReadablePath(): Promise<string[]> {
-  const doc = await json<{ paths: Record<string, Record<string, unknown>> }>(server.request('/api/v1/openapi.json'));
+  const doc = await json<{ paths: Record<string, Record<string, unknown>> }>(app.request('/api/v1/openapi.json'));
   const paths = Object.entries(doc.body.paths)
     .filter(([, methods]) => 'get' in methods)
     .map(([path]) =>
@@ -120,7 +121,7 @@ async function everyReadablePath(): Promise<string[]> {
 async function bodyOf(path: string, token: string | undefined): Promise<string> {
   try {
     // An event stream the reader could open would never end: what it sent in a second is what counts.
-    const res = await server.request(path, { ...(token ? { token } : {}), signal: AbortSignal.timeout(1500) });
+    const res = await app.request(path, { ...(token ? { token } : {}), signal: AbortSignal.timeout(1500) });
     return await res.text();
   } catch (error) {
     if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return '';
@@ -141,7 +142,7 @@ test('another user reads the figures of a ranked result, and nothing of its sour
 
   // What the reader does get: the figures, and what was withheld said in so many words.
   const detail = await json<SubmissionDetail>(
-    server.request(`/api/v1/leaderboard/submission/${submissionId}`, { token: reader.token }),
+    app.request(`/api/v1/leaderboard/submission/${submissionId}`, { token: reader.token }),
   );
   expect(detail.status).toBe(200);
   const state = detail.body.evaluation_state;
@@ -155,21 +156,21 @@ test('another user reads the figures of a ranked result, and nothing of its sour
   expect(state?.correctness).toMatchObject({ passed: true, cases: [{ passed: true, max_abs_error: 0 }] });
   expect(state?.correctness?.cases[0]?.message).toBeUndefined();
   const board = await json<Leaderboard>(
-    server.request(`/api/v1/leaderboard/19_ReLU?device=${CPU_B.id}`, { token: reader.token }),
+    app.request(`/api/v1/leaderboard/19_ReLU?device=${CPU_B.id}`, { token: reader.token }),
   );
   expect(board.body.entries[0]).toMatchObject({ submission_id: submissionId, flagged_for_review: true });
 });
 
 test('the author and superusers still read the whole result', async () => {
-  for (const token of [author.token, server.admin.token]) {
+  for (const token of [author.token, app.admin.token]) {
     const detail = await json<SubmissionDetail>(
-      server.request(`/api/v1/leaderboard/submission/${submissionId}`, { token }),
+      app.request(`/api/v1/leaderboard/submission/${submissionId}`, { token }),
     );
     expect(detail.body.evaluation_state?.redacted).toBeUndefined();
     expect(detail.body.evaluation_state?.compile?.log).toContain(`int ${MARKER} =`);
     expect(detail.body.evaluation_state?.compile?.facts?.assembly).toContain(`<${MARKER}>`);
     expect(detail.body.evaluation_state?.correctness?.cases[0]?.message).toContain(MARKER);
-    const board = await json<Leaderboard>(server.request(`/api/v1/leaderboard/19_ReLU?device=${CPU_B.id}`, { token }));
+    const board = await json<Leaderboard>(app.request(`/api/v1/leaderboard/19_ReLU?device=${CPU_B.id}`, { token }));
     expect(board.body.entries[0]?.review_reasons[0]).toContain(MARKER);
   }
 });
