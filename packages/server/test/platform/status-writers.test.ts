@@ -87,3 +87,10 @@ test('every transition table is used by its owner: each move is guarded by it', 
     'SWEEP_PROBLEM_TRANSITIONS',
   ]);
 });
+
+test("one writer of submissions.review_status: a reviewer's decision (services/reviews.ts; a decision may replace another, so no table)", () => {
+  const writers = sources(SRC)
+    .filter((f) => /UPDATE\s+submissions(?:\s+\w+)?\s+SET[^`]*?\breview_status\s*=/i.test(readFileSync(f, 'utf8')))
+    .map((f) => relative(SRC, f).split('\\').join('/'));
+  expect(writers).toEqual(['services/reviews.ts']);
+});
