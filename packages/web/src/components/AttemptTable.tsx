@@ -3,8 +3,8 @@
 // best, when one is not.
 import { attemptFigure, type GenerationAttempt, speedupDisagreements, unrankedReason } from '@kernelforge/sdk';
 import { withinNoise } from '../lib/noise';
-import { stacked } from '../lib/stackedTable';
 import { AppLink } from './AppLink';
+import { DataTable } from './DataTable';
 import { type EmptyAction, EmptyState } from './EmptyState';
 import { Speedup, TimeWithSpread } from './Speedup';
 import { LifecycleBadge, VerdictBadge } from './StatusBadge';
@@ -35,26 +35,23 @@ export function AttemptTable({
   const notes = speedupDisagreements(attempts, bestAttempt);
   return (
     <>
-      <table className={stacked.table} data-testid="attempts">
-        <thead className={stacked.thead}>
-          <tr>
-            <th className={stacked.th}>Attempt</th>
-            <th className={stacked.th}>Status</th>
-            <th className={stacked.th}>Verdict</th>
-            <th className={`${stacked.th} text-right`}>Time</th>
-            <th className={`${stacked.th} text-right`}>Speedup</th>
-          </tr>
-        </thead>
-        <tbody className={stacked.tbody}>
-          {attempts.map((a) => {
-            const figure = attemptFigure(a);
-            const unranked = unrankedReason(a);
-            const result = figure ? a.evaluation_state?.benchmarking_result : undefined;
-            const text = streamed[a.id];
-            const nearBest = a.id !== bestId && withinNoise(result, best);
-            return (
-              <tr key={a.id} data-testid="attempt-row" className={stacked.row}>
-                <td className={`${stacked.cell} ${stacked.wide}`}>
+      <DataTable
+        testId="attempts"
+        rows={attempts}
+        rowKey={(a) => a.id}
+        rowTestId="attempt-row"
+        columns={[
+          {
+            id: 'attempt',
+            header: 'Attempt',
+            wide: true,
+            cell: (a) => {
+              const figure = attemptFigure(a);
+              const result = figure ? a.evaluation_state?.benchmarking_result : undefined;
+              const text = streamed[a.id];
+              const nearBest = a.id !== bestId && withinNoise(result, best);
+              return (
+                <>
                   <AppLink href={`/kernels/${sessionId}/attempts/${a.id}`}>Attempt #{a.attempt_number}</AppLink>
                   {a.id === bestId ? (
                     <span className="ml-2 rounded bg-emerald-100 px-1.5 py-0.5 text-xs font-semibold text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200">
@@ -80,34 +77,39 @@ export function AttemptTable({
                   {a.status === 'failed' && a.error ? (
                     <p className="mt-1 text-xs text-rose-700 dark:text-rose-300">{a.error}</p>
                   ) : null}
-                </td>
-                <td data-label="Status" className={stacked.cell}>
-                  <LifecycleBadge status={a.status} />
-                </td>
-                <td data-label="Verdict" className={stacked.cell}>
-                  <VerdictBadge verdict={a.evaluation_state?.verdict} />
-                </td>
-                <td data-label="Time" className={`${stacked.cell} ${stacked.num}`}>
-                  {unranked ? (
-                    <span
-                      className="text-xs text-slate-500 dark:text-slate-400"
-                      title={unranked}
-                      data-testid="not-ranked"
-                    >
-                      not ranked
-                    </span>
-                  ) : (
-                    <TimeWithSpread ms={figure?.time_ms} interval={figure?.time_interval} />
-                  )}
-                </td>
-                <td data-label="Speedup" className={`${stacked.cell} ${stacked.num}`}>
-                  <Speedup value={figure?.speedup} interval={figure?.speedup_interval} />
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+                </>
+              );
+            },
+          },
+          { id: 'status', header: 'Status', cell: (a) => <LifecycleBadge status={a.status} /> },
+          { id: 'verdict', header: 'Verdict', cell: (a) => <VerdictBadge verdict={a.evaluation_state?.verdict} /> },
+          {
+            id: 'time',
+            header: 'Time',
+            align: 'right',
+            cell: (a) => {
+              const unranked = unrankedReason(a);
+              const figure = attemptFigure(a);
+              return unranked ? (
+                <span className="text-xs text-slate-500 dark:text-slate-400" title={unranked} data-testid="not-ranked">
+                  not ranked
+                </span>
+              ) : (
+                <TimeWithSpread ms={figure?.time_ms} interval={figure?.time_interval} />
+              );
+            },
+          },
+          {
+            id: 'speedup',
+            header: 'Speedup',
+            align: 'right',
+            cell: (a) => {
+              const figure = attemptFigure(a);
+              return <Speedup value={figure?.speedup} interval={figure?.speedup_interval} />;
+            },
+          },
+        ]}
+      />
       {notes.length > 0 || attempts.some((a) => unrankedReason(a)) ? (
         <div className="mt-3 space-y-1 text-xs text-slate-600 dark:text-slate-400" data-testid="figure-notes">
           {notes.map((n) => (

@@ -21,6 +21,8 @@ export interface Column<T> {
   /** Extra classes of each body cell, and of the header cell. */
   className?: string;
   headerClassName?: string;
+  /** The header cell's tooltip. */
+  headerTitle?: string;
   testId?: string;
   title?: (row: T) => string | undefined;
   /** Makes the header a button that orders the rows by this comparison (ascending first). */
@@ -65,6 +67,21 @@ export const PLAIN: TableClasses = {
   num: 'text-right tabular-nums',
 };
 
+/** The sweeps' tables: normal-case headers, tighter rows, as wide as their figures need. */
+const COMPACT: TableClasses = {
+  table: 'min-w-full text-sm',
+  thead: '',
+  headRow: 'text-left text-slate-600 dark:text-slate-400',
+  tbody: '',
+  row: 'border-t border-slate-200 dark:border-slate-800',
+  th: 'py-1 pr-3 font-medium',
+  cell: 'py-1 pr-3',
+  numHead: 'text-right',
+  num: 'text-right tabular-nums',
+};
+
+const VARIANTS = { stacked: STACKED, plain: PLAIN, compact: COMPACT } as const;
+
 const join = (...names: (string | false | undefined)[]) => names.filter(Boolean).join(' ');
 
 export function DataTable<T>({
@@ -79,6 +96,7 @@ export function DataTable<T>({
   variant = 'stacked',
   classes,
   caption,
+  ariaLabel,
 }: {
   rows: readonly T[];
   columns: readonly (Column<T> | false | null | undefined)[];
@@ -90,15 +108,16 @@ export function DataTable<T>({
   testId?: string;
   /** Shown in place of the table when there is no row (nothing by default, the table with its header). */
   empty?: ReactNode;
-  variant?: 'stacked' | 'plain';
+  variant?: keyof typeof VARIANTS;
   /** Class names over those of the variant. */
   classes?: Partial<TableClasses>;
   caption?: ReactNode;
+  ariaLabel?: string;
 }) {
   const [order, setOrder] = useState<{ id: string; dir: 1 | -1 } | null>(null);
   if (rows.length === 0 && empty !== undefined) return <>{empty}</>;
   const isStacked = variant === 'stacked';
-  const c: TableClasses = { ...(isStacked ? STACKED : PLAIN), ...classes };
+  const c: TableClasses = { ...VARIANTS[variant], ...classes };
   const cols = columns.filter((col): col is Column<T> => Boolean(col));
   const sorter = order ? cols.find((col) => col.id === order.id)?.sort : undefined;
   const shown = sorter && order ? [...rows].sort((a, b) => order.dir * sorter(a, b)) : rows;
@@ -106,7 +125,7 @@ export function DataTable<T>({
     isStacked && !col.wide ? (col.label ?? (typeof col.header === 'string' ? col.header : undefined)) : undefined;
 
   return (
-    <table className={c.table} data-testid={testId}>
+    <table className={c.table} data-testid={testId} aria-label={ariaLabel}>
       {caption ? <caption className="sr-only">{caption}</caption> : null}
       <thead className={c.thead || undefined}>
         <tr className={c.headRow || undefined}>
@@ -117,6 +136,7 @@ export function DataTable<T>({
               <th
                 key={col.id}
                 className={join(c.th, col.align === 'right' && c.numHead, col.headerClassName)}
+                title={col.headerTitle}
                 aria-sort={col.sort ? (sorted === 1 ? 'ascending' : sorted === -1 ? 'descending' : 'none') : undefined}
               >
                 {col.sort ? (

@@ -5,6 +5,7 @@ import { useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
 import { AppLink } from '../components/AppLink';
 import { Card } from '../components/Card';
+import { DataTable } from '../components/DataTable';
 import { SelectField } from '../components/fields';
 import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
@@ -61,55 +62,56 @@ export default function AgentsLeaderboardPage() {
               </p>
             ) : (
               <div className="overflow-x-auto">
-                <table className="min-w-full text-sm" aria-label="Agents leaderboard">
-                  <thead>
-                    <tr className="text-left text-slate-600 dark:text-slate-400">
-                      <th className="py-1 pr-3 font-medium">Rank</th>
-                      <th className="py-1 pr-3 font-medium">Agent</th>
-                      <th className="py-1 pr-3 font-medium">Instruction</th>
-                      <th className="py-1 pr-3 text-right font-medium">Attempts</th>
-                      <th className="py-1 pr-3 font-medium">Device</th>
-                      <th className="py-1 pr-3 text-right font-medium">fast_0</th>
-                      <th className="py-1 pr-3 text-right font-medium">fast_1</th>
-                      <th
-                        className="py-1 pr-3 text-right font-medium"
-                        title="KernelBench’s rule: the point speedup above 1, noise or not"
-                      >
-                        fast_1 (KernelBench)
-                      </th>
-                      <th className="py-1 pr-3 text-right font-medium">fast_2</th>
-                      <th className="py-1 pr-3 text-right font-medium">Geomean</th>
-                      <th className="py-1 pr-3 font-medium">Best sweep</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {b.data.map((r) => (
-                      <tr key={r.sweep_id} className="border-t border-slate-200 dark:border-slate-800">
-                        <td className="py-1 pr-3 tabular-nums">{r.rank}</td>
-                        <td className="py-1 pr-3">
-                          {r.agent.provider}
-                          {r.agent.model ? ` ${r.agent.model}` : ''}
-                        </td>
-                        <td className="max-w-xs truncate py-1 pr-3" title={r.instruction ?? undefined}>
-                          {r.instruction ?? 'default'}
-                        </td>
-                        <td className="py-1 pr-3 text-right tabular-nums">{r.attempts_per_problem}</td>
-                        <td className="py-1 pr-3">{r.device}</td>
-                        <td className="py-1 pr-3 text-right tabular-nums">{formatPercent(r.fast_p['0'])}</td>
-                        <td className="py-1 pr-3 text-right tabular-nums">{formatPercent(r.fast_p['1'])}</td>
-                        <td className="py-1 pr-3 text-right tabular-nums" data-testid="fast-1-point">
-                          {formatPercent(r.fast_p_point['1'])}
-                        </td>
-                        <td className="py-1 pr-3 text-right tabular-nums">{formatPercent(r.fast_p['2'])}</td>
-                        <td className="py-1 pr-3 text-right tabular-nums">{formatSpeedup(r.geomean_speedup)}</td>
-                        <td className="py-1 pr-3">
+                <DataTable
+                  variant="compact"
+                  ariaLabel="Agents leaderboard"
+                  rows={b.data}
+                  rowKey={(r) => r.sweep_id}
+                  columns={[
+                    { id: 'rank', header: 'Rank', className: 'tabular-nums', cell: (r) => r.rank },
+                    {
+                      id: 'agent',
+                      header: 'Agent',
+                      cell: (r) => `${r.agent.provider}${r.agent.model ? ` ${r.agent.model}` : ''}`,
+                    },
+                    {
+                      id: 'instruction',
+                      header: 'Instruction',
+                      className: 'max-w-xs truncate',
+                      title: (r) => r.instruction ?? undefined,
+                      cell: (r) => r.instruction ?? 'default',
+                    },
+                    { id: 'attempts', header: 'Attempts', align: 'right', cell: (r) => r.attempts_per_problem },
+                    { id: 'device', header: 'Device', cell: (r) => r.device },
+                    { id: 'fast0', header: 'fast_0', align: 'right', cell: (r) => formatPercent(r.fast_p['0']) },
+                    { id: 'fast1', header: 'fast_1', align: 'right', cell: (r) => formatPercent(r.fast_p['1']) },
+                    {
+                      id: 'fast1-point',
+                      header: 'fast_1 (KernelBench)',
+                      headerTitle: 'KernelBench’s rule: the point speedup above 1, noise or not',
+                      align: 'right',
+                      testId: 'fast-1-point',
+                      cell: (r) => formatPercent(r.fast_p_point['1']),
+                    },
+                    { id: 'fast2', header: 'fast_2', align: 'right', cell: (r) => formatPercent(r.fast_p['2']) },
+                    {
+                      id: 'geomean',
+                      header: 'Geomean',
+                      align: 'right',
+                      cell: (r) => formatSpeedup(r.geomean_speedup),
+                    },
+                    {
+                      id: 'best-sweep',
+                      header: 'Best sweep',
+                      cell: (r) => (
+                        <>
                           <AppLink href={`/sweeps/${r.sweep_id}`}>{r.sweep_name}</AppLink>
                           {r.sweeps > 1 ? <span className="text-xs text-slate-500"> (best of {r.sweeps})</span> : null}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                        </>
+                      ),
+                    },
+                  ]}
+                />
               </div>
             )
           }

@@ -3,6 +3,7 @@ import type { Sweep } from '@kernelforge/sdk';
 import { useSearch } from 'wouter';
 import { AppLink } from '../components/AppLink';
 import { Card } from '../components/Card';
+import { DataTable } from '../components/DataTable';
 import { FastPCurve, FastPTable } from '../components/FastPCurve';
 import { PageHeader } from '../components/PageHeader';
 import { ProblemName } from '../components/ProblemName';
@@ -76,35 +77,29 @@ export default function SweepComparePage() {
         </Card>
         <Card title="Per problem">
           <div className="overflow-x-auto">
-            <table className="min-w-full text-sm" aria-label="Per-problem differences">
-              <thead>
-                <tr className="text-left text-slate-600 dark:text-slate-400">
-                  <th className="py-1 pr-3 font-medium">Problem</th>
-                  <th className="py-1 pr-3 text-right font-medium">A</th>
-                  <th className="py-1 pr-3 text-right font-medium">B</th>
-                  <th className="py-1 pr-3 text-right font-medium">B / A</th>
-                </tr>
-              </thead>
-              <tbody>
-                {names.map((n) => {
-                  const pa = find(sa, n);
-                  const pb = find(sb, n);
-                  const ratio = pa?.correct && pb?.correct && pa.speedup && pb.speedup ? pb.speedup / pa.speedup : null;
-                  return (
-                    <tr key={n} className="border-t border-slate-200 dark:border-slate-800">
-                      <td className="py-1 pr-3">
-                        <ProblemName name={n} narrow />
-                      </td>
-                      <td className="py-1 pr-3 text-right tabular-nums">{cell(pa)}</td>
-                      <td className="py-1 pr-3 text-right tabular-nums">{cell(pb)}</td>
-                      <td className="py-1 pr-3 text-right tabular-nums">
-                        {ratio === null ? '—' : formatSpeedup(ratio)}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
+            <DataTable
+              variant="compact"
+              ariaLabel="Per-problem differences"
+              rows={names}
+              rowKey={(n) => n}
+              columns={[
+                { id: 'problem', header: 'Problem', cell: (n) => <ProblemName name={n} narrow /> },
+                { id: 'a', header: 'A', align: 'right', cell: (n) => cell(find(sa, n)) },
+                { id: 'b', header: 'B', align: 'right', cell: (n) => cell(find(sb, n)) },
+                {
+                  id: 'ratio',
+                  header: 'B / A',
+                  align: 'right',
+                  cell: (n) => {
+                    const pa = find(sa, n);
+                    const pb = find(sb, n);
+                    const ratio =
+                      pa?.correct && pb?.correct && pa.speedup && pb.speedup ? pb.speedup / pa.speedup : null;
+                    return ratio === null ? '—' : formatSpeedup(ratio);
+                  },
+                },
+              ]}
+            />
           </div>
         </Card>
       </div>

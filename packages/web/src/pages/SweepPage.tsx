@@ -6,6 +6,7 @@ import { navigate } from 'wouter/use-browser-location';
 import { AppLink } from '../components/AppLink';
 import { Button } from '../components/Button';
 import { Card } from '../components/Card';
+import { DataTable } from '../components/DataTable';
 import { ExportButtons } from '../components/ExportButtons';
 import { FastPCurve, FastPTable } from '../components/FastPCurve';
 import { PageHeader } from '../components/PageHeader';
@@ -134,35 +135,40 @@ export default function SweepPage({ params }: PageProps) {
               }
             >
               <div className="overflow-x-auto">
-                <table className="min-w-full text-sm" aria-label="Problems">
-                  <thead>
-                    <tr className="text-left text-slate-600 dark:text-slate-400">
-                      <th className="py-1 pr-3 font-medium">Problem</th>
-                      <th className="py-1 pr-3 font-medium">Status</th>
-                      <th className="py-1 pr-3 font-medium">Correct</th>
-                      <th className="py-1 pr-3 text-right font-medium">Speedup (ranked)</th>
-                      <th className="py-1 pr-3 font-medium">Verdict</th>
-                      <th className="py-1 pr-3 font-medium">Session</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {sweep.problems.map((p) => (
-                      <tr key={p.problem_name} className="border-t border-slate-200 dark:border-slate-800">
-                        <td className="py-1 pr-3">
-                          <ProblemName name={p.problem_name} narrow />
-                        </td>
-                        <td className="py-1 pr-3">
-                          <StatusBadge status={p.status} />
-                        </td>
-                        <td className="py-1 pr-3">{p.status === 'completed' ? (p.correct ? 'yes' : 'no') : '—'}</td>
-                        <td className="py-1 pr-3 text-right tabular-nums">
-                          <Speedup value={p.speedup} interval={p.speedup_interval} />
-                        </td>
-                        <td className="py-1 pr-3">
+                <DataTable
+                  variant="compact"
+                  ariaLabel="Problems"
+                  rows={sweep.problems}
+                  rowKey={(p) => p.problem_name}
+                  columns={[
+                    { id: 'problem', header: 'Problem', cell: (p) => <ProblemName name={p.problem_name} narrow /> },
+                    { id: 'status', header: 'Status', cell: (p) => <StatusBadge status={p.status} /> },
+                    {
+                      id: 'correct',
+                      header: 'Correct',
+                      cell: (p) => (p.status === 'completed' ? (p.correct ? 'yes' : 'no') : '—'),
+                    },
+                    {
+                      id: 'speedup',
+                      header: 'Speedup (ranked)',
+                      align: 'right',
+                      cell: (p) => <Speedup value={p.speedup} interval={p.speedup_interval} />,
+                    },
+                    {
+                      id: 'verdict',
+                      header: 'Verdict',
+                      cell: (p) => (
+                        <>
                           <VerdictBadge verdict={p.verdict} />
                           {p.error ? <span className="ml-2 text-xs text-rose-700">{p.error}</span> : null}
-                        </td>
-                        <td className="py-1 pr-3">
+                        </>
+                      ),
+                    },
+                    {
+                      id: 'session',
+                      header: 'Session',
+                      cell: (p) => (
+                        <>
                           {p.session_id ? <AppLink href={`/kernels/${p.session_id}`}>session</AppLink> : '—'}
                           {p.session_id && p.best_attempt_id ? (
                             <>
@@ -172,11 +178,11 @@ export default function SweepPage({ params }: PageProps) {
                               </AppLink>
                             </>
                           ) : null}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                        </>
+                      ),
+                    },
+                  ]}
+                />
               </div>
               <p className="mt-3 text-xs text-slate-600 dark:text-slate-400" data-testid="sweep-figure-note">
                 Speedup (ranked) is the ranked re-run of each session's best attempt: fresh secret inputs, timed twice

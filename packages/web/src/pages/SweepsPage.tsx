@@ -9,7 +9,7 @@ import { AppLink } from '../components/AppLink';
 import { AttemptsField } from '../components/AttemptsField';
 import { Button, buttonClass } from '../components/Button';
 import { Card } from '../components/Card';
-import { DataTable, type TableClasses } from '../components/DataTable';
+import { DataTable } from '../components/DataTable';
 import { DeviceSelect } from '../components/DeviceSelect';
 import { EmptyState } from '../components/EmptyState';
 import { SelectField, TextArea, TextField } from '../components/fields';
@@ -27,16 +27,6 @@ import { attemptsError, problemListError } from '../lib/formChecks';
 
 export const FAST_P_HELP =
   'fast_p is the share of ALL the problems of a sweep solved correctly whose speedup’s 95% interval lies above p (fast_0: the share correct): a speedup within noise of p, like 1.02x (0.95x-1.40x) for p = 1, does not count. KernelBench’s rule, the point speedup above p, is shown beside it. Each problem counts from one ranked re-run of its session’s best attempt on fresh secret inputs; a problem not finished counts as not correct.';
-
-/** The sweeps list keeps its own look: normal-case headers, tighter rows. */
-const SWEEP_TABLE: Partial<TableClasses> = {
-  table: 'min-w-full text-sm',
-  thead: '',
-  headRow: 'text-left text-slate-600 dark:text-slate-400',
-  row: 'border-t border-slate-200 dark:border-slate-800',
-  th: 'py-1 pr-3 font-medium',
-  cell: 'py-1 pr-3',
-};
 
 function StartSweepForm() {
   const settings = useSettings();
@@ -240,8 +230,7 @@ export default function SweepsPage() {
               ) : (
                 <div className="overflow-x-auto">
                   <DataTable
-                    variant="plain"
-                    classes={SWEEP_TABLE}
+                    variant="compact"
                     rows={list.data}
                     rowKey={(s) => s.id}
                     columns={[
