@@ -23,7 +23,7 @@ import {
   timeTwice,
   withFlagged,
 } from '../src/evaluate/judge.js';
-import { peakRecheck } from '../src/evaluate/c-abi.js';
+import { peakRecheck } from '../src/evaluate/judge/peak.js';
 import { catalogue } from './helpers.js';
 
 const device = (bandwidth = 50, flops = 500): Device =>

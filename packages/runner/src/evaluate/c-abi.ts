@@ -7,7 +7,6 @@ import type { CompileReport, EvaluationEnvironment, EvaluationState } from '@ker
 import { compileCandidate } from '../compile/compile-candidate.js';
 import { type Toolchain, toolchainFor } from '../compile/toolchain.js';
 import { deviceLlcBytes } from '../devices/cpu.js';
-import { refreshCpuPeaks } from '../devices/remeasure.js';
 import { type BuiltHarness, buildHarness, stageWorkerObjects } from '../harness/build.js';
 import { planText } from '../harness/plan.js';
 import { type HarnessRun, runHarness } from '../harness/run-harness.js';
@@ -18,7 +17,7 @@ import { type JobSandbox, jobCgroupLimits } from '../sandbox/job-sandbox.js';
 import { NOBODY_UID } from '../sandbox/spawn.js';
 import type { Backend, EvaluationJob, Refusal } from './backend.js';
 import { stateFromReport } from './build-state.js';
-import { UNBELIEVED_PEAK } from './judge.js';
+import { judgeWithPeakRecheck } from './judge/peak.js';
 import { seedsFor } from './seeds.js';
 
 /** Milliseconds per phase of one evaluation; `harness` is the harness's own breakdown (see c/harness_main.c). */
@@ -202,22 +201,8 @@ async function parse(
       base: job.base,
       runnerSeconds: job.elapsed(),
     });
-  const state = make();
-  // Above a cpu peak measured at start-up? Measure again, on a quiet machine, before calling it impossible (the machine
-  // may have been busy then). Above a peak that was measured under load (flagged, not called implausible): the same,
-  // at most once a minute, so a machine that stays busy does not cost every evaluation the wait. Near the peak
-  // (flagged for review on the peak alone): at most once every 10 minutes, so a runner started on a busy machine does
-  // not flag every good kernel, and a truly fast kernel does not pay for a re-measurement on every evaluation.
-  // Each run waits for a quiet second first (at most 5 s), and runs again while other work disturbs it: three runs
-  // before calling a result impossible, two before leaving one flagged, one for a result merely near the peak.
-  const recheck = peakRecheck(state);
-  const quiet = { waitMs: 5000, signal: job.signal };
-  if (recheck === 'now' && (await refreshCpuPeaks(job.device, { ...quiet, tries: 3 }))) return make();
-  if (recheck === 'unbelieved' && (await refreshCpuPeaks(job.device, { ...quiet, tries: 2, minIntervalMs: 60_000 })))
-    return make();
-  if (recheck === 'throttled' && (await refreshCpuPeaks(job.device, { ...quiet, tries: 1, minIntervalMs: 600_000 })))
-    return make();
-  return state;
+  // Above, or near, a cpu peak measured at start-up? The judge measures the peaks again (judge/peak.ts).
+  return judgeWithPeakRecheck(job.device, job.signal, make);
 }
 
 function cAbiBackend(kind: 'cpu' | 'cuda'): Backend<CAbiProblem, CAbiJob, HarnessRun> {
@@ -241,25 +226,6 @@ function cAbiBackend(kind: 'cpu' | 'cuda'): Backend<CAbiProblem, CAbiJob, Harnes
 export const cBackend = cAbiBackend('cpu');
 /** CUDA candidates on a GPU device (no seccomp filter for the worker, the GPU's device files in its sandbox). */
 export const cudaBackend = cAbiBackend('cuda');
-
-/** A result at this fraction of a measured peak gets the peaks measured again (at most every 10 minutes). */
-export const RECHECK_FRACTION = 0.75;
-
-/**
- * Whether a result calls for measuring the cpu's peaks again: `now` when it is above the peak (implausible),
- * `unbelieved` when it is above a peak measured under load (flagged, UNBELIEVED_PEAK), `throttled` when it is flagged
- * for review for nearing it or reaches RECHECK_FRACTION of it, null otherwise.
- */
-export function peakRecheck(
-  state: Pick<EvaluationState, 'verdict' | 'benchmarking_result'>,
-): 'now' | 'unbelieved' | 'throttled' | null {
-  if (state.verdict === 'implausible') return 'now';
-  const r = state.benchmarking_result;
-  if (r?.review_reasons?.some((x) => x.includes(UNBELIEVED_PEAK))) return 'unbelieved';
-  // Near a peak (flagged) or within reach of it (3/4): a peak measured on a busy machine may be the limit here.
-  if (r?.review_reasons?.some((x) => /of peak/.test(x))) return 'throttled';
-  return (r?.fraction_of_peak ?? 0) >= RECHECK_FRACTION ? 'throttled' : null;
-}
 
 /** Bytes of the largest case's arguments (inputs and outputs). */
 function dataBytesOf(problem: ProblemDefinition, cases: readonly CaseDef[]): number {

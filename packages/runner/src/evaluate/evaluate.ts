@@ -11,7 +11,8 @@ import type { ProgressListener } from './progress.js';
 import { torchBackend, torchJobProblem, torchToolchain } from './torch.js';
 
 export { EvaluationSetupError } from './backend.js';
-export { type EvaluationProfile, peakRecheck, RECHECK_FRACTION } from './c-abi.js';
+export type { EvaluationProfile } from './c-abi.js';
+export { peakRecheck, RECHECK_FRACTION } from './judge/peak.js';
 
 export interface EvaluateOptions {
   problems: Catalogue;
@@ -45,9 +46,6 @@ export interface EvaluateOptions {
   onProgress?: ProgressListener;
   /** Called once the harness has run, with where the time went (bench/runner-profile.mjs). */
   onProfile?: (profile: EvaluationProfile) => void;
-  /** The profiler facts' extra, untimed run of an accepted candidate (torch.profiler, Nsight Compute; default
-      true): false leaves it out. */
-  profileFacts?: boolean;
 }
 
 export function resolveProblem(payload: EvaluationJobPayload, problems: Catalogue): ProblemDefinition {
@@ -77,7 +75,6 @@ export async function evaluate(payload: EvaluationJobPayload, opts: EvaluateOpti
       compiledBaseline: opts.compiledBaseline !== false,
       staged: opts.torchStaged === true,
       computeCapability: opts.computeCapability,
-      facts: opts.profileFacts !== false,
     };
     return runBackend(torchBackend, evaluationJob(payload, problem, opts, settings));
   }

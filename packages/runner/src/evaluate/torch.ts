@@ -24,10 +24,10 @@ import { type JobSandbox, jobCgroupLimits } from '../sandbox/job-sandbox.js';
 import { workerFilter } from '../sandbox/seccomp.js';
 import { type SpawnResult, runCommand } from '../sandbox/spawn.js';
 import { openTimingLock } from '../sandbox/timing-lock.js';
-import { gatherTorchFacts } from '../profile/torch-facts.js';
 import { PROGRESS_FILE, PROGRESS_FOLDER } from './progress.js';
 import type { Backend, EvaluationJob, Refusal } from './backend.js';
 import { planRules } from './judge.js';
+import { judgeWithPeakRecheck } from './judge/peak.js';
 import { pythonReviewReasons } from './python-scan.js';
 import { seedsFor } from './seeds.js';
 import { parseTorchReport, stateFromTorchReport, type TorchReport } from './torch-report.js';
@@ -96,8 +96,6 @@ export interface TorchProblem {
   staged?: boolean;
   /** cuda: the device's compute capability ("9.0"): load_inline builds for it alone. */
   computeCapability?: string | undefined;
-  /** The torch facts' extra, untimed profiled run of an accepted candidate (default true). */
-  facts?: boolean | undefined;
 }
 
 /** The L2 flush before every timed call on a GPU (the C cuda worker's 256 MiB memset: several times any L2). */
@@ -517,11 +515,11 @@ async function launch(j: TorchJob, sandbox: JobSandbox): Promise<TorchRun> {
   return { r, report: r.timedOut ? null : parseTorchReport(r.stdout), timeoutMs };
 }
 
-function parse(
+async function parse(
   j: TorchJob,
   run: TorchRun,
   outcome: { compile: CompileReport | null; timedRuns: number },
-): EvaluationState {
+): Promise<EvaluationState> {
   const { r, report } = run;
   const { job } = j;
   const output = job.ranked ? {} : { stdout: r.extra[0] ?? '', stderr: r.extra[1] ?? '' };
@@ -545,19 +543,22 @@ function parse(
       ),
       ...output,
     };
-  return stateFromTorchReport(report, {
-    base: job.base,
-    compile: outcome.compile,
-    environment: j.environment,
-    ranked: job.ranked,
-    elapsed: job.elapsed,
-    output,
-    benchConstants: j.benchConstants,
-    device: job.device,
-    timedRuns: outcome.timedRuns,
-    reviewReasons: pythonReviewReasons(job.payload.source),
-    compiledName: j.isCuda ? 'torch.compile' : 'TorchScript freeze',
-  });
+  // On a cpu, a result above (or near) the measured peaks gets them measured again, as the C backend's (judge/peak.ts).
+  return judgeWithPeakRecheck(job.device, job.signal, () =>
+    stateFromTorchReport(report, {
+      base: job.base,
+      compile: outcome.compile,
+      environment: j.environment,
+      ranked: job.ranked,
+      elapsed: job.elapsed,
+      output,
+      benchConstants: j.benchConstants,
+      device: job.device,
+      timedRuns: outcome.timedRuns,
+      reviewReasons: pythonReviewReasons(job.payload.source),
+      compiledName: j.isCuda ? 'torch.compile' : 'TorchScript freeze',
+    }),
+  );
 }
 
 /** PyTorch candidates (`ModelNew`) on a cpu or a cuda device. */
@@ -579,27 +580,4 @@ export const torchBackend: Backend<TorchProblem, TorchJob, TorchRun> = {
   timingFacts: (run) =>
     run.report?.verdict === 'accepted' ? { load: run.report.load, bench: run.report.bench } : null,
   parse,
-  profile: (j, sandbox) =>
-    j.job.problem.facts === false
-      ? Promise.resolve(null)
-      : gatherTorchFacts({
-          sandbox,
-          python: j.job.settings.python,
-          roots: j.toolchain.roots,
-          device: j.isCuda ? 'cuda' : 'cpu',
-          threads: j.threads,
-          referenceSource: j.job.problem.definition.source,
-          fileName: j.job.problem.definition.file_name,
-          constants: j.benchConstants,
-          ctorSeed: PUBLIC_CTOR_SEED,
-          seccompPath: j.filter ? sandbox.path('seccomp.bpf') : null,
-          env: {
-            PATH: '/usr/bin:/bin',
-            HOME: '/tmp',
-            LC_ALL: 'C.UTF-8',
-            OMP_WAIT_POLICY: 'passive',
-            ...(j.isCuda ? cudaRunEnv() : {}),
-          },
-          signal: j.job.signal,
-        }),
 };
