@@ -1,18 +1,18 @@
 // Magic-link and register flows end to end, with the mail read from the outbox or from a local SMTP server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastMailTo, outbox, tokenFromLink } from '../helpers/mail.js';
-import { type TestServer, startTestServer } from '../helpers/server.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
 import { decodeQuotedPrintable, type SmtpServer, startSmtpServer } from '../helpers/smtp.js';
 
-let server: TestServer;
+let app: TestApp;
 beforeAll(async () => {
-  server = await startTestServer();
+  app = await createTestApp();
 });
 afterAll(async () => {
-  await server?.stop();
+  await app?.stop();
 });
 
-const post = (path: string, json: unknown, s: TestServer = server) => s.request(path, { method: 'POST', json });
+const post = (path: string, json: unknown, s: TestApp = app) => s.request(path, { method: 'POST', json });
 
 describe('magic link', () => {
   it('mails a link for a new address, and signing in with it creates the account', async () => {
@@ -22,14 +22,14 @@ describe('magic link', () => {
     const { message } = (await r.json()) as { message: string };
     expect(message.length).toBeGreaterThan(0);
 
-    const mail = await lastMailTo(server, email);
-    expect(mail.text).toContain(`${server.url}/magic-link-login?token=`);
+    const mail = await lastMailTo(app, email);
+    expect(mail.text).toContain(`${app.ctx.config.publicUrl}/magic-link-login?token=`);
     const token = tokenFromLink(mail.text, 'magic-link-login');
 
     const login = await post('/auth/login/magic-link', { token });
     expect(login.status).toBe(200);
     const { access_token } = (await login.json()) as { access_token: string };
-    const me = (await (await server.request('/auth/users/me', { token: access_token })).json()) as {
+    const me = (await (await app.request('/auth/users/me', { token: access_token })).json()) as {
       email: string;
       created_at: string;
       is_superuser: boolean;
@@ -41,7 +41,7 @@ describe('magic link', () => {
   });
 
   it('answers the same whether or not the address has an account', async () => {
-    const { user } = await server.createUser();
+    const { user } = await app.createUser();
     const known = await post('/auth/magic-link', { email: user.email, application: 'kernelforge' });
     const unknown = await post('/auth/magic-link', { email: 'never-seen@kforge.test', application: 'kernelforge' });
     expect(known.status).toBe(unknown.status);
@@ -49,13 +49,13 @@ describe('magic link', () => {
   });
 
   it('signs an existing user in as themselves', async () => {
-    const { user } = await server.createUser({ full_name: 'Ada' });
+    const { user } = await app.createUser({ full_name: 'Ada' });
     await post('/auth/magic-link', { email: user.email });
-    const token = tokenFromLink((await lastMailTo(server, user.email)).text, 'magic-link-login');
+    const token = tokenFromLink((await lastMailTo(app, user.email)).text, 'magic-link-login');
     const { access_token } = (await (await post('/auth/login/magic-link', { token })).json()) as {
       access_token: string;
     };
-    const me = (await (await server.request('/auth/users/me', { token: access_token })).json()) as {
+    const me = (await (await app.request('/auth/users/me', { token: access_token })).json()) as {
       id: string;
       full_name: string;
     };
@@ -65,7 +65,7 @@ describe('magic link', () => {
   it('works once: a second use of the same link answers 400', async () => {
     const email = 'once@kforge.test';
     await post('/auth/magic-link', { email });
-    const token = tokenFromLink((await lastMailTo(server, email)).text, 'magic-link-login');
+    const token = tokenFromLink((await lastMailTo(app, email)).text, 'magic-link-login');
     expect((await post('/auth/login/magic-link', { token })).status).toBe(200);
     const again = await post('/auth/login/magic-link', { token });
     expect(again.status).toBe(400);
@@ -75,9 +75,9 @@ describe('magic link', () => {
   it('expires after 15 minutes', async () => {
     const email = 'late@kforge.test';
     await post('/auth/magic-link', { email });
-    const token = tokenFromLink((await lastMailTo(server, email)).text, 'magic-link-login');
+    const token = tokenFromLink((await lastMailTo(app, email)).text, 'magic-link-login');
     // Age the stored token by 16 minutes instead of waiting.
-    await server.ctx.db.query(
+    await app.ctx.db.query(
       "UPDATE one_time_tokens SET expires_at = now() - interval '1 minute', created_at = now() - interval '16 minutes' WHERE email = $1",
       [email],
     );
@@ -95,8 +95,8 @@ describe('magic link', () => {
   it('stores only hashes of one-time tokens', async () => {
     const email = 'hashed@kforge.test';
     await post('/auth/magic-link', { email });
-    const token = tokenFromLink((await lastMailTo(server, email)).text, 'magic-link-login');
-    const rows = await server.ctx.db.query<{ token_hash: string }>(
+    const token = tokenFromLink((await lastMailTo(app, email)).text, 'magic-link-login');
+    const rows = await app.ctx.db.query<{ token_hash: string }>(
       'SELECT token_hash FROM one_time_tokens WHERE email = $1',
       [email],
     );
@@ -115,8 +115,8 @@ describe('email verification then register', () => {
       password: 'cobol-forever',
     });
     expect(r.status).toBe(200);
-    const mail = await lastMailTo(server, email);
-    expect(mail.text).toContain(`${server.url}/verify-email?token=`);
+    const mail = await lastMailTo(app, email);
+    expect(mail.text).toContain(`${app.ctx.config.publicUrl}/verify-email?token=`);
     expect(mail.text).not.toContain('cobol-forever');
     const token = tokenFromLink(mail.text, 'verify-email');
 
@@ -131,7 +131,7 @@ describe('email verification then register', () => {
     expect(body.user).toMatchObject({ email, full_name: 'Grace Hopper', is_superuser: false });
     expect(JSON.stringify(body)).not.toMatch(/hash|scrypt/);
 
-    const login = await server.request('/auth/login/access-token', {
+    const login = await app.request('/auth/login/access-token', {
       method: 'POST',
       body: new URLSearchParams({ username: email, password: 'cobol-forever' }),
     });
@@ -142,18 +142,18 @@ describe('email verification then register', () => {
   it('registers with the address alone (the web sends only {email, application})', async () => {
     const email = 'plain-register@kforge.test';
     await post('/auth/users/register/email-verification-token', { email, application: 'kernelforge' });
-    const token = tokenFromLink((await lastMailTo(server, email)).text, 'verify-email');
+    const token = tokenFromLink((await lastMailTo(app, email)).text, 'verify-email');
     const reg = await post('/auth/users/register', { email_verification_token: token });
     expect(reg.status).toBe(200);
     expect(((await reg.json()) as { user: { full_name: unknown } }).user.full_name).toBeNull();
   });
 
   it('answers the same for an existing address, mailing a sign-in link instead of a verification link', async () => {
-    const { user } = await server.createUser();
-    const before = (await outbox(server)).length;
+    const { user } = await app.createUser();
+    const before = (await outbox(app)).length;
     const r = await post('/auth/users/register/email-verification-token', { email: user.email });
     expect(r.status).toBe(200);
-    const mails = await outbox(server);
+    const mails = await outbox(app);
     expect(mails.length).toBe(before + 1);
     expect(mails[0]?.text).toContain('/magic-link-login?token=');
     expect(mails[0]?.text).not.toContain('/verify-email?token=');
@@ -169,7 +169,7 @@ describe('email verification then register', () => {
   });
 
   it('limits mails per address with 429', async () => {
-    const limited = await startTestServer({ env: { KFORGE_MAIL_PER_HOUR: '2' } });
+    const limited = await createTestApp({ env: { KFORGE_MAIL_PER_HOUR: '2' } });
     try {
       const ask = () => post('/auth/magic-link', { email: 'flood@kforge.test' }, limited);
       expect((await ask()).status).toBe(200);
@@ -185,10 +185,10 @@ describe('email verification then register', () => {
 
 describe('SMTP delivery', () => {
   let smtp: SmtpServer;
-  let withSmtp: TestServer;
+  let withSmtp: TestApp;
   beforeAll(async () => {
     smtp = await startSmtpServer();
-    withSmtp = await startTestServer({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'Kernelforge <forge@kforge.test>' } });
+    withSmtp = await createTestApp({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'Kernelforge <forge@kforge.test>' } });
   });
   afterAll(async () => {
     await withSmtp?.stop();
@@ -209,7 +209,7 @@ describe('SMTP delivery', () => {
 
   it('answers 502 when the SMTP server refuses the mail', async () => {
     const refusing = await startSmtpServer({ rejectAll: true });
-    const s = await startTestServer({ env: { SMTP_URL: refusing.url }, logLevel: 'silent' });
+    const s = await createTestApp({ env: { SMTP_URL: refusing.url }, logLevel: 'silent' });
     try {
       const r = await post('/auth/magic-link', { email: 'bounce@kforge.test' }, s);
       expect(r.status).toBe(502);

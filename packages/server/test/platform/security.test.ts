@@ -1,5 +1,5 @@
-// The attacker's view, over real HTTP on a real database: lockouts, enumeration, cross-site bodies, headers,
-// token scopes and issue times, event tickets and stream caps, metrics, the error log, and private files.
+// The attacker's view, through the real app on a real database: lockouts, enumeration, cross-site bodies, headers,
+// token scopes and issue times, event tickets and stream caps (over a socket), metrics, the error log, private files.
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,23 +12,24 @@ import { migrate } from '../../src/db/migrate.js';
 import { ensurePrivateDir } from '../../src/db/private-dir.js';
 import { captureLog } from '../helpers/log.js';
 import { lastMailTo, outbox, tokenFromLink } from '../helpers/mail.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import type { TestServer } from '../helpers/server.js';
 import { CPU, json, RUNNER_TOKEN, registerRunner, startProductServer } from '../product/helpers.js';
 
 const form = (username: string, password: string) => new URLSearchParams({ username, password });
 
 describe('sign-in throttling cannot lock the owner out', () => {
-  let server: TestServer;
+  let app: TestApp;
   const email = 'owner@kforge.test';
   const password = 'the-owners-password';
   beforeAll(async () => {
-    server = await startTestServer({ env: { KFORGE_TRUST_PROXY: '1', KFORGE_SIGNIN_PER_MINUTE: '3' } });
-    await server.createUser({ email, password });
+    app = await createTestApp({ env: { KFORGE_TRUST_PROXY: '1', KFORGE_SIGNIN_PER_MINUTE: '3' } });
+    await app.createUser({ email, password });
   });
-  afterAll(() => server?.stop());
+  afterAll(() => app?.stop());
 
   const login = (from: string, pw: string, user = email) =>
-    server.request('/auth/login/access-token', {
+    app.request('/auth/login/access-token', {
       method: 'POST',
       headers: { 'X-Forwarded-For': from },
       body: form(user, pw),
@@ -45,7 +46,7 @@ describe('sign-in throttling cannot lock the owner out', () => {
 
   it('slows many addresses guessing one account, and the owner still signs in from a new address', async () => {
     const victim = 'victim@kforge.test';
-    await server.createUser({ email: victim, password });
+    await app.createUser({ email: victim, password });
     // 5x the setting (15) failures in a minute from 15 addresses put the account under attack...
     for (let i = 0; i < 16; i++) expect((await login(`192.0.2.${i + 1}`, `guess-${i}`, victim)).status).toBe(400);
     // ... and the owner, at an address never seen, still gets in (after waiting their turn).
@@ -57,14 +58,14 @@ describe('sign-in throttling cannot lock the owner out', () => {
 });
 
 describe('mail throttling cannot keep the owner from a sign-in link', () => {
-  let server: TestServer;
+  let app: TestApp;
   beforeAll(async () => {
-    server = await startTestServer({ env: { KFORGE_TRUST_PROXY: '1', KFORGE_MAIL_PER_HOUR: '3' } });
+    app = await createTestApp({ env: { KFORGE_TRUST_PROXY: '1', KFORGE_MAIL_PER_HOUR: '3' } });
   });
-  afterAll(() => server?.stop());
+  afterAll(() => app?.stop());
 
   const ask = (from: string, email: string) =>
-    server.request('/auth/magic-link', {
+    app.request('/auth/magic-link', {
       method: 'POST',
       headers: { 'X-Forwarded-For': from, 'content-type': 'application/json' },
       body: JSON.stringify({ email }),
@@ -78,11 +79,11 @@ describe('mail throttling cannot keep the owner from a sign-in link', () => {
     // The owner's own request is answered as always, from another address...
     expect((await ask('198.51.100.8', email)).status).toBe(200);
     // ... the recipient got no more than the hour's budget...
-    const mails = (await outbox(server)).filter((m) => m.to === email);
+    const mails = (await outbox(app)).filter((m) => m.to === email);
     expect(mails.length).toBe(3);
     // ... and the newest of them (unusable by the flooder, who never sees it) signs the owner in.
-    const token = tokenFromLink((await lastMailTo(server, email)).text, 'magic-link-login');
-    const signedIn = await server.request('/auth/login/magic-link', { method: 'POST', json: { token } });
+    const token = tokenFromLink((await lastMailTo(app, email)).text, 'magic-link-login');
+    const signedIn = await app.request('/auth/login/magic-link', { method: 'POST', json: { token } });
     expect(signedIn.status).toBe(200);
   });
 });
@@ -132,19 +133,19 @@ describe('the data directory and the runner folder are private', () => {
 });
 
 describe('HTTP defaults', () => {
-  let server: TestServer;
+  let app: TestApp;
   let runnerServer: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ env: { KFORGE_SSE_STREAMS_PER_USER: '2' } });
+    app = await createTestApp({ env: { KFORGE_SSE_STREAMS_PER_USER: '2' } });
   });
   afterAll(async () => {
-    await server?.stop();
+    await app?.stop();
     await runnerServer?.stop();
   });
 
   it('refuses text/plain (and other non-JSON types) on JSON routes with 415, and keeps the form login', async () => {
     for (const path of ['/auth/magic-link', '/auth/users/register/email-verification-token']) {
-      const r = await server.request(path, {
+      const r = await app.request(path, {
         method: 'POST',
         headers: { 'content-type': 'text/plain' },
         body: JSON.stringify({ email: 'csrf@kforge.test' }),
@@ -152,34 +153,34 @@ describe('HTTP defaults', () => {
       expect(r.status).toBe(415);
       expect(((await r.json()) as { detail: string }).detail).toMatch(/application\/json/);
     }
-    const tokens = await server.request('/api/v1/tokens', {
+    const tokens = await app.request('/api/v1/tokens', {
       method: 'POST',
-      token: server.admin.token,
+      token: app.admin.token,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'name=x',
     });
     expect(tokens.status).toBe(415);
-    expect(await outbox(server)).toEqual([]);
-    const login = await server.request('/auth/login/access-token', {
+    expect(await outbox(app)).toEqual([]);
+    const login = await app.request('/auth/login/access-token', {
       method: 'POST',
-      body: form(server.admin.email, server.admin.password),
+      body: form(app.admin.email, app.admin.password),
     });
     expect(login.status).toBe(200);
   });
 
   it('answers a bad %-escape in the path with 400 and a detail', async () => {
-    const r = await server.request('/%E0%A4%A');
+    const r = await app.request('/%E0%A4%A');
     expect(r.status).toBe(400);
     expect(((await r.json()) as { detail: string }).detail).toMatch(/%-escape/);
   });
 
   it('sends the security headers, with a CSP that allows the inline theme script by its hash', async () => {
-    const api = await server.request('/api/v1/settings');
+    const api = await app.request('/api/v1/settings');
     expect(api.headers.get('x-content-type-options')).toBe('nosniff');
     expect(api.headers.get('x-frame-options')).toBe('DENY');
     expect(api.headers.get('referrer-policy')).toBe('no-referrer');
     expect(api.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
-    const page = await server.request('/kernels/generate-kernel');
+    const page = await app.request('/kernels/generate-kernel');
     expect(page.headers.get('content-type')).toContain('text/html');
     const csp = page.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("frame-ancestors 'none'");
@@ -192,21 +193,21 @@ describe('HTTP defaults', () => {
   });
 
   it('refuses access tokens issued in the future beyond a small skew', async () => {
-    const id = (await server.createUser()).user.id;
+    const id = (await app.createUser()).user.id;
     const now = Date.now();
-    const future = await signAccessToken(server.ctx.config.secret, id, {
+    const future = await signAccessToken(app.ctx.config.secret, id, {
       expiresInSeconds: 3600,
       now: now + 3_600_000,
     });
-    expect((await server.request('/auth/users/me', { token: future })).status).toBe(401);
-    const skewed = await signAccessToken(server.ctx.config.secret, id, { expiresInSeconds: 3600, now: now + 20_000 });
-    expect((await server.request('/auth/users/me', { token: skewed })).status).toBe(200);
+    expect((await app.request('/auth/users/me', { token: future })).status).toBe(401);
+    const skewed = await signAccessToken(app.ctx.config.secret, id, { expiresInSeconds: 3600, now: now + 20_000 });
+    expect((await app.request('/auth/users/me', { token: skewed })).status).toBe(200);
   });
 
   it('gives tokens scopes: a CI token submits and reads but cannot manage tokens', async () => {
-    const owner = await server.createUser();
+    const owner = await app.createUser();
     const ci = await json<{ token: string; scopes: string[] }>(
-      server.request('/api/v1/tokens', {
+      app.request('/api/v1/tokens', {
         method: 'POST',
         token: owner.token,
         json: { name: 'ci', scopes: ['read', 'submit'] },
@@ -214,18 +215,18 @@ describe('HTTP defaults', () => {
     );
     expect(ci.status).toBe(201);
     expect(ci.body.scopes).toEqual(['read', 'submit']);
-    const mint = await server.request('/api/v1/tokens', {
+    const mint = await app.request('/api/v1/tokens', {
       method: 'POST',
       token: ci.body.token,
       json: { name: 'more' },
     });
     expect(mint.status).toBe(403);
     expect(((await mint.json()) as { detail: string }).detail).toMatch(/'tokens' scope/);
-    expect((await server.request('/api/v1/tokens', { token: ci.body.token })).status).toBe(403);
-    expect((await server.request('/auth/users/me', { token: ci.body.token })).status).toBe(200);
-    expect((await server.request('/api/v1/problems', { token: ci.body.token })).status).toBe(200);
+    expect((await app.request('/api/v1/tokens', { token: ci.body.token })).status).toBe(403);
+    expect((await app.request('/auth/users/me', { token: ci.body.token })).status).toBe(200);
+    expect((await app.request('/api/v1/problems', { token: ci.body.token })).status).toBe(200);
     // Submitting is allowed (no runner here: the device is unknown, a 4xx that is not about scopes).
-    const submit = await server.request('/api/v1/submission', {
+    const submit = await app.request('/api/v1/submission', {
       method: 'POST',
       token: ci.body.token,
       json: { problem_name: '19_ReLU', device: 'cpu-x86_64', language: 'c', source: 'void solution(){}' },
@@ -233,7 +234,7 @@ describe('HTTP defaults', () => {
     expect(submit.status).not.toBe(403);
     expect(submit.status).not.toBe(401);
     // Starting sessions is not in the CI scope.
-    const session = await server.request('/api/v1/agent-session', {
+    const session = await app.request('/api/v1/agent-session', {
       method: 'POST',
       token: ci.body.token,
       json: { problem_name: '19_ReLU', device: 'cpu-x86_64' },
@@ -241,13 +242,13 @@ describe('HTTP defaults', () => {
     expect(session.status).toBe(403);
     // A token with the tokens scope cannot mint one with more than its own scopes.
     const narrow = await json<{ token: string }>(
-      server.request('/api/v1/tokens', {
+      app.request('/api/v1/tokens', {
         method: 'POST',
         token: owner.token,
         json: { name: 'n', scopes: ['read', 'tokens'] },
       }),
     );
-    const wider = await server.request('/api/v1/tokens', {
+    const wider = await app.request('/api/v1/tokens', {
       method: 'POST',
       token: narrow.body.token,
       json: { name: 'w', scopes: ['read', 'submit'] },
@@ -256,10 +257,10 @@ describe('HTTP defaults', () => {
   });
 
   it('needs the metrics token for /metrics', async () => {
-    expect((await server.request('/metrics')).status).toBe(401);
-    expect((await server.request('/metrics', { token: server.admin.token })).status).toBe(401);
-    expect((await server.request('/metrics', { token: server.metricsToken })).status).toBe(200);
-    const off = await startTestServer({ env: { KFORGE_METRICS_TOKEN: '' } });
+    expect((await app.request('/metrics')).status).toBe(401);
+    expect((await app.request('/metrics', { token: app.admin.token })).status).toBe(401);
+    expect((await app.request('/metrics', { token: app.metricsToken })).status).toBe(200);
+    const off = await createTestApp({ env: { KFORGE_METRICS_TOKEN: '' } });
     try {
       const r = await off.request('/metrics', { token: 'anything' });
       expect(r.status).toBe(404);
@@ -269,6 +270,7 @@ describe('HTTP defaults', () => {
     }
   });
 
+  // Event streams are opened and closed over a real socket: the cap counts connections the client drops.
   it('opens event streams with single-use tickets (never a token in the URL) and caps streams per user', async () => {
     runnerServer = await startProductServer({ background: false, env: { KFORGE_SSE_STREAMS_PER_USER: '2' } });
     await registerRunner(runnerServer, [CPU]);
@@ -350,13 +352,13 @@ describe('HTTP defaults', () => {
 describe('the error log cannot be flooded', () => {
   it('writes one stack for many identical failures', async () => {
     const captured = captureLog();
-    const server = await startTestServer({ log: captured.log, background: false });
-    const { token } = await server.createUser();
+    const app = await createTestApp({ log: captured.log });
+    const { token } = await app.createUser();
     // The database going away makes every authenticated request fail with a 500.
-    await server.ctx.db.close();
+    await app.ctx.db.close();
     try {
       for (let i = 0; i < 40; i++) {
-        const r = await server.request('/api/v1/tokens', { token });
+        const r = await app.request('/api/v1/tokens', { token });
         expect(r.status).toBe(500);
         expect(await r.json()).toEqual({ detail: 'Internal Server Error' });
       }
@@ -364,7 +366,7 @@ describe('the error log cannot be flooded', () => {
       expect(stacks.length).toBe(1);
       expect(captured.text().length).toBeLessThan(20_000);
     } finally {
-      await server.stop().catch(() => {});
+      await app.stop().catch(() => {});
     }
   });
 });
