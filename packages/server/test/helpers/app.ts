@@ -12,6 +12,8 @@ export const TEST_APP_ORIGIN = 'http://localhost';
 
 export interface TestApp extends TestTarget {
   app: Hono<AppEnv>;
+  /** `fetch` answered by the app, for clients that take one (the sdk's createClient({ baseUrl: TEST_APP_ORIGIN, fetch })). */
+  fetch: typeof fetch;
 }
 
 export type TestAppOptions = Omit<TestServerOptions, 'localRunner' | 'background'>;
@@ -25,6 +27,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   return {
     ...test,
     app,
+    fetch: async (input, init) => app.request(input instanceof URL ? input.href : input, init),
     request(path, init = {}) {
       return Promise.resolve(app.request(path, requestInit(init)));
     },

@@ -15,23 +15,24 @@ import { JOB_PRIORITY } from '../../src/jobs/types.js';
 import type { SessionRow } from '../../src/db/rows.js';
 import { continueInstruction } from '../../src/domain/sessions/instruction-chain.js';
 import { findSession } from '../../src/domain/sessions/queries.js';
-import type { TestServer, TestUser } from '../helpers/server.js';
-import { CPU, fakeState, json, registerRunner, startProductServer } from './helpers.js';
+import type { TestApp } from '../helpers/app.js';
+import type { TestUser } from '../helpers/server.js';
+import { CPU, fakeState, json, registerRunner, createProductApp } from './helpers.js';
 
-let server: TestServer;
+let app: TestApp;
 let user: TestUser;
 
 beforeAll(async () => {
   // No background work: nothing but this test moves the attempts.
-  server = await startProductServer({ background: false });
-  await registerRunner(server, [CPU]);
-  user = await server.createUser();
+  app = await createProductApp();
+  await registerRunner(app, [CPU]);
+  user = await app.createUser();
 });
-afterAll(() => server?.stop());
+afterAll(() => app?.stop());
 
 async function newSession(): Promise<{ sessionId: string; attemptId: string; session: SessionRow }> {
   const created = await json<AgentSession>(
-    server.request('/api/v1/agent-session', {
+    app.request('/api/v1/agent-session', {
       method: 'POST',
       token: user.token,
       json: { problem_name: '19_ReLU', device: CPU.id, max_attempts: 1, agent: { provider: 'tuner' } },
@@ -43,7 +44,7 @@ async function newSession(): Promise<{ sessionId: string; attemptId: string; ses
   return { sessionId: created.body.id, attemptId: attempt.id, session: await sessionRow(created.body.id) };
 }
 
-const p = () => server.ctx;
+const p = () => app.ctx;
 const statusOf = async (id: string) =>
   (await p().db.query<{ status: string }>('SELECT status FROM generation_attempts WHERE id = $1', [id]))[0]?.status;
 const eventCount = async (sessionId: string) =>
@@ -185,7 +186,7 @@ test('a created attempt has exactly one job, its generate job; so has the first 
   expect(await jobsOf(attemptId)).toEqual([generateJob(attemptId)]);
 
   const round = await json<{ generation_attempts: { id: string; status: string }[] }>(
-    server.request(`/api/v1/agent-session/${sessionId}/attempt`, {
+    app.request(`/api/v1/agent-session/${sessionId}/attempt`, {
       method: 'POST',
       token: user.token,
       json: { instruction: 'again', max_attempts: 1 },
@@ -210,7 +211,7 @@ test("a custom session's own solution is attempt #1 with exactly one job, its ev
     cases: { test: [{ name: 'small', sizes: { n: 1000 } }], benchmark: [{ name: 'big', sizes: { n: 100000 } }] },
   };
   const created = await json<AgentSession>(
-    server.request('/api/v1/agent-session/custom', {
+    app.request('/api/v1/agent-session/custom', {
       method: 'POST',
       token: user.token,
       json: { name: 'Double it', problem, device: CPU.id, solution_source: problem.reference_source },
@@ -295,7 +296,7 @@ test('an attempt moved to evaluating has exactly one evaluate job; a refused mov
 
 test("the instruction's next attempt is created with its generate job, at a later attempt's priority", async () => {
   const created = await json<AgentSession>(
-    server.request('/api/v1/agent-session', {
+    app.request('/api/v1/agent-session', {
       method: 'POST',
       token: user.token,
       json: { problem_name: '19_ReLU', device: CPU.id, max_attempts: 2, agent: { provider: 'tuner' } },

@@ -6,27 +6,28 @@ import { reapExpiredLeases } from '../../src/jobs/queue.js';
 import { settleRequeuedJobs } from '../../src/domain/evaluation/results.js';
 import { canTransitionSubmission } from '../../src/domain/submissions/lifecycle.js';
 import { canTransitionSession, markSessionIdle } from '../../src/domain/sessions/lifecycle.js';
-import type { TestServer, TestUser } from '../helpers/server.js';
-import { CPU, CPU_B, claim, json, registerRunner, startProductServer } from './helpers.js';
+import type { TestApp } from '../helpers/app.js';
+import type { TestUser } from '../helpers/server.js';
+import { CPU, CPU_B, claim, json, registerRunner, createProductApp } from './helpers.js';
 
-let server: TestServer;
+let app: TestApp;
 let user: TestUser;
 let runnerId: string;
 
 beforeAll(async () => {
   // No background work: nothing but this test moves sessions and jobs.
-  server = await startProductServer({ background: false });
-  runnerId = await registerRunner(server, [CPU, CPU_B]);
-  user = await server.createUser();
+  app = await createProductApp();
+  runnerId = await registerRunner(app, [CPU, CPU_B]);
+  user = await app.createUser();
 });
-afterAll(() => server?.stop());
+afterAll(() => app?.stop());
 
-const req = <T>(path: string, init: Parameters<TestServer['request']>[1] = {}) =>
-  json<T>(server.request(`/api/v1${path}`, { token: user.token, ...init }));
+const req = <T>(path: string, init: Parameters<TestApp['request']>[1] = {}) =>
+  json<T>(app.request(`/api/v1${path}`, { token: user.token, ...init }));
 
 /** The `session.status` events stored for a session, oldest first. */
 async function statusEvents(sessionId: string): Promise<string[]> {
-  const rows = await server.ctx.db.query<{ payload: { type: string; status?: string } }>(
+  const rows = await app.ctx.db.query<{ payload: { type: string; status?: string } }>(
     'SELECT payload FROM session_events WHERE session_id = $1 ORDER BY id',
     [sessionId],
   );
@@ -34,7 +35,7 @@ async function statusEvents(sessionId: string): Promise<string[]> {
 }
 
 async function jobStatuses(sessionId: string): Promise<string[]> {
-  const rows = await server.ctx.db.query<{ status: string }>(
+  const rows = await app.ctx.db.query<{ status: string }>(
     'SELECT status FROM jobs WHERE session_id = $1 ORDER BY created_at',
     [sessionId],
   );
@@ -71,7 +72,7 @@ test('stop, stop again, resume: one session.status event per change, and the job
   expect(created.body.status).toBe('active');
   expect(await jobStatuses(id)).toEqual(['queued']);
   // A live attempt keeps the session active: settling changes nothing and publishes nothing.
-  expect(await server.ctx.db.transaction((tx) => markSessionIdle(server.ctx, tx, id))).toBe(false);
+  expect(await app.ctx.db.transaction((tx) => markSessionIdle(app.ctx, tx, id))).toBe(false);
 
   expect((await req<AgentSession>(`/agent-session/${id}/stop`, { method: 'POST' })).body.status).toBe('stopped');
   expect(await jobStatuses(id)).toEqual(['cancelled']);
@@ -94,16 +95,14 @@ test('a lapsed lease sends the job back to the queue and its submission back to 
     json: { problem_name: '19_ReLU', device: CPU_B.id, language: 'c', source: 'void solution() {}' },
   });
   expect(created.status).toBe(201);
-  const job = await claim(server, runnerId, [CPU_B.id]);
+  const job = await claim(app, runnerId, [CPU_B.id]);
   expect(job?.payload.target_id).toBe(created.body.id);
   const read = async () => (await req<Submission>(`/leaderboard/submission/${created.body.id}`)).body.status;
   expect(await read()).toBe('evaluating');
   // The runner vanished: its lease is past (as the lease reaper finds it after KFORGE_JOB_LEASE_SECONDS).
-  await server.ctx.db.query("UPDATE jobs SET lease_expires_at = now() - interval '1 second' WHERE id = $1", [
-    job?.job_id,
-  ]);
-  const { requeued } = await reapExpiredLeases(server.ctx.db);
+  await app.ctx.db.query("UPDATE jobs SET lease_expires_at = now() - interval '1 second' WHERE id = $1", [job?.job_id]);
+  const { requeued } = await reapExpiredLeases(app.ctx.db);
   expect(requeued.map((j) => j.id)).toEqual([job?.job_id]);
-  await settleRequeuedJobs(server.ctx.db, requeued);
+  await settleRequeuedJobs(app.ctx.db, requeued);
   expect(await read()).toBe('queued');
 });
