@@ -46,6 +46,9 @@ export interface EvaluateOptions {
   onProgress?: ProgressListener;
   /** Called once the harness has run, with where the time went (bench/runner-profile.mjs). */
   onProfile?: (profile: EvaluationProfile) => void;
+  /** The profiler facts' extra, untimed run of an accepted candidate (torch.profiler, Nsight Compute; default
+      true): false leaves it out. */
+  profileFacts?: boolean;
 }
 
 export function resolveProblem(payload: EvaluationJobPayload, problems: Catalogue): ProblemDefinition {
@@ -75,6 +78,7 @@ export async function evaluate(payload: EvaluationJobPayload, opts: EvaluateOpti
       compiledBaseline: opts.compiledBaseline !== false,
       staged: opts.torchStaged === true,
       computeCapability: opts.computeCapability,
+      facts: opts.profileFacts !== false,
     };
     return runBackend(torchBackend, evaluationJob(payload, problem, opts, settings));
   }

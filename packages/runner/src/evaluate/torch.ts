@@ -24,6 +24,7 @@ import { type JobSandbox, jobCgroupLimits } from '../sandbox/job-sandbox.js';
 import { workerFilter } from '../sandbox/seccomp.js';
 import { type SpawnResult, runCommand } from '../sandbox/spawn.js';
 import { openTimingLock } from '../sandbox/timing-lock.js';
+import { gatherTorchFacts } from '../profile/torch-facts.js';
 import { PROGRESS_FILE, PROGRESS_FOLDER } from './progress.js';
 import type { Backend, EvaluationJob, Refusal } from './backend.js';
 import { planRules } from './judge.js';
@@ -96,6 +97,8 @@ export interface TorchProblem {
   staged?: boolean;
   /** cuda: the device's compute capability ("9.0"): load_inline builds for it alone. */
   computeCapability?: string | undefined;
+  /** The torch facts' extra, untimed profiled run of an accepted candidate (default true). */
+  facts?: boolean | undefined;
 }
 
 /** The L2 flush before every timed call on a GPU (the C cuda worker's 256 MiB memset: several times any L2). */
@@ -580,4 +583,27 @@ export const torchBackend: Backend<TorchProblem, TorchJob, TorchRun> = {
   timingFacts: (run) =>
     run.report?.verdict === 'accepted' ? { load: run.report.load, bench: run.report.bench } : null,
   parse,
+  profile: (j, sandbox) =>
+    j.job.problem.facts === false
+      ? Promise.resolve(null)
+      : gatherTorchFacts({
+          sandbox,
+          python: j.job.settings.python,
+          roots: j.toolchain.roots,
+          device: j.isCuda ? 'cuda' : 'cpu',
+          threads: j.threads,
+          referenceSource: j.job.problem.definition.source,
+          fileName: j.job.problem.definition.file_name,
+          constants: j.benchConstants,
+          ctorSeed: PUBLIC_CTOR_SEED,
+          seccompPath: j.filter ? sandbox.path('seccomp.bpf') : null,
+          env: {
+            PATH: '/usr/bin:/bin',
+            HOME: '/tmp',
+            LC_ALL: 'C.UTF-8',
+            OMP_WAIT_POLICY: 'passive',
+            ...(j.isCuda ? cudaRunEnv() : {}),
+          },
+          signal: j.job.signal,
+        }),
 };
