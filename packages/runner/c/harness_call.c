@@ -11,7 +11,7 @@ int kfh_after_return(struct harness *h) {
   int r = worker_busy_after_return(&h->cand);
   if (r == 0) return 0;
   if (r == 2 || r == 3) {
-    kfh_fail(h, r == 3 ? "timeout" : "rejected", h->cand.why);
+    kfh_fail(h, r == 3 ? "slept" : "work_after_return", r == 3 ? "timeout" : "rejected", h->cand.why);
     return -1;
   }
   if (!h->cand.after_counted) {
@@ -26,7 +26,7 @@ int kfh_after_return(struct harness *h) {
     char m[400];
     snprintf(m, sizeof m, "%s (%d of %d calls%s)", h->cand.why, all ? h->flagged_calls : h->case_flagged,
              all ? h->runs : h->case_runs, all ? "" : " on one benchmark case");
-    kfh_fail(h, "rejected", m);
+    kfh_fail(h, "work_after_return", "rejected", m);
     return -1;
   }
   return 1;
@@ -48,7 +48,7 @@ void kfh_final_check(struct harness *h) {
     snprintf(m, sizeof m,
              "work was still running after solution() returned (the sandbox used %.1f ms of cpu after the last call)",
              used);
-  kfh_fail(h, "rejected", m);
+  kfh_fail(h, "work_after_return", "rejected", m);
 }
 
 void kfh_run_reference(struct harness *h, const case_desc *c) {
@@ -87,7 +87,7 @@ static int probe_after(struct harness *h, worker_t *w, const case_desc *c, int s
     const char *msg =
         "the outputs changed after the call returned (the trusted probe's keyed checksum, taken right after the reply, "
         "does not match the outputs copied after it): work went on after solution() returned";
-    kfh_fail(h, "rejected", msg);
+    kfh_fail(h, "outputs_changed_after_return", "rejected", msg);
     snprintf(w->error, sizeof w->error, "%s", msg);
     return -2;
   }
@@ -109,7 +109,7 @@ int kfh_timed_call(struct harness *h, worker_t *w, const case_desc *c, double *o
       snprintf(m, sizeof m, "work went on after solution() returned (a thread was started between calls)");
     else
       snprintf(m, sizeof m, "work was still running after solution() returned (the sandbox used %.1f ms of cpu between calls)", used);
-    kfh_fail(h, "rejected", m);
+    kfh_fail(h, "work_after_return", "rejected", m);
     snprintf(w->error, sizeof w->error, "%s", m);
     return -2;
   }

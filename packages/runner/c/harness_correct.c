@@ -13,7 +13,7 @@ static int inputs_modified(struct harness *h, const case_desc *c, err_stats *st)
         memcmp(h->shm + h->offs[i], h->priv + h->offs[i], kfh_bytes_of(h, c, i))) {
       snprintf(st->message, sizeof st->message, "input %s was modified", h->plan.args[i].name);
       st->failed = 1;
-      kfh_fail(h, "incorrect", st->message);
+      kfh_fail(h, "wrote_input", "incorrect", st->message);
       return -1;
     }
   return 0;
@@ -50,7 +50,7 @@ int kfh_check_call(struct harness *h, const case_desc *c, err_stats *st, int che
   if (st->failed) {
     char m[400];
     snprintf(m, sizeof m, "case %s: %s", c->name, st->message);
-    kfh_fail(h, "incorrect", m);
+    kfh_fail(h, "outputs_differ", "incorrect", m);
     return -1;
   }
   return 0;
@@ -76,7 +76,7 @@ static int check_determinism(struct harness *h, const case_desc *c, uint64_t see
   nanosleep(&ts, NULL);
   if (!outputs_equal_saved(h, c)) {
     snprintf(st->message, sizeof st->message, "outputs changed after solution() returned");
-    kfh_fail(h, "rejected", st->message);
+    kfh_fail(h, "outputs_changed_after_return", "rejected", st->message);
     st->failed = 1;
     return 1;
   }
@@ -99,7 +99,7 @@ static int check_determinism(struct harness *h, const case_desc *c, uint64_t see
     snprintf(st->message, sizeof st->message, "the same inputs gave different outputs on a second run");
     char m[400];
     snprintf(m, sizeof m, "case %s: %s", c->name, st->message);
-    kfh_fail(h, "nondeterministic", m);
+    kfh_fail(h, "nondeterministic", "nondeterministic", m);
     st->failed = 1;
     return 1;
   }

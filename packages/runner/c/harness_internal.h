@@ -103,7 +103,8 @@ struct harness {
      reply), while one that works outside its calls is flagged on every such call. */
   int runs, flagged_calls, case_runs, case_flagged;
   char flagged_why[200];
-  const char *verdict; /* "accepted" until a step fails (kfh_fail) */
+  const char *verdict; /* "accepted" until a step fails (kfh_fail): the harness's reading of `fact`, a cross-check */
+  const char *fact;    /* what made the step fail (a code of src/evaluate/judge/facts.ts); NULL while none did */
   char message[512];   /* the verdict's message */
   int ncorr;           /* correctness entries printed */
   sched_t sched;
@@ -180,7 +181,8 @@ void kfh_core_budget(struct harness *h);
 int kfh_keep_budget(struct harness *h, worker_t *w);
 
 /* harness_report.c */
-void kfh_fail(struct harness *h, const char *v, const char *msg);
+void kfh_fail(struct harness *h, const char *fact, const char *v, const char *msg);
+void kfh_refail(struct harness *h, const char *fact, const char *v);
 void kfh_worker_failure(struct harness *h, worker_t *w, const char *during);
 void kfh_json_str(struct harness *h, const char *s);
 void kfh_json_num(struct harness *h, double v);

@@ -86,7 +86,7 @@ static void baseline_and_timing(struct harness *h, const char *baseline_launch, 
   if (strcmp(baseline_launch, "-") != 0) {
     int devnull = open("/dev/null", 1);
     if (worker_start(&h->base, baseline_launch, h->bshm_fd, devnull, devnull, drop)) {
-      kfh_fail(h, "runtime_error", "the baseline worker did not start");
+      kfh_fail(h, "baseline_failed", "runtime_error", "the baseline worker did not start");
     } else {
       h->have_b = 1;
     }
@@ -100,7 +100,7 @@ static void baseline_and_timing(struct harness *h, const char *baseline_launch, 
       char m[400];
       snprintf(m, sizeof m, "the candidate's worker kept the harness's probe from its device data (%s), the baseline's did not",
                cand_why);
-      kfh_fail(h, "rejected", m);
+      kfh_fail(h, "probe_refused", "rejected", m);
     }
   }
   h->prof.baseline_start = since(t0);

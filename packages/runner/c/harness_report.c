@@ -4,16 +4,27 @@
 #include <string.h>
 #include "harness_internal.h"
 
-void kfh_fail(struct harness *h, const char *v, const char *msg) {
+/* A failure seen: the fact (a code of the judge's table, src/evaluate/judge/facts.ts, which decides the verdict) and
+   its message. `v` is the harness's own reading of the fact, reported beside it as a cross-check only: the judge calls
+   a report whose verdict is not its fact's a runtime_error. */
+void kfh_fail(struct harness *h, const char *fact, const char *v, const char *msg) {
+  h->fact = fact;
   h->verdict = v;
   snprintf(h->message, sizeof h->message, "%s", msg);
+}
+
+/* The fact and the verdict changed, the message kept (the baseline failed after the candidate's failure was seen). */
+void kfh_refail(struct harness *h, const char *fact, const char *v) {
+  h->fact = fact;
+  h->verdict = v;
 }
 
 void kfh_worker_failure(struct harness *h, worker_t *w, const char *during) {
   if (!strcmp(h->verdict, "rejected")) return; /* kfh_timed_call found work left running: that is the verdict */
   char m[512];
   snprintf(m, sizeof m, "%s: %s", during, w->error);
-  kfh_fail(h, w->forged ? "rejected" : w->timed_out ? "timeout" : "runtime_error", m);
+  kfh_fail(h, w->forged ? "forged_reply" : w->timed_out ? "call_timeout" : "worker_failed",
+           w->forged ? "rejected" : w->timed_out ? "timeout" : "runtime_error", m);
 }
 
 void kfh_json_str(struct harness *h, const char *s) {
@@ -114,6 +125,10 @@ void kfh_print_tail(struct harness *h) {
   kfh_json_num(h, h->nop_ms);
   fputs(",\"nop_p90_ms\":", J);
   kfh_json_num(h, h->nop_p90_ms);
+  if (h->fact) {
+    fputs(",\"fact\":", J);
+    kfh_json_str(h, h->fact);
+  }
   fputs(",\"verdict\":", J);
   kfh_json_str(h, h->verdict);
   fputs(",\"message\":", J);

@@ -54,7 +54,7 @@ static uint64_t fresh_seed(struct harness *h) {
     ssize_t n = getrandom((char *)&r + got, sizeof r - got, 0);
     if (n <= 0) {
       if (n < 0 && errno == EINTR) continue;
-      kfh_fail(h, "runtime_error", "the operating system's random source failed");
+      kfh_fail(h, "harness_failed", "runtime_error", "the operating system's random source failed");
       return 0;
     }
     got += (size_t)n;
@@ -111,7 +111,7 @@ static int time_baseline(struct harness *h, case_run *r, const case_desc *c, uin
     double in, t0 = now_ms();
     if (kfh_timed_call(h, &h->base, c, ms, &in)) {
       kfh_worker_failure(h, &h->base, "the baseline failed");
-      h->verdict = "runtime_error";
+      kfh_refail(h, "baseline_failed", "runtime_error");
       return -1;
     }
     r->b_in = in;
@@ -152,7 +152,7 @@ static int warm_up(struct harness *h, case_run *r) {
     kfh_setup_data(h, h->bshm, c, P->bench_seed, P->dists[0]);
     if (kfh_timed_call(h, &h->base, c, &r->o, &r->in)) {
       kfh_worker_failure(h, &h->base, "the baseline failed during warm-up");
-      h->verdict = "runtime_error";
+      kfh_refail(h, "baseline_failed", "runtime_error");
       return -1;
     }
   }
@@ -369,7 +369,7 @@ static int sample_case(struct harness *h, case_run *r, double budget, int index,
     char m[400];
     snprintf(m, sizeof m, "no call of case %s could be timed: %s (%d of %d calls)", r->c->name, h->flagged_why,
              h->flagged_calls, h->runs);
-    kfh_fail(h, "rejected", m);
+    kfh_fail(h, "all_calls_flagged", "rejected", m);
     return -1;
   }
   return 0;

@@ -202,8 +202,13 @@ def progress(stage, case_index, case_count, samples, force=False):
 
 
 class Verdict(Exception):
-    def __init__(self, verdict, message):
+    """A failure seen: the fact (a code of the judge's table, src/evaluate/judge/facts.ts, which decides the verdict)
+    and its message. `verdict` is the harness's own reading of the fact, reported beside it as a cross-check only: the
+    judge calls a report whose verdict is not its fact's a runtime_error."""
+
+    def __init__(self, fact, verdict, message):
         super().__init__(message)
+        self.fact = fact
         self.verdict = verdict
         self.message = message
 
@@ -382,10 +387,10 @@ class Worker:
             return self
         hello = self.recv(PLAN.get("start_timeout_s", 120), "starting")
         if hello.get("op") != "hello":
-            raise Verdict("runtime_error", f"{self.role}: {hello.get('message', 'the worker did not start')}")
+            raise Verdict("worker_failed", "runtime_error", f"{self.role}: {hello.get('message', 'the worker did not start')}")
         self.find_pid()
         if proc_cpu(self.pid) is None:
-            raise Verdict("runtime_error", f"{self.role}: the worker's cpu clock cannot be read (pid {self.pid})")
+            raise Verdict("worker_failed", "runtime_error", f"{self.role}: the worker's cpu clock cannot be read (pid {self.pid})")
         self.ready = True
         return self
 
@@ -427,7 +432,7 @@ class Worker:
             else:
                 self.sock.send(json.dumps(msg).encode())
         except OSError as e:
-            raise Verdict("runtime_error", f"{self.role}: the worker is gone ({e})") from e
+            raise Verdict("worker_failed", "runtime_error", f"{self.role}: the worker is gone ({e})") from e
 
     def recv(self, timeout, what, late=None):
         """The next reply; past `timeout` s the worker is killed and the verdict is `timeout` (`late`: its message)."""
@@ -436,19 +441,19 @@ class Worker:
             data = self.sock.recv(1 << 20)
         except socket.timeout:
             self.kill()
-            raise Verdict("timeout", late or f"{self.role}: {what} ran past its {timeout:g} s deadline") from None
+            raise Verdict("call_timeout", "timeout", late or f"{self.role}: {what} ran past its {timeout:g} s deadline") from None
         except OSError as e:
-            raise Verdict("runtime_error", f"{self.role}: the worker died ({e})") from e
+            raise Verdict("worker_failed", "runtime_error", f"{self.role}: the worker died ({e})") from e
         if not data:
             code = self.proc.wait(timeout=5)
-            raise Verdict("runtime_error", f"{self.role}: the worker died while {what} (exit {code})")
+            raise Verdict("worker_failed", "runtime_error", f"{self.role}: the worker died while {what} (exit {code})")
         try:
             msg = json.loads(data)
             if not isinstance(msg, dict) or msg.get("op") not in ("hello", "ready", "done", "error"):
                 raise ValueError
         except ValueError:
             self.kill()
-            raise Verdict("runtime_error", f"{self.role}: a reply that is not one the worker sends") from None
+            raise Verdict("worker_failed", "runtime_error", f"{self.role}: a reply that is not one the worker sends") from None
         return msg
 
     def pending(self):
@@ -478,7 +483,7 @@ class Worker:
         once: the C harness's rule). The reading is where the next call's cpu count starts."""
         cpu, tids = proc_cpu(self.pid), tids_of(self.pid)
         if cpu is None:
-            raise Verdict("runtime_error", f"{self.role}: the worker is gone")
+            raise Verdict("worker_failed", "runtime_error", f"{self.role}: the worker is gone")
         if self.quiet is not None and self.candidate:
             q_cpu, q_tids, q_at = self.quiet
             used = cpu - q_cpu
@@ -487,7 +492,7 @@ class Worker:
                 now = thread_cpu(self.pid)
                 per = sorted((ns / 1e6, k, comm(self.pid, k)) for k, ns in now.items())[-3:]
                 raise Verdict(
-                    "rejected",
+                    "work_after_return", "rejected",
                     f"{self.role}: work still running after forward() returned ({used / 1e6:.2f} ms of cpu {when}, "
                     f"{(time.monotonic() - q_at) * 1000:.0f} ms after it was seen quiet (the allowance is "
                     f"{BETWEEN_CALLS_NS / 1e6:g} ms)"
@@ -502,7 +507,7 @@ class Worker:
         be queued."""
         self.call_cpu0, _ = self.between_calls("between calls")
         if self.pending():
-            raise Verdict("rejected", f"{self.role}: the worker sent a reply it was not asked for")
+            raise Verdict("forged_reply", "rejected", f"{self.role}: the worker sent a reply it was not asked for")
 
     def final_check(self, min_wait_s=0.05):
         """After the candidate's last call, at the end of the run (at least min_wait_s after its last quiet moment,
@@ -517,7 +522,7 @@ class Worker:
             time.sleep(0.0005)
         self.between_calls("after its last call, by the end of the run")
         if self.pending():
-            raise Verdict("rejected", f"{self.role}: the worker sent a reply it was not asked for")
+            raise Verdict("forged_reply", "rejected", f"{self.role}: the worker sent a reply it was not asked for")
 
     def init(self, msg, fd, ref_s=0.0, case="?"):
         """Builds the case's model in the worker (its constructor and two warm-up calls), then waits until it is
@@ -533,7 +538,7 @@ class Worker:
         if self.candidate:
             CLOCK.add(time.monotonic() - t0, ref_s)
         if r["op"] == "error":
-            raise Verdict("runtime_error", f"{self.role}: {r['message']}")
+            raise Verdict("worker_failed", "runtime_error", f"{self.role}: {r['message']}")
         self.wait_quiet()
         self.calls = 0
         self.flagged = 0
@@ -554,7 +559,7 @@ class Worker:
         t1 = time.perf_counter_ns()
         reply_cpu, reply_tids = proc_cpu(self.pid), tids_of(self.pid)
         if r["op"] == "error":
-            raise Verdict("runtime_error", f"{self.role}: {r['message']}")
+            raise Verdict("worker_failed", "runtime_error", f"{self.role}: {r['message']}")
         inside = r.get("inside_ms")
         self.inside = float(inside) if isinstance(inside, (int, float)) and math.isfinite(inside) else None
         if self.candidate:
@@ -576,7 +581,7 @@ class Worker:
         r = self.recv(timeout or T["call_timeout_s"], what)
         t1 = time.perf_counter_ns()
         if r["op"] == "error":
-            raise Verdict("runtime_error", f"{self.role}: {r['message']}")
+            raise Verdict("worker_failed", "runtime_error", f"{self.role}: {r['message']}")
         self.wait_quiet()
         return t1 - t0, r
 
@@ -611,7 +616,7 @@ class Worker:
         # A thread that ends after the reply is judged by its cpu, which the process clock still counts: the threads
         # of an honest forward() that joins them before returning may still be on their way out at the reply.
         if not quiet:
-            raise Verdict("rejected", f"{self.role}: work still running {QUIET_LIMIT_S:g} s after forward() returned")
+            raise Verdict("work_after_return", "rejected", f"{self.role}: work still running {QUIET_LIMIT_S:g} s after forward() returned")
         born = q_tids - reply_tids
         after = q_cpu - reply_cpu
         total = q_cpu - self.call_cpu0
@@ -635,7 +640,7 @@ class Worker:
         if case or run:
             n, m = (self.flagged, self.calls) if case else (FLAGS["flagged"], FLAGS["calls"])
             raise Verdict(
-                "rejected",
+                "work_after_return", "rejected",
                 f"{self.role}: work went on after forward() returned ({why}; {n} of {m} calls"
                 + (" since the model was built" if case else "")
                 + ")",
@@ -713,7 +718,7 @@ def flat(out):
         return [out]
     if isinstance(out, (list, tuple)) and all(isinstance(o, torch.Tensor) for o in out):
         return list(out)
-    raise Verdict("runtime_error", f"the reference's forward returned a {type(out).__name__}: not supported")
+    raise Verdict("unsupported", "runtime_error", f"the reference's forward returned a {type(out).__name__}: not supported")
 
 
 def compare(i, got, want):
@@ -796,7 +801,7 @@ def compare_all(gots, wants):
 def check_inputs(views, private, names):
     for k, (v, p) in enumerate(zip(views, private)):
         if v is not None and isinstance(p, torch.Tensor) and not torch.equal(v, p):
-            raise Verdict("incorrect", f"input {names[k]} was modified")
+            raise Verdict("wrote_input", "incorrect", f"input {names[k]} was modified")
 
 
 def literal(v):
@@ -806,7 +811,7 @@ def literal(v):
             return r
     except (ValueError, SyntaxError):
         pass
-    raise Verdict("runtime_error", f"get_init_inputs() returned a {type(v).__name__} ({r[:80]}): only plain values")
+    raise Verdict("unsupported", "runtime_error", f"get_init_inputs() returned a {type(v).__name__} ({r[:80]}): only plain values")
 
 
 def input_names(inputs):
@@ -900,12 +905,12 @@ def correctness(cand, report):
                 if not ok:
                     # No seed in a message: a ranked seed is the submission's secret (the row carries it, and the
                     # runner drops it from ranked reports).
-                    raise Verdict("incorrect", f"incorrect: case {c['name']} ({dist}): {msg}")
+                    raise Verdict("outputs_differ", "incorrect", f"incorrect: case {c['name']} ({dist}): {msg}")
                 # Work left running after return: the outputs must not change, nor the worker use cpu.
                 time.sleep(0.002)
                 for g, v in zip(got, shared.output_views):
                     if not torch.equal(g.nan_to_num(), v.nan_to_num()) or not torch.equal(torch.isnan(g), torch.isnan(v)):
-                        raise Verdict("rejected", f"rejected: the outputs changed after forward() returned (case {c['name']})")
+                        raise Verdict("outputs_changed_after_return", "rejected", f"rejected: the outputs changed after forward() returned (case {c['name']})")
                 cand.before_call()
                 # The same inputs again: a different result is caching by identity (wrong) or nondeterminism.
                 shared.write_inputs(xs)
@@ -915,8 +920,8 @@ def correctness(cand, report):
                 if not all(torch.equal(a, b) for a, b in zip(again, got)):
                     ok2, *_rest, msg2 = compare_all(again, want)
                     if not ok2:
-                        raise Verdict("incorrect", f"incorrect: a second call on the same inputs was wrong: {msg2}")
-                    raise Verdict("nondeterministic", f"nondeterministic: the same inputs gave different bits (case {c['name']})")
+                        raise Verdict("outputs_differ", "incorrect", f"incorrect: a second call on the same inputs was wrong: {msg2}")
+                    raise Verdict("nondeterministic", "nondeterministic", f"nondeterministic: the same inputs gave different bits (case {c['name']})")
 
 
 def quantile(v, q):
@@ -1042,7 +1047,7 @@ def benchmark(cand, report, early):
             others[role] = early.pop(role).started() if role in early else Worker(role)
         except Verdict as v:
             if role == "baseline":
-                raise Verdict("runtime_error", f"the reference baseline failed: {v.message}") from None
+                raise Verdict("baseline_failed", "runtime_error", f"the reference baseline failed: {v.message}") from None
             compiled_note = f"TorchScript freeze unavailable: {v.message}"[:500]
     locked, lock_wait, gave_up = take_lock()
     budget = T["max_ms"] / max(1, len(PLAN["cases"]["benchmark"]))
@@ -1087,14 +1092,14 @@ def benchmark(cand, report, early):
             ok, *_r, msg = compare_all([o.clone() for o in sh.output_views], want)
             if not ok:
                 if role == "candidate":
-                    raise Verdict("incorrect", f"incorrect: case {c['name']} (benchmark sizes): {msg}")
+                    raise Verdict("outputs_differ", "incorrect", f"incorrect: case {c['name']} (benchmark sizes): {msg}")
                 if role == "compiled":
                     compiled_note = f"TorchScript freeze changed the results ({msg}); not used"
                     w.kill()
                     del workers[role]
                     others.pop(role, None)
                     continue
-                raise Verdict("runtime_error", f"the reference baseline disagrees with the reference: {msg}")
+                raise Verdict("baseline_failed", "runtime_error", f"the reference baseline disagrees with the reference: {msg}")
             check_inputs(sh.input_views, base_inputs, names) if role == "candidate" else None
         for _ in range(max(WARM_CALLS, T["warmup_calls"] - 1)):
             for role, w in workers.items():
@@ -1155,7 +1160,7 @@ def benchmark(cand, report, early):
             wants = [o.clone() for o in shared["baseline"].output_views]
             if not close_all(gots, wants):
                 ok, *_r, msg = compare_all(gots, wants)
-                raise Verdict("incorrect", f"incorrect: a timed call at case {c['name']} was wrong: {msg}")
+                raise Verdict("outputs_differ", "incorrect", f"incorrect: a timed call at case {c['name']} was wrong: {msg}")
             check_inputs(shared["candidate"].input_views, xs, names)
             n = len(times["candidate"])
             # Between pairs, outside every timed window (throttled).
@@ -1166,7 +1171,7 @@ def benchmark(cand, report, early):
             if elapsed >= budget and n >= 1:
                 break
             if elapsed >= budget * 2 and n == 0:
-                raise Verdict("rejected", f"no call of case {c['name']} could be timed: every call was flagged")
+                raise Verdict("all_calls_flagged", "rejected", f"no call of case {c['name']} could be timed: every call was flagged")
         progress("timing", ci + 1, len(PLAN["cases"]["benchmark"]), len(times["candidate"]), force=True)
         RETAKEN[1] += waited_kept
         for r, (c0, w0) in sched0.items():
@@ -1241,6 +1246,7 @@ def main():
         benchmark(cand, report, early)
         PROFILE["benchmark_ms"] = (time.monotonic() - t0) * 1000
     except Verdict as v:
+        report["fact"] = v.fact
         report["verdict"] = v.verdict
         report["message"] = v.message if v.message.startswith(v.verdict) else f"{v.verdict}: {v.message}"
     finally:

@@ -7,6 +7,7 @@ import { evalExpr } from '../problems/expr.js';
 import type { ProblemDefinition } from '../problems/schema.js';
 import type { HarnessReport } from '../harness/report-json.js';
 import { judgeTimed, type TimedCase } from './judge.js';
+import { judgeFailure, verdictOf } from './judge/facts.js';
 
 export {
   CLOCK_CHECK_MIN_MS,
@@ -53,17 +54,21 @@ export function stateFromReport(a: {
   };
   const r = run.report;
   if (!r) {
+    // The driver's facts: the harness ran past its limit, or ended without a report.
+    const verdict = verdictOf(run.timedOut ? 'harness_timeout' : 'no_report');
+    return { ...common, verdict, message: `${verdict}: ${run.failure ?? 'no report'}`, correctness: null };
+  }
+  // A failure the harness saw: its fact's verdict (judge/facts.ts), the harness's own only compared with it.
+  const failure = judgeFailure(r);
+  const correctness = correctnessOf(r, ranked, failure?.verdict);
+  if (failure?.mismatch)
     return {
       ...common,
-      verdict: run.timedOut ? 'timeout' : 'runtime_error',
-      message: `${run.timedOut ? 'timeout' : 'runtime_error'}: ${run.failure ?? 'no report'}`,
-      correctness: null,
+      verdict: 'runtime_error',
+      message: `runtime_error: ${failure.mismatch}: ${r.message}`,
+      correctness: { ...correctness, passed: false },
     };
-  }
-  const correctness = correctnessOf(r, ranked);
-  if (r.verdict !== 'accepted') {
-    return { ...common, verdict: r.verdict, message: `${r.verdict}: ${r.message}`, correctness };
-  }
+  if (failure) return { ...common, verdict: failure.verdict, message: `${failure.verdict}: ${r.message}`, correctness };
   const judged = judgeTimed({
     device: a.device,
     ranked,
@@ -88,13 +93,17 @@ export function stateFromReport(a: {
   };
 }
 
-function correctnessOf(r: HarnessReport, ranked: boolean): NonNullable<EvaluationState['correctness']> {
+function correctnessOf(
+  r: HarnessReport,
+  ranked: boolean,
+  verdict: string | undefined,
+): NonNullable<EvaluationState['correctness']> {
   return {
     passed:
       r.correctness.length > 0 &&
       r.correctness.every((c) => c.passed) &&
-      r.verdict !== 'incorrect' &&
-      r.verdict !== 'nondeterministic',
+      verdict !== 'incorrect' &&
+      verdict !== 'nondeterministic',
     // Ranked seeds are the submission's secret: a report (readable by anyone who can see the submission)
     // never carries them.
     cases: r.correctness.map(({ seed, message, ...c }) => ({

@@ -5,8 +5,12 @@ import { z } from 'zod';
 import { deviceLlcBytes } from '../devices/cpu.js';
 import { CorrectnessRow, HarnessVerdict } from '../harness/report-json.js';
 import { judgeTimed } from './judge.js';
+import { judgeFailure } from './judge/facts.js';
 
 export const TorchReport = z.object({
+  /** What the harness saw stop it (judge/facts.ts decides its verdict); absent when nothing did. */
+  fact: z.string().optional(),
+  /** The harness's own reading of the fact: compared with the judge's, never used. */
   verdict: HarnessVerdict,
   message: z.string(),
   correctness: z.array(CorrectnessRow),
@@ -96,8 +100,16 @@ export function stateFromTorchReport(
     runner_seconds: a.elapsed(),
     sizes_used: a.benchConstants,
   };
-  if (report.verdict !== 'accepted')
-    return { ...common, verdict: report.verdict, message: report.message, benchmarking_result: null };
+  const failure = judgeFailure(report);
+  if (failure?.mismatch)
+    return {
+      ...common,
+      correctness: { ...common.correctness, passed: false },
+      verdict: 'runtime_error',
+      message: `runtime_error: ${failure.mismatch}: ${report.message}`,
+      benchmarking_result: null,
+    };
+  if (failure) return { ...common, verdict: failure.verdict, message: report.message, benchmarking_result: null };
   const { verdict, message, result } = judgeTimed({
     device: a.device,
     ranked: a.ranked,

@@ -28,6 +28,7 @@ import { gatherTorchFacts } from '../profile/torch-facts.js';
 import { PROGRESS_FILE, PROGRESS_FOLDER } from './progress.js';
 import type { Backend, EvaluationJob, Refusal } from './backend.js';
 import { planRules } from './judge.js';
+import { judgeFailure, verdictOf } from './judge/facts.js';
 import { judgeWithPeakRecheck } from './judge/peak.js';
 import { pythonReviewReasons } from './python-scan.js';
 import { seedsFor } from './seeds.js';
@@ -526,26 +527,31 @@ async function parse(
   const { r, report } = run;
   const { job } = j;
   const output = job.ranked ? {} : { stdout: r.extra[0] ?? '', stderr: r.extra[1] ?? '' };
-  if (r.timedOut)
+  // The driver's facts (judge/facts.ts): the harness ran past its limit, or ended without a report.
+  if (r.timedOut) {
+    const verdict = verdictOf('harness_timeout');
     return {
       ...failed(
         j,
-        'timeout',
-        `timeout: the evaluation ran past its ${Math.round(run.timeoutMs / 1000)} s limit`,
+        verdict,
+        `${verdict}: the evaluation ran past its ${Math.round(run.timeoutMs / 1000)} s limit`,
         outcome.compile,
       ),
       ...output,
     };
-  if (!report)
+  }
+  if (!report) {
+    const verdict = verdictOf('no_report');
     return {
       ...failed(
         j,
-        'runtime_error',
-        `runtime_error: the harness exited (${r.code ?? r.signal}) without a report: ${r.stderr.slice(-800)}`,
+        verdict,
+        `${verdict}: the harness exited (${r.code ?? r.signal}) without a report: ${r.stderr.slice(-800)}`,
         outcome.compile,
       ),
       ...output,
     };
+  }
   // On a cpu, a result above (or near) the measured peaks gets them measured again, as the C backend's (judge/peak.ts).
   return judgeWithPeakRecheck(job.device, job.signal, () =>
     stateFromTorchReport(report, {
@@ -581,7 +587,7 @@ export const torchBackend: Backend<TorchProblem, TorchJob, TorchRun> = {
   compile,
   launch,
   timingFacts: (run) =>
-    run.report?.verdict === 'accepted' ? { load: run.report.load, bench: run.report.bench } : null,
+    run.report && !judgeFailure(run.report) ? { load: run.report.load, bench: run.report.bench } : null,
   parse,
   profile: (j, sandbox) =>
     j.job.problem.facts === false

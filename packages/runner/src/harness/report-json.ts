@@ -28,6 +28,10 @@ export const CorrectnessRow = z.object({
 });
 
 export const HarnessReportSchema = z.object({
+  /** What stopped the harness (a code of src/evaluate/judge/facts.ts, which decides the verdict); absent when
+      nothing did. */
+  fact: z.string().optional(),
+  /** The harness's own reading of the fact: compared with the judge's, never used otherwise. */
   verdict: HarnessVerdict,
   message: z.string(),
   nop_ms: num,
