@@ -3,7 +3,8 @@
 // bench/cuda.mjs does; each kernel's facts printed (registers, stack, spills, shared memory, occupancy per block size
 // with its basis, the assembly's kind SASS or PTX, the hot loop); then profile/ncu.ts's runNcuProfile on both kernels
 // (test/cuda/ncu_driver.cu), the four metrics and the duration printed, ncu's raw CSV saved beside them. Checks, each
-// PASS, FAIL or n/a: both accepted; the facts of each kernel; SASS where cuobjdump exists; ncu's counters available,
+// PASS, FAIL or n/a: both accepted; the facts of each kernel; SASS where cuobjdump exists; each evaluation's own ncu
+// run (profile/ncu-run.ts) giving its counters (ReLU memory-bound, matmul compute-bound); ncu's counters available,
 // every metric read, ReLU memory-bound (DRAM% > SM%), matmul compute-bound (SM% > DRAM%); the whole run within 3
 // minutes. Exits 1 when a check fails. The same checks as KFORGE_TEST_GPU=1 packages/runner/test/cuda-facts.test.ts.
 // Run (a GPU, nvcc, bubblewrap): node_modules/.bin/tsx bench/cuda-facts.mjs [--rehearse] [--save DIR]
@@ -180,6 +181,22 @@ for (const c of CASES) {
       cuda?.assembly_kind === 'sass' && facts.assembly.includes(`Function : ${c.kernel}`),
       `${c.label} SASS where cuobjdump exists: assembly ${cuda?.assembly_kind ?? 'none'}${facts?.assembly.includes(`Function : ${c.kernel}`) ? `, with Function : ${c.kernel}` : `, no Function : ${c.kernel}`}`,
     );
+  // The evaluation's own ncu run (profile/ncu-run.ts: the worker under ncu inside its sandbox, after the verdict).
+  const cv = facts?.counters;
+  if (rehearse || !ncu)
+    check(
+      null,
+      `${c.label} counters from the evaluation's ncu run: ${ncu ? 'rehearsal' : 'no ncu here'}; ${cv?.reason}`,
+    );
+  else {
+    const v = cv?.values ?? {};
+    const bound =
+      c.label === 'ReLU' ? v.dram_throughput_pct > v.sm_throughput_pct : v.sm_throughput_pct > v.dram_throughput_pct;
+    check(
+      Boolean(cv?.available && bound && v.achieved_occupancy_pct > 0 && v.duration_ns > 0),
+      `${c.label} counters from the evaluation's ncu run: ${cv?.available ? `DRAM ${fmt(v.dram_throughput_pct)}%, SM ${fmt(v.sm_throughput_pct)}%, achieved occupancy ${fmt(v.achieved_occupancy_pct)}%, L2 hit ${fmt(v.l2_hit_rate_pct)}%, ${fmt(v.duration_ns, 0)} ns (${c.label === 'ReLU' ? 'memory' : 'compute'}-bound wanted); ${cv.reason}` : cv?.reason}`,
+    );
+  }
 }
 
 // ---- The prepared Nsight Compute run (profile/ncu.ts) on both kernels ----

@@ -32,6 +32,8 @@ export const SERIAL_TIMING = [
   // Compiles cuda candidates with nvcc through the runner and evaluates a ReLU to check its build facts.
   'packages/runner/test/cuda-facts.test.ts',
   'packages/runner/test/isolation.test.ts',
+  // Runs the C harness's cuda path (a few timed samples) with its worker under a stand-in ncu.
+  'packages/runner/test/ncu-run.test.ts',
   'packages/runner/test/progress.test.ts',
   // Makes its own load (a busy loop on every core) to test the wait before a re-timing.
   'packages/runner/test/quiet.test.ts',

@@ -90,7 +90,7 @@ describe('ncu', () => {
       available: false,
       reason: 'not available here, because Nsight Compute (ncu) is not on this runner',
     });
-    expect(gpuCounters('/usr/local/cuda/bin/ncu').reason).toMatch(/prepared and not yet part of evaluations/);
+    expect(gpuCounters('/usr/local/cuda/bin/ncu').reason).toMatch(/runs once, untimed, for an accepted attempt only/);
     expect(
       ncuFailure(
         '==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU Performance Counters',

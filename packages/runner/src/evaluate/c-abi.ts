@@ -3,15 +3,24 @@
 // and run the harness, which starts the candidate in its own sandboxed worker process and times it from outside.
 import { chmodSync, chownSync } from 'node:fs';
 import { hostname } from 'node:os';
-import type { CompileReport, EvaluationEnvironment, EvaluationState } from '@kernelforge/sdk';
+import type { BuildFacts, CompileReport, EvaluationEnvironment, EvaluationState } from '@kernelforge/sdk';
 import { compileCandidate } from '../compile/compile-candidate.js';
 import { type Toolchain, toolchainFor } from '../compile/toolchain.js';
 import { deviceLlcBytes } from '../devices/cpu.js';
 import { type BuiltHarness, buildHarness, stageWorkerObjects } from '../harness/build.js';
 import { planText } from '../harness/plan.js';
-import { type HarnessRun, runHarness } from '../harness/run-harness.js';
+import { type HarnessOptions, type HarnessRun, runHarness } from '../harness/run-harness.js';
 import type { CaseDef, ProblemDefinition } from '../problems/schema.js';
 import { elementCount } from '../problems/validate.js';
+import {
+  NCU_RUN_TIMING,
+  NCU_TMP_BYTES,
+  ncuCapability,
+  ncuCountersOf,
+  ncuKernelNames,
+  ncuWorkerPrefix,
+  withCounters,
+} from '../profile/ncu-run.js';
 import { sandboxName } from '../sandbox/bwrap.js';
 import { type JobSandbox, jobCgroupLimits } from '../sandbox/job-sandbox.js';
 import { NOBODY_UID } from '../sandbox/spawn.js';
@@ -145,7 +154,9 @@ async function compile(j: CAbiJob, sandbox: JobSandbox): Promise<{ report: Compi
   };
 }
 
-function launch(j: CAbiJob, sandbox: JobSandbox): Promise<HarnessRun> {
+/** `ncu`: the untimed profiled run (ncuProfile): one test case, the first benchmark case, a few samples, the
+    worker under ncu. */
+function launch(j: CAbiJob, sandbox: JobSandbox, ncu?: HarnessOptions['workerPrefix']): Promise<HarnessRun> {
   const { job } = j;
   const problem = job.problem.definition;
   const cuda = j.kind === 'cuda';
@@ -159,18 +170,19 @@ function launch(j: CAbiJob, sandbox: JobSandbox): Promise<HarnessRun> {
       problem,
       ranked: job.ranked,
       cuda,
-      testCases: problem.cases.test,
-      benchCases: j.benchCases,
+      testCases: ncu ? problem.cases.test.slice(0, 1) : problem.cases.test,
+      benchCases: ncu ? j.benchCases.slice(0, 1) : j.benchCases,
       seeds: j.seeds,
       benchSeed: j.benchSeed,
-      timing: job.timing,
+      timing: ncu ? NCU_RUN_TIMING : job.timing,
       llcBytes: cuda ? 0 : deviceLlcBytes(job.device),
     }),
     dataBytes: j.dataBytes,
-    maxTimingMs: job.timing.maxMs,
+    maxTimingMs: ncu ? NCU_RUN_TIMING.maxMs : job.timing.maxMs,
     cuda,
     sandboxHarness: problem.custom,
     uid: sandbox.uid,
+    ...(ncu ? { workerPrefix: ncu } : {}),
     ...(job.signal ? { signal: job.signal } : {}),
   });
 }
@@ -205,6 +217,18 @@ async function parse(
   return judgeWithPeakRecheck(job.device, job.signal, make);
 }
 
+/** The untimed Nsight Compute run of an accepted cuda candidate (profile/ncu-run.ts): only its counters are kept,
+    or the reason there are none. */
+async function ncuProfile(j: CAbiJob, sandbox: JobSandbox, state: EvaluationState): Promise<BuildFacts | null> {
+  const facts = state.compile?.facts;
+  // The harness drops every worker to the job's uid: the worker never runs as root.
+  const cap = ncuCapability({ workerIsRoot: false });
+  if (!cap.ok) return withCounters(facts, { available: false, reason: cap.reason });
+  const prefix = ncuWorkerPrefix(cap.ncu, ncuKernelNames(facts));
+  const run = await launch(j, sandbox, { argv: prefix, roBinds: cap.roots, tmpBytes: NCU_TMP_BYTES });
+  return withCounters(facts, ncuCountersOf(run));
+}
+
 function cAbiBackend(kind: 'cpu' | 'cuda'): Backend<CAbiProblem, CAbiJob, HarnessRun> {
   return {
     prepare: (job) => prepare(job, kind),
@@ -219,6 +243,7 @@ function cAbiBackend(kind: 'cpu' | 'cuda'): Backend<CAbiProblem, CAbiJob, Harnes
     launch,
     timingFacts: (run) => (run.report ? { load: run.report.load, bench: run.report.bench } : null),
     parse,
+    ...(kind === 'cuda' ? { profile: ncuProfile } : {}),
   };
 }
 

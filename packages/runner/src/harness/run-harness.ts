@@ -43,6 +43,9 @@ export interface HarnessOptions {
   /** The job's sandbox uid when the runner is root (jobUid); the harness drops to it to start the worker. */
   uid?: number | undefined;
   signal?: AbortSignal;
+  /** The candidate's worker started under a profiler inside its sandbox (profile/ncu-run.ts): what goes before its
+      binary, host folders it needs read-only, and a larger private /tmp. Never for a timed run that is judged. */
+  workerPrefix?: { argv: readonly string[]; roBinds: readonly string[]; tmpBytes: number } | undefined;
 }
 
 export async function runHarness(opts: HarnessOptions): Promise<HarnessRun> {
@@ -122,7 +125,7 @@ function writeLaunchLines(opts: HarnessOptions, limits: SandboxLimits): string {
   // for bwrap. Not for cuda: the driver's behaviour under the filter is unverified here (no GPU).
   const filter = opts.cuda || !sandboxAvailable() ? null : workerFilter();
   if (filter) writeFileSync(join(jobDir, 'seccomp.bpf'), filter);
-  const workerArgv = (binary: string) =>
+  const workerArgv = (binary: string, prefix?: HarnessOptions['workerPrefix']) =>
     sandboxArgv(
       {
         workDir: boxPath,
@@ -131,10 +134,11 @@ function writeLaunchLines(opts: HarnessOptions, limits: SandboxLimits): string {
         gpu: opts.cuda,
         asPid1: true,
         ...(filter ? { seccompFd: 6 } : {}),
+        ...(prefix ? { roBinds: prefix.roBinds, tmpBytes: prefix.tmpBytes } : {}),
       },
-      [binary],
+      [...(prefix?.argv ?? []), binary],
     );
-  writeFileSync(join(jobDir, 'launch.args'), `${workerArgv('./worker').join('\0')}\0`);
+  writeFileSync(join(jobDir, 'launch.args'), `${workerArgv('./worker', opts.workerPrefix).join('\0')}\0`);
   if (!opts.built.baselineWorker) return '-';
   copyFileSync(opts.built.baselineWorker, join(opts.boxDir, 'baseline_worker'));
   chmodSync(join(opts.boxDir, 'baseline_worker'), 0o755);

@@ -1,6 +1,7 @@
 // The trusted Nsight Compute run of a cuda candidate: one extra run of its kernels under `ncu`, outside the timed run,
-// with a fixed small metric set, read from ncu's CSV. PREPARED, NOT YET RUN ON A GPU: this machine has no GPU and no
-// ncu; the parser is tested against a sample written from ncu's documented CSV layout (docs/evaluation.md).
+// with a fixed small metric set, read from ncu's CSV. NOT YET RUN ON A GPU: this machine has no GPU and no ncu; the
+// parser is tested against a sample written from ncu's documented CSV layout (docs/evaluation.md). Evaluations run
+// ncu inside the worker's sandbox (profile/ncu-run.ts); runNcuProfile runs a trusted driver (bench/cuda-facts.mjs).
 import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HardwareCounters } from '@kernelforge/sdk';
@@ -29,12 +30,13 @@ export function findNcu(): string | null {
   return null;
 }
 
-/** The counters of a cuda candidate while the ncu run is not wired in: the reason, the most basic one first. */
+/** The counters of a cuda candidate at compile time: the ncu run (profile/ncu-run.ts) replaces them for an accepted
+    attempt; the reason, the most basic one first. */
 export function gpuCounters(ncu: string | null = findNcu()): HardwareCounters {
   return {
     available: false,
     reason: ncu
-      ? `not available yet: this runner has Nsight Compute (${ncu}), but the untimed ncu run (runner profile/ncu.ts) is prepared and not yet part of evaluations`
+      ? `not measured: Nsight Compute (${ncu}) runs once, untimed, for an accepted attempt only`
       : 'not available here, because Nsight Compute (ncu) is not on this runner',
   };
 }
