@@ -1,11 +1,12 @@
 // Bad input never gets a 5xx: every route of the OpenAPI document gets NUL bytes, bad %-escapes, wrong types and
-// oversized values in its path, query, body and form, over real HTTP on a real database. Every answer must be < 500,
-// and every error body must carry a `detail`. Routes come from the server's own registry, so new ones are covered.
+// oversized values in its path, query, body and form, through app.request() on a real database. Every answer must be
+// < 500, and every error body must carry a `detail`. Routes come from the server's own registry, so new ones are
+// covered.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
-import type { TestServer } from '../helpers/server.js';
-import { CPU, json, RUNNER_TOKEN, registerRunner, startProductServer } from '../product/helpers.js';
+import type { TestApp } from '../helpers/app.js';
+import { CPU, json, RUNNER_TOKEN, registerRunner, createProductApp } from '../product/helpers.js';
 
 type Schema = Record<string, unknown>;
 interface Operation {
@@ -18,16 +19,16 @@ interface Operation {
   };
 }
 
-let server: TestServer;
+let app: TestApp;
 let operations: Operation[] = [];
 const ids: Record<string, string> = {};
 const failures: string[] = [];
 let sent = 0;
 
 beforeAll(async () => {
-  // No background work: valid bodies queue jobs that nobody runs. Limits off, so every request reaches validation.
-  server = await startProductServer({
-    background: false,
+  // No background work (the test app starts none): valid bodies queue jobs that nobody runs. Limits off, so every
+  // request reaches validation.
+  app = await createProductApp({
     env: {
       KFORGE_SIGNIN_PER_MINUTE: '0',
       KFORGE_MAIL_PER_HOUR: '0',
@@ -36,10 +37,10 @@ beforeAll(async () => {
       KFORGE_DAILY_SUBMISSIONS: '100000',
     },
   });
-  await registerRunner(server, [CPU]);
-  const token = server.admin.token;
+  await registerRunner(app, [CPU]);
+  const token = app.admin.token;
   const session = await json<any>(
-    server.request('/api/v1/agent-session', {
+    app.request('/api/v1/agent-session', {
       method: 'POST',
       token,
       json: { problem_name: '19_ReLU', device: CPU.id },
@@ -48,7 +49,7 @@ beforeAll(async () => {
   ids.session = session.body.id;
   ids.instruction = session.body.user_instructions[0].id;
   const submission = await json<any>(
-    server.request('/api/v1/submission', {
+    app.request('/api/v1/submission', {
       method: 'POST',
       token,
       json: { problem_name: '19_ReLU', device: CPU.id, language: 'c', source: 'void solution(){}' },
@@ -56,13 +57,13 @@ beforeAll(async () => {
   );
   ids.submission = submission.body.id;
   const doc = await json<{ paths: Record<string, Record<string, Operation['op']>> }>(
-    server.request('/api/v1/openapi.json'),
+    app.request('/api/v1/openapi.json'),
   );
   operations = Object.entries(doc.body.paths).flatMap(([path, ops]) =>
     Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path, op })),
   );
 });
-afterAll(() => server?.stop());
+afterAll(() => app?.stop());
 
 /** A value for a path parameter that names a real resource, so body checks run against something that exists. */
 function realParam(path: string, name: string): string {
@@ -147,7 +148,7 @@ async function send(method: string, path: string, init: RequestInit & { token?: 
   if (init.token) headers.set('Authorization', `Bearer ${init.token}`);
   let res: Response;
   try {
-    res = await fetch(`${server.url}${path}`, { ...init, method, headers, signal: controller.signal });
+    res = await app.app.request(path, { ...init, method, headers, signal: controller.signal });
   } catch (error) {
     failures.push(`${method} ${path.slice(0, 120)}: no answer (${(error as Error).message})`);
     return;
@@ -155,6 +156,7 @@ async function send(method: string, path: string, init: RequestInit & { token?: 
   const where = `${method} ${path.slice(0, 120)} ${String(init.body ?? '').slice(0, 80)}`;
   if ((res.headers.get('content-type') ?? '').includes('text/event-stream')) {
     controller.abort();
+    await res.body?.cancel();
     if (res.status >= 500) failures.push(`${where} -> ${res.status}`);
     return;
   }
@@ -172,12 +174,12 @@ async function send(method: string, path: string, init: RequestInit & { token?: 
   }
 }
 
-const tokenFor = (o: Operation) => (o.path.startsWith('/api/v1/runner/') ? RUNNER_TOKEN : server.admin.token);
-const metrics = (o: Operation) => (o.path === '/metrics' ? server.metricsToken : undefined);
+const tokenFor = (o: Operation) => (o.path.startsWith('/api/v1/runner/') ? RUNNER_TOKEN : app.admin.token);
+const metrics = (o: Operation) => (o.path === '/metrics' ? app.metricsToken : undefined);
 
 describe('fuzzing every route of the OpenAPI document', () => {
   it('covers every route the app serves (the registry is complete)', () => {
-    const served = createApp(server.ctx)
+    const served = createApp(app.ctx)
       .routes.filter((r) => r.method !== 'ALL' && !r.path.includes('*'))
       .map((r) => `${r.method} ${r.path.replace(/:([A-Za-z_]+)/g, '{$1}')}`);
     const documented = new Set(operations.map((o) => `${o.method} ${o.path}`));

@@ -1,7 +1,8 @@
 // Limits a user meets: daily quotas (429 with Retry-After), a session's attempts budget, and SSE keep-alives.
 import type { AgentSession } from '@kernelforge/sdk';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { TestServer, TestUser } from '../helpers/server.js';
+import type { TestApp } from '../helpers/app.js';
+import type { TestUser } from '../helpers/server.js';
 import {
   CPU,
   CPU_B,
@@ -11,15 +12,16 @@ import {
   json,
   postResult,
   registerRunner,
-  startProductServer,
+  createProductApp,
   waitFor,
 } from './helpers.js';
 
-let server: TestServer;
+let app: TestApp;
 let runnerId: string;
 
 beforeAll(async () => {
-  server = await startProductServer({
+  app = await createProductApp({
+    background: true,
     env: {
       KFORGE_DAILY_SESSIONS: '1',
       KFORGE_DAILY_SUBMISSIONS: '1',
@@ -28,13 +30,13 @@ beforeAll(async () => {
       KFORGE_SSE_KEEPALIVE_MS: '100',
     },
   });
-  runnerId = await registerRunner(server, [CPU, CPU_B]);
+  runnerId = await registerRunner(app, [CPU, CPU_B]);
 });
-afterAll(() => server?.stop());
+afterAll(() => app?.stop());
 
 const createSession = (user: TestUser, body: Record<string, unknown> = {}) =>
   json<AgentSession & { detail?: string }>(
-    server.request('/api/v1/agent-session', {
+    app.request('/api/v1/agent-session', {
       method: 'POST',
       token: user.token,
       json: { problem_name: '19_ReLU', device: CPU.id, max_attempts: 5, ...body },
@@ -51,16 +53,16 @@ const retryAfterOf = async (res: Response) => {
 };
 
 test('a session stops at its attempts budget: no attempt past it, the instruction completes, the session idles', async () => {
-  const user = await server.createUser();
+  const user = await app.createUser();
   const created = await createSession(user);
   expect(created.status).toBe(201);
   const id = created.body.id;
   // The stand-in runner accepts every attempt; the instruction would go on to 5 but the budget is 2.
   const idle = await waitFor(
     async () => {
-      const job = await claim(server, runnerId, [CPU.id], 500);
-      if (job) await postResult(server, runnerId, job, { evaluation_state: fakeState('benchmark', 3) });
-      const s = await getSession(server, user.token, id);
+      const job = await claim(app, runnerId, [CPU.id], 500);
+      if (job) await postResult(app, runnerId, job, { evaluation_state: fakeState('benchmark', 3) });
+      const s = await getSession(app, user.token, id);
       return s.status === 'idle' ? s : undefined;
     },
     { what: 'the session to reach its budget' },
@@ -70,14 +72,14 @@ test('a session stops at its attempts budget: no attempt past it, the instructio
     [2, 'completed'],
   ]);
   expect(idle.user_instructions[0]?.status).toBe('completed');
-  expect(await claim(server, runnerId, [CPU.id], 300)).toBeNull();
-  expect((await getSession(server, user.token, id)).generation_attempts).toHaveLength(2);
+  expect(await claim(app, runnerId, [CPU.id], 300)).toBeNull();
+  expect((await getSession(app, user.token, id)).generation_attempts).toHaveLength(2);
 });
 
 test('the daily session quota answers 429 with Retry-After', async () => {
-  const user = await server.createUser();
+  const user = await app.createUser();
   expect((await createSession(user)).status).toBe(201);
-  const res = await server.request('/api/v1/agent-session', {
+  const res = await app.request('/api/v1/agent-session', {
     method: 'POST',
     token: user.token,
     json: { problem_name: '19_ReLU', device: CPU.id },
@@ -85,13 +87,13 @@ test('the daily session quota answers 429 with Retry-After', async () => {
   const { detail } = await retryAfterOf(res);
   expect(detail).toBe('Daily limit of 1 sessions reached');
   // Someone else's quota is their own.
-  expect((await createSession(await server.createUser())).status).toBe(201);
+  expect((await createSession(await app.createUser())).status).toBe(201);
 });
 
 test('the daily submission quota answers 429 with Retry-After', async () => {
-  const user = await server.createUser();
+  const user = await app.createUser();
   const submit = () =>
-    server.request('/api/v1/submission', {
+    app.request('/api/v1/submission', {
       method: 'POST',
       token: user.token,
       json: { problem_name: '19_ReLU', device: CPU_B.id, language: 'c', source: 'void solution(){}' },
@@ -102,11 +104,11 @@ test('the daily submission quota answers 429 with Retry-After', async () => {
 });
 
 test('the daily attempts quota refuses a new round with 429 and Retry-After', async () => {
-  const user = await server.createUser();
+  const user = await app.createUser();
   const created = await createSession(user);
   expect(created.status).toBe(201);
   const more = (instruction: string) =>
-    server.request(`/api/v1/agent-session/${created.body.id}/attempt`, {
+    app.request(`/api/v1/agent-session/${created.body.id}/attempt`, {
       method: 'POST',
       token: user.token,
       json: { instruction, max_attempts: 1 },
@@ -116,13 +118,13 @@ test('the daily attempts quota refuses a new round with 429 and Retry-After', as
   expect((await more('unroll by 4')).status).toBe(201);
   const { detail } = await retryAfterOf(await more('use AVX-512'));
   expect(detail).toBe('Daily limit of 3 attempts reached');
-  expect((await getSession(server, user.token, created.body.id)).user_instructions).toHaveLength(3);
+  expect((await getSession(app, user.token, created.body.id)).user_instructions).toHaveLength(3);
 });
 
 test('an idle SSE stream gets keep-alive comments at the configured interval', async () => {
-  const user = await server.createUser();
+  const user = await app.createUser();
   const created = await createSession(user);
-  const res = await server.request(`/api/v1/agent-session/${created.body.id}/events`, { token: user.token });
+  const res = await app.request(`/api/v1/agent-session/${created.body.id}/events`, { token: user.token });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toContain('text/event-stream');
   const reader = (res.body as ReadableStream<Uint8Array>).getReader();

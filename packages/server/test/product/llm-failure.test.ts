@@ -2,16 +2,17 @@
 import type { AgentSession } from '@kernelforge/sdk';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { FakeLlm } from '../agents/helpers/fake-llm.js';
-import type { TestServer } from '../helpers/server.js';
-import { CPU, getSession, json, registerRunner, startProductServer, waitFor } from './helpers.js';
+import type { TestApp } from '../helpers/app.js';
+import { CPU, getSession, json, registerRunner, createProductApp, waitFor } from './helpers.js';
 
 const llm = new FakeLlm();
-let server: TestServer;
+let app: TestApp;
 
 beforeAll(async () => {
   await llm.start();
   // With nothing scripted the stand-in answers every request with 500.
-  server = await startProductServer({
+  app = await createProductApp({
+    background: true,
     env: {
       KFORGE_LLM_PROVIDER: 'openai',
       KFORGE_LLM_BASE_URL: `${llm.url}/v1`,
@@ -19,17 +20,17 @@ beforeAll(async () => {
       KFORGE_JOB_MAX_TRIES: '2',
     },
   });
-  await registerRunner(server, [CPU]);
+  await registerRunner(app, [CPU]);
 });
 afterAll(async () => {
-  await server?.stop();
+  await app?.stop();
   await llm.stop();
 });
 
 test('a provider failing with 500 on every try fails the attempt with its reason, and the session goes idle', async () => {
-  const user = await server.createUser();
+  const user = await app.createUser();
   const created = await json<AgentSession>(
-    server.request('/api/v1/agent-session', {
+    app.request('/api/v1/agent-session', {
       method: 'POST',
       token: user.token,
       json: { problem_name: '19_ReLU', device: CPU.id, agent: { provider: 'openai' }, max_attempts: 5 },
@@ -38,7 +39,7 @@ test('a provider failing with 500 on every try fails the attempt with its reason
   expect(created.status).toBe(201);
   const idle = await waitFor(
     async () => {
-      const s = await getSession(server, user.token, created.body.id);
+      const s = await getSession(app, user.token, created.body.id);
       return s.status === 'idle' ? s : undefined;
     },
     { timeoutMs: 50_000, intervalMs: 200, what: 'the session to give up' },
@@ -57,15 +58,15 @@ test('a provider failing with 500 on every try fails the attempt with its reason
   expect(seen).toBeLessThanOrEqual(3 * 2);
   await new Promise((r) => setTimeout(r, 1500));
   expect(llm.seen.length).toBe(seen);
-  expect((await getSession(server, user.token, created.body.id)).generation_attempts).toHaveLength(1);
+  expect((await getSession(app, user.token, created.body.id)).generation_attempts).toHaveLength(1);
 });
 
 test('a stop reaches the agent while it writes: its request is cut, the attempt stopped, nothing evaluated', async () => {
   llm.reset();
   llm.queue({ kind: 'hang', text: 'Thinking about the loop' });
-  const user = await server.createUser();
+  const user = await app.createUser();
   const created = await json<AgentSession>(
-    server.request('/api/v1/agent-session', {
+    app.request('/api/v1/agent-session', {
       method: 'POST',
       token: user.token,
       json: { problem_name: '19_ReLU', device: CPU.id, agent: { provider: 'openai' }, max_attempts: 1 },
@@ -75,28 +76,27 @@ test('a stop reaches the agent while it writes: its request is cut, the attempt 
   const id = created.body.id;
   await waitFor(
     async () =>
-      llm.seen.length === 1 &&
-      (await getSession(server, user.token, id)).generation_attempts[0]?.status === 'generating'
+      llm.seen.length === 1 && (await getSession(app, user.token, id)).generation_attempts[0]?.status === 'generating'
         ? true
         : undefined,
     { timeoutMs: 20_000, intervalMs: 100, what: 'the agent to be writing' },
   );
-  const stop = await server.request(`/api/v1/agent-session/${id}/stop`, { method: 'POST', token: user.token });
+  const stop = await app.request(`/api/v1/agent-session/${id}/stop`, { method: 'POST', token: user.token });
   expect(stop.status).toBe(200);
   await waitFor(async () => (llm.hangsCut === 1 ? true : undefined), {
     timeoutMs: 10_000,
     intervalMs: 50,
     what: "the agent's request to be cut",
   });
-  const stopped = await getSession(server, user.token, id);
+  const stopped = await getSession(app, user.token, id);
   expect(stopped.generation_attempts.map((a) => a.status)).toEqual(['stopped']);
   // The generate job was cancelled by the stop and nothing was queued for evaluation; no second try was made.
   await new Promise((r) => setTimeout(r, 1500));
-  const jobs = await server.ctx.db.query<{ kind: string; status: string }>(
+  const jobs = await app.ctx.db.query<{ kind: string; status: string }>(
     'SELECT kind, status FROM jobs WHERE session_id = $1',
     [id],
   );
   expect(jobs).toEqual([{ kind: 'generate', status: 'cancelled' }]);
   expect(llm.seen.length).toBe(1);
-  expect((await getSession(server, user.token, id)).generation_attempts.map((a) => a.status)).toEqual(['stopped']);
+  expect((await getSession(app, user.token, id)).generation_attempts.map((a) => a.status)).toEqual(['stopped']);
 });

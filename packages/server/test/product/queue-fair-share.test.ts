@@ -1,6 +1,7 @@
 // Fair share of a shared runner between users: one user's many sessions do not hold it while someone else waits.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { TestServer, TestUser } from '../helpers/server.js';
+import type { TestApp } from '../helpers/app.js';
+import type { TestUser } from '../helpers/server.js';
 import {
   CPU,
   claim,
@@ -9,27 +10,27 @@ import {
   postResult,
   queuedEvaluations,
   registerRunner,
-  startProductServer,
+  createProductApp,
   waitFor,
   waitForQueuedAttempt,
 } from './helpers.js';
 
-let server: TestServer;
+let app: TestApp;
 let runnerId: string;
 let heavy: TestUser;
 let light: TestUser;
 
 beforeAll(async () => {
-  server = await startProductServer();
-  runnerId = await registerRunner(server, [CPU]);
-  heavy = await server.createUser();
-  light = await server.createUser();
+  app = await createProductApp({ background: true });
+  runnerId = await registerRunner(app, [CPU]);
+  heavy = await app.createUser();
+  light = await app.createUser();
 });
-afterAll(() => server?.stop());
+afterAll(() => app?.stop());
 
 const sessionOf = async (attemptId: string) =>
   (
-    await server.ctx.db.query<{ session_id: string }>('SELECT session_id FROM generation_attempts WHERE id = $1', [
+    await app.ctx.db.query<{ session_id: string }>('SELECT session_id FROM generation_attempts WHERE id = $1', [
       attemptId,
     ])
   )[0]?.session_id;
@@ -38,18 +39,18 @@ test("a user with jobs running waits for another user's job, whatever the queue'
   // One at a time, each queued before the next session starts, so the age order among them is known.
   const mine = [];
   for (const name of ['heavy-1', 'heavy-2', 'heavy-3']) {
-    const session = await createReluSession(server, heavy, name, 1);
-    await waitForQueuedAttempt(server, session.id, 1);
+    const session = await createReluSession(app, heavy, name, 1);
+    await waitForQueuedAttempt(app, session.id, 1);
     mine.push(session);
   }
-  const theirs = await createReluSession(server, light, 'light-1', 1);
-  await waitFor(async () => (await queuedEvaluations(server)) === 4, { what: "the light user's evaluation queued" });
+  const theirs = await createReluSession(app, light, 'light-1', 1);
+  await waitFor(async () => (await queuedEvaluations(app)) === 4, { what: "the light user's evaluation queued" });
 
   // Two runners' worth of claims, each held (not finished) while the next is made.
   const held = [];
   const order: string[] = [];
   for (let i = 0; i < 4; i++) {
-    const job = await claim(server, runnerId, [CPU.id], 1000);
+    const job = await claim(app, runnerId, [CPU.id], 1000);
     if (!job) throw new Error('queue ran dry');
     held.push(job);
     const session = await sessionOf(job.payload.target_id);
@@ -58,5 +59,5 @@ test("a user with jobs running waits for another user's job, whatever the queue'
   // The oldest job first; then the light user's (no job running) before the heavy user's second and third,
   // which were queued earlier; among the heavy user's own jobs, first come first served.
   expect(order).toEqual(['heavy-1', 'light', 'heavy-2', 'heavy-3']);
-  for (const job of held) await postResult(server, runnerId, job, { evaluation_state: fakeState('benchmark', 2) });
+  for (const job of held) await postResult(app, runnerId, job, { evaluation_state: fakeState('benchmark', 2) });
 });

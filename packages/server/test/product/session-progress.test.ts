@@ -2,7 +2,8 @@
 import type { SessionProgress } from '@kernelforge/sdk';
 import { SessionProgress as SessionProgressSchema } from '@kernelforge/sdk';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { TestServer, TestUser } from '../helpers/server.js';
+import type { TestApp } from '../helpers/app.js';
+import type { TestUser } from '../helpers/server.js';
 import {
   CPU,
   type Claimed,
@@ -13,33 +14,33 @@ import {
   postResult,
   RUNNER_TOKEN,
   registerRunner,
-  startProductServer,
+  createProductApp,
   waitForQueuedAttempt,
 } from './helpers.js';
 
-let server: TestServer;
+let app: TestApp;
 let user: TestUser;
 let other: TestUser;
 let runnerId: string;
 
 beforeAll(async () => {
-  server = await startProductServer();
-  runnerId = await registerRunner(server, [CPU]);
-  user = await server.createUser();
-  other = await server.createUser();
+  app = await createProductApp({ background: true });
+  runnerId = await registerRunner(app, [CPU]);
+  user = await app.createUser();
+  other = await app.createUser();
 });
-afterAll(() => server?.stop());
+afterAll(() => app?.stop());
 
 async function progress(sessionId: string, token = user.token): Promise<SessionProgress> {
   const { status, body } = await json<SessionProgress>(
-    server.request(`/api/v1/agent-session/${sessionId}/progress`, { token }),
+    app.request(`/api/v1/agent-session/${sessionId}/progress`, { token }),
   );
   expect(status).toBe(200);
   return SessionProgressSchema.parse(body);
 }
 
 const attemptOf = async (job: Claimed) => {
-  const rows = await server.ctx.db.query<{ session_id: string; attempt_number: number }>(
+  const rows = await app.ctx.db.query<{ session_id: string; attempt_number: number }>(
     'SELECT session_id, attempt_number FROM generation_attempts WHERE id = $1',
     [job.payload.target_id],
   );
@@ -50,8 +51,8 @@ test('a waiting attempt sees the evaluations ahead of it and those running, as r
   // Three sessions, each with its first attempt's evaluation queued in turn (first come, first served).
   const sessions = [];
   for (const name of ['first', 'second', 'third']) {
-    const s = await createReluSession(server, user, name, 2);
-    await waitForQueuedAttempt(server, s.id, 1);
+    const s = await createReluSession(app, user, name, 2);
+    await waitForQueuedAttempt(app, s.id, 1);
     sessions.push(s);
   }
   const [s1, s2, s3] = sessions as [(typeof sessions)[0], (typeof sessions)[0], (typeof sessions)[0]];
@@ -64,7 +65,7 @@ test('a waiting attempt sees the evaluations ahead of it and those running, as r
   expect((await progress(s1.id)).queue).toEqual({ job: 'evaluate', ahead: 0, running: 0 });
 
   // A runner takes the first: one fewer ahead, one running; the claimed attempt is no longer waiting.
-  const job1 = (await claim(server, runnerId, [CPU.id])) as Claimed;
+  const job1 = (await claim(app, runnerId, [CPU.id])) as Claimed;
   expect(await attemptOf(job1)).toBe(`${s1.id}#1`);
   expect((await progress(s3.id)).queue).toEqual({ job: 'evaluate', ahead: 1, running: 1 });
   const running = await progress(s1.id);
@@ -73,8 +74,8 @@ test('a waiting attempt sees the evaluations ahead of it and those running, as r
 
   // Its result comes back; the session's next attempt (a later one: lower priority) queues behind the other two.
   await new Promise((r) => setTimeout(r, 300));
-  await postResult(server, runnerId, job1, { evaluation_state: fakeState('benchmark', 2) });
-  await waitForQueuedAttempt(server, s1.id, 2);
+  await postResult(app, runnerId, job1, { evaluation_state: fakeState('benchmark', 2) });
+  await waitForQueuedAttempt(app, s1.id, 2);
   const later = await progress(s1.id);
   expect(later.queue).toEqual({ job: 'evaluate', ahead: 2, running: 0 });
   // The first evaluation's duration is now this session's typical one (a median, in seconds, never negative).
@@ -83,23 +84,23 @@ test('a waiting attempt sees the evaluations ahead of it and those running, as r
   expect(later.estimate_seconds).toBeNull();
   expect((await progress(s3.id)).queue).toEqual({ job: 'evaluate', ahead: 1, running: 0 });
 
-  const job2 = (await claim(server, runnerId, [CPU.id])) as Claimed;
+  const job2 = (await claim(app, runnerId, [CPU.id])) as Claimed;
   expect(await attemptOf(job2)).toBe(`${s2.id}#1`);
   expect((await progress(s3.id)).queue).toEqual({ job: 'evaluate', ahead: 0, running: 1 });
   expect((await progress(s1.id)).queue).toEqual({ job: 'evaluate', ahead: 1, running: 1 });
 
   // A new session on the same problem and device borrows the owner's earlier durations.
-  const fourth = await createReluSession(server, user, 'fourth', 1);
-  await waitForQueuedAttempt(server, fourth.id, 1);
+  const fourth = await createReluSession(app, user, 'fourth', 1);
+  await waitForQueuedAttempt(app, fourth.id, 1);
   const borrowed = await progress(fourth.id);
   expect(borrowed.typical_from).toBe('problem');
   expect(borrowed.typical_seconds).toBe(later.typical_seconds);
 
   // Once running, the estimate is the typical duration less the time run so far, floored at zero.
-  const job3 = (await claim(server, runnerId, [CPU.id])) as Claimed;
+  const job3 = (await claim(app, runnerId, [CPU.id])) as Claimed;
   expect(await attemptOf(job3)).toBe(`${s3.id}#1`);
-  await postResult(server, runnerId, job2, { evaluation_state: fakeState('benchmark', 2) });
-  const job4 = (await claim(server, runnerId, [CPU.id])) as Claimed;
+  await postResult(app, runnerId, job2, { evaluation_state: fakeState('benchmark', 2) });
+  const job4 = (await claim(app, runnerId, [CPU.id])) as Claimed;
   expect(await attemptOf(job4)).toBe(`${fourth.id}#1`);
   const estimated = await progress(fourth.id);
   expect(estimated.queue).toBeNull();
@@ -109,15 +110,15 @@ test('a waiting attempt sees the evaluations ahead of it and those running, as r
 });
 
 test("another user gets the session route's 404; a superuser sees it; a stopped session has no progress", async () => {
-  const s = await createReluSession(server, user, 'private', 1);
-  const denied = await json(server.request(`/api/v1/agent-session/${s.id}/progress`, { token: other.token }));
+  const s = await createReluSession(app, user, 'private', 1);
+  const denied = await json(app.request(`/api/v1/agent-session/${s.id}/progress`, { token: other.token }));
   expect(denied).toEqual({ status: 404, body: { detail: 'Session not found' } });
-  const bad = await json(server.request('/api/v1/agent-session/not-a-uuid/progress', { token: user.token }));
+  const bad = await json(app.request('/api/v1/agent-session/not-a-uuid/progress', { token: user.token }));
   expect(bad).toEqual({ status: 404, body: { detail: 'Session not found' } });
-  expect((await json(server.request(`/api/v1/agent-session/${s.id}/progress`))).status).toBe(401);
-  expect((await progress(s.id, server.admin.token)).attempt_id).toBe(s.generation_attempts[0]?.id);
+  expect((await json(app.request(`/api/v1/agent-session/${s.id}/progress`))).status).toBe(401);
+  expect((await progress(s.id, app.admin.token)).attempt_id).toBe(s.generation_attempts[0]?.id);
 
-  await json(server.request(`/api/v1/agent-session/${s.id}/stop`, { method: 'POST', token: user.token }));
+  await json(app.request(`/api/v1/agent-session/${s.id}/stop`, { method: 'POST', token: user.token }));
   expect(await progress(s.id)).toEqual({
     attempt_id: null,
     phase: null,
@@ -134,7 +135,7 @@ test("another user gets the session route's 404; a superuser sees it; a stopped 
 /** Claims evaluate jobs until the one of `sessionId`'s first attempt comes (earlier tests leave others queued). */
 async function claimFor(sessionId: string): Promise<Claimed> {
   for (let i = 0; i < 20; i++) {
-    const job = (await claim(server, runnerId, [CPU.id])) as Claimed | null;
+    const job = (await claim(app, runnerId, [CPU.id])) as Claimed | null;
     if (!job) break;
     if ((await attemptOf(job)) === `${sessionId}#1`) return job;
   }
@@ -143,7 +144,7 @@ async function claimFor(sessionId: string): Promise<Claimed> {
 
 const beat = (job: Claimed, extra: Record<string, unknown>) =>
   json<{ lease_expires_at?: string; detail?: Array<{ loc: unknown[]; msg: string; type: string }> }>(
-    server.request(`/api/v1/runner/jobs/${job.job_id}/heartbeat`, {
+    app.request(`/api/v1/runner/jobs/${job.job_id}/heartbeat`, {
       method: 'POST',
       token: RUNNER_TOKEN,
       json: { runner_id: runnerId, lease_token: job.lease_token, ...extra },
@@ -151,8 +152,8 @@ const beat = (job: Claimed, extra: Record<string, unknown>) =>
   );
 
 test("a heartbeat's progress is stored on the job and shown as the evaluation's stage, case and samples", async () => {
-  const s = await createReluSession(server, user, 'live', 1);
-  await waitForQueuedAttempt(server, s.id, 1);
+  const s = await createReluSession(app, user, 'live', 1);
+  await waitForQueuedAttempt(app, s.id, 1);
   // Queued: nothing is evaluating yet.
   expect((await progress(s.id)).evaluation).toBeNull();
   const job = await claimFor(s.id);
@@ -168,24 +169,20 @@ test("a heartbeat's progress is stored on the job and shown as the evaluation's 
   // A plain heartbeat keeps the last progress.
   expect((await beat(job, {})).status).toBe(200);
   expect((await progress(s.id)).evaluation).toEqual(timing);
-  const rows = await server.ctx.db.query<{ progress: unknown }>('SELECT progress FROM jobs WHERE id = $1', [
-    job.job_id,
-  ]);
+  const rows = await app.ctx.db.query<{ progress: unknown }>('SELECT progress FROM jobs WHERE id = $1', [job.job_id]);
   const stored = typeof rows[0]?.progress === 'string' ? JSON.parse(rows[0].progress) : rows[0]?.progress;
   expect(stored).toEqual(timing);
 
   // The result ends the lease and clears the progress.
-  await postResult(server, runnerId, job, { evaluation_state: fakeState('benchmark', 2) });
-  const after = await server.ctx.db.query<{ progress: unknown }>('SELECT progress FROM jobs WHERE id = $1', [
-    job.job_id,
-  ]);
+  await postResult(app, runnerId, job, { evaluation_state: fakeState('benchmark', 2) });
+  const after = await app.ctx.db.query<{ progress: unknown }>('SELECT progress FROM jobs WHERE id = $1', [job.job_id]);
   expect(after[0]?.progress ?? null).toBeNull();
   expect((await progress(s.id)).evaluation ?? null).toBeNull();
 });
 
 test('a heartbeat with a bad progress gets a 422 that says which field, and changes nothing', async () => {
-  const s = await createReluSession(server, user, 'bad beats', 1);
-  await waitForQueuedAttempt(server, s.id, 1);
+  const s = await createReluSession(app, user, 'bad beats', 1);
+  await waitForQueuedAttempt(app, s.id, 1);
   const job = await claimFor(s.id);
   const good = { stage: 'correctness', case_index: 3, case_count: 30, samples: 0 };
   expect((await beat(job, { progress: good })).status).toBe(200);

@@ -2,28 +2,29 @@
 import { AgentSession } from '@kernelforge/sdk';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { getSession as sessionFromService } from '../../src/domain/sessions/service.js';
-import type { TestServer, TestUser } from '../helpers/server.js';
-import { CPU, claim, fakeState, json, postResult, registerRunner, startProductServer, waitFor } from './helpers.js';
+import type { TestApp } from '../helpers/app.js';
+import type { TestUser } from '../helpers/server.js';
+import { CPU, claim, fakeState, json, postResult, registerRunner, createProductApp, waitFor } from './helpers.js';
 
-let server: TestServer;
+let app: TestApp;
 let user: TestUser;
 let runnerId: string;
 
 beforeAll(async () => {
-  server = await startProductServer();
-  runnerId = await registerRunner(server, [CPU]);
-  user = await server.createUser();
+  app = await createProductApp({ background: true });
+  runnerId = await registerRunner(app, [CPU]);
+  user = await app.createUser();
 });
-afterAll(() => server?.stop());
+afterAll(() => app?.stop());
 
 const read = (id: string, token = user.token) =>
-  json<AgentSession>(server.request(`/api/v1/agent-session/${id}`, { token }));
+  json<AgentSession>(app.request(`/api/v1/agent-session/${id}`, { token }));
 const service = async (id: string) =>
-  JSON.parse(JSON.stringify(await sessionFromService(server.ctx, { id: user.user.id, is_superuser: false }, id)));
+  JSON.parse(JSON.stringify(await sessionFromService(app.ctx, { id: user.user.id, is_superuser: false }, id)));
 
 test('the read of a session matches the service layer and the sdk schema, through every attempt outcome', async () => {
   const created = await json<AgentSession>(
-    server.request('/api/v1/agent-session', {
+    app.request('/api/v1/agent-session', {
       method: 'POST',
       token: user.token,
       json: { problem_name: '19_ReLU', device: CPU.id, max_attempts: 4, agent: { provider: 'tuner' } },
@@ -38,9 +39,9 @@ test('the read of a session matches the service layer and the sdk schema, throug
 
   // Attempts: slow, rejected (no time), fast, slow again; the best is #3 by the spec's rule.
   for (const time of [5.5, null, 1.25, 3]) {
-    const job = await claim(server, runnerId, [CPU.id]);
+    const job = await claim(app, runnerId, [CPU.id]);
     if (!job) throw new Error('no evaluation queued');
-    await postResult(server, runnerId, job, { evaluation_state: fakeState('benchmark', time) });
+    await postResult(app, runnerId, job, { evaluation_state: fakeState('benchmark', time) });
   }
   await waitFor(async () => (await read(id)).body.status === 'idle', { what: 'the session to finish' });
   const { status, body } = await read(id);
@@ -54,7 +55,7 @@ test('the read of a session matches the service layer and the sdk schema, throug
 
   // A rendering is reused only while the rows are unchanged: a starred instruction shows at once.
   const instructionId = body.user_instructions[0]?.id;
-  await server.request(`/api/v1/agent-session/instruction/${instructionId}/star`, {
+  await app.request(`/api/v1/agent-session/instruction/${instructionId}/star`, {
     method: 'POST',
     token: user.token,
   });
@@ -63,17 +64,17 @@ test('the read of a session matches the service layer and the sdk schema, throug
   expect(starred.body).toEqual(await service(id));
 
   // Renamed, stopped, deleted: still the same view; someone else gets a 404.
-  await server.request(`/api/v1/agent-session/${id}`, {
+  await app.request(`/api/v1/agent-session/${id}`, {
     method: 'PATCH',
     token: user.token,
     json: { name: 'ReLU "fast"' },
   });
-  await server.request(`/api/v1/agent-session/${id}`, { method: 'DELETE', token: user.token });
+  await app.request(`/api/v1/agent-session/${id}`, { method: 'DELETE', token: user.token });
   const deleted = await read(id);
   expect(deleted.body.deleted_at).not.toBeNull();
   expect(deleted.body).toEqual(await service(id));
-  const stranger = await server.createUser();
+  const stranger = await app.createUser();
   expect((await read(id, stranger.token)).body).toEqual({ detail: 'Session not found' });
   expect((await read('not-a-uuid')).status).toBe(404);
-  expect((await read(id, server.admin.token)).status).toBe(200);
+  expect((await read(id, app.admin.token)).status).toBe(200);
 });
