@@ -25,6 +25,8 @@ export interface Column<T> {
   headerTitle?: string;
   testId?: string;
   title?: (row: T) => string | undefined;
+  /** Further attributes of each body cell (data-* attributes the tests read). */
+  cellProps?: (row: T) => Record<string, string | undefined>;
   /** Makes the header a button that orders the rows by this comparison (ascending first). */
   sort?: (a: T, b: T) => number;
 }
@@ -176,6 +178,7 @@ export function DataTable<T>({
                 )}
                 data-testid={col.testId}
                 title={col.title?.(row)}
+                {...col.cellProps?.(row)}
               >
                 {col.cell(row, i)}
               </td>

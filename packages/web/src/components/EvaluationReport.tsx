@@ -14,6 +14,7 @@ import { useDevices } from '../hooks/useDevices';
 import { formatMs, formatNumber, formatPercent } from '../lib/format';
 import { Button } from './Button';
 import { Card } from './Card';
+import { DataTable } from './DataTable';
 import { EvaluationProfile } from './EvaluationProfile';
 import { Roofline } from './Roofline';
 import { Speedup, TimeWithSpread } from './Speedup';
@@ -26,7 +27,6 @@ function sizes(record: Record<string, number>): string {
     .join(', ');
 }
 
-const th = 'py-2 pr-4 font-medium';
 const td = 'py-1.5 pr-4 tabular-nums';
 
 const exp = (v: number | null | undefined) => (v === null || v === undefined ? '—' : v.toExponential(2));
@@ -65,41 +65,38 @@ function Correctness({ report, redacted }: { report: CorrectnessReport; redacted
       </p>
       {rows.length > 0 ? (
         <div className="mt-3 overflow-x-auto">
-          <table className="w-full text-left text-sm" data-testid="correctness-cases">
-            <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
-              <tr>
-                <th className={th}>Case</th>
-                <th className={th}>Sizes</th>
-                <th className={th}>Inputs</th>
-                <th className={th}>Result</th>
-                <th className={`${th} text-right`}>Max abs error</th>
-                <th className={`${th} text-right`}>Max rel error</th>
-                {redacted ? null : <th className={th}>Message</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((c, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: a case name repeats across seeds and distributions.
-                <tr key={i} data-testid="correctness-case" className="border-t border-slate-100 dark:border-slate-800">
-                  <td className={td}>{c.name}</td>
-                  <td className={`${td} font-mono text-xs`}>{sizes(c.sizes)}</td>
-                  <td className={`${td} text-xs`}>
-                    {c.distribution}, seed {c.seed}
-                  </td>
-                  <td className={td}>
-                    {c.passed ? (
-                      <span className="text-emerald-700 dark:text-emerald-400">pass</span>
-                    ) : (
-                      <span className="text-rose-700 dark:text-rose-400">fail</span>
-                    )}
-                  </td>
-                  <td className={`${td} text-right`}>{exp(c.max_abs_error)}</td>
-                  <td className={`${td} text-right`}>{exp(c.max_rel_error)}</td>
-                  {redacted ? null : <td className={`${td} text-xs`}>{c.message ?? ''}</td>}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            variant="plain"
+            classes={{ cell: td }}
+            testId="correctness-cases"
+            rows={rows}
+            // A case name repeats across seeds and distributions.
+            rowKey={(_, i) => i}
+            rowTestId="correctness-case"
+            columns={[
+              { id: 'case', header: 'Case', cell: (c) => c.name },
+              { id: 'sizes', header: 'Sizes', className: 'font-mono text-xs', cell: (c) => sizes(c.sizes) },
+              {
+                id: 'inputs',
+                header: 'Inputs',
+                className: 'text-xs',
+                cell: (c) => `${c.distribution}, seed ${c.seed}`,
+              },
+              {
+                id: 'result',
+                header: 'Result',
+                cell: (c) =>
+                  c.passed ? (
+                    <span className="text-emerald-700 dark:text-emerald-400">pass</span>
+                  ) : (
+                    <span className="text-rose-700 dark:text-rose-400">fail</span>
+                  ),
+              },
+              { id: 'abs', header: 'Max abs error', align: 'right', cell: (c) => exp(c.max_abs_error) },
+              { id: 'rel', header: 'Max rel error', align: 'right', cell: (c) => exp(c.max_rel_error) },
+              !redacted && { id: 'message', header: 'Message', className: 'text-xs', cell: (c) => c.message ?? '' },
+            ]}
+          />
         </div>
       ) : null}
     </Card>
@@ -183,52 +180,59 @@ export function EvaluationReport({ state }: { state: EvaluationState }) {
       {bench && bench.cases.length > 0 ? (
         <Card title="Timing per case">
           <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
-                <tr>
-                  <th className={th}>Case</th>
-                  <th className={`${th} text-right`}>Mean</th>
-                  <th className={`${th} text-right`}>Median</th>
-                  <th className={`${th} text-right`}>Min</th>
-                  <th className={`${th} text-right`}>Max</th>
-                  <th className={`${th} text-right`}>Samples</th>
-                  <th className={`${th} text-right`}>Baseline median</th>
-                  <th className={`${th} text-right`}>Speedup</th>
-                  <th className={`${th} text-right`}>GB/s</th>
-                  <th className={`${th} text-right`}>GFLOP/s</th>
-                  <th className={`${th} text-right`}>Of peak</th>
-                </tr>
-              </thead>
-              <tbody>
-                {bench.cases.map((c, i) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: case names may repeat.
-                  <tr key={i} className="border-t border-slate-100 dark:border-slate-800">
-                    <td className={td}>
+            <DataTable
+              variant="plain"
+              classes={{ cell: td }}
+              rows={bench.cases}
+              // Case names may repeat.
+              rowKey={(_, i) => i}
+              columns={[
+                {
+                  id: 'case',
+                  header: 'Case',
+                  cell: (c) => (
+                    <>
                       {c.name} <span className="font-mono text-xs text-slate-500">{sizes(c.sizes)}</span>
                       {cacheNote(c) ? (
                         <div className="text-xs text-slate-600 dark:text-slate-400" data-testid="case-cache">
                           {cacheNote(c)}
                         </div>
                       ) : null}
-                    </td>
-                    <td className={`${td} text-right`}>{formatMs(c.optimized.mean_ms)}</td>
-                    <td className={`${td} text-right`}>
-                      <TimeWithSpread ms={c.optimized.median_ms} interval={c.optimized_interval} />
-                    </td>
-                    <td className={`${td} text-right`}>{formatMs(c.optimized.min_ms)}</td>
-                    <td className={`${td} text-right`}>{formatMs(c.optimized.max_ms)}</td>
-                    <td className={`${td} text-right`}>{c.optimized.samples}</td>
-                    <td className={`${td} text-right`}>{formatMs(c.baseline.median_ms)}</td>
-                    <td className={`${td} text-right`}>
-                      <Speedup value={c.speedup} interval={c.speedup_interval} />
-                    </td>
-                    <td className={`${td} text-right`}>{formatNumber(c.gbps)}</td>
-                    <td className={`${td} text-right`}>{gflops(c.gflops)}</td>
-                    <td className={`${td} text-right`}>{formatPercent(c.fraction_of_peak)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+                    </>
+                  ),
+                },
+                { id: 'mean', header: 'Mean', align: 'right', cell: (c) => formatMs(c.optimized.mean_ms) },
+                {
+                  id: 'median',
+                  header: 'Median',
+                  align: 'right',
+                  cell: (c) => <TimeWithSpread ms={c.optimized.median_ms} interval={c.optimized_interval} />,
+                },
+                { id: 'min', header: 'Min', align: 'right', cell: (c) => formatMs(c.optimized.min_ms) },
+                { id: 'max', header: 'Max', align: 'right', cell: (c) => formatMs(c.optimized.max_ms) },
+                { id: 'samples', header: 'Samples', align: 'right', cell: (c) => c.optimized.samples },
+                {
+                  id: 'baseline',
+                  header: 'Baseline median',
+                  align: 'right',
+                  cell: (c) => formatMs(c.baseline.median_ms),
+                },
+                {
+                  id: 'speedup',
+                  header: 'Speedup',
+                  align: 'right',
+                  cell: (c) => <Speedup value={c.speedup} interval={c.speedup_interval} />,
+                },
+                { id: 'gbps', header: 'GB/s', align: 'right', cell: (c) => formatNumber(c.gbps) },
+                { id: 'gflops', header: 'GFLOP/s', align: 'right', cell: (c) => gflops(c.gflops) },
+                {
+                  id: 'peak',
+                  header: 'Of peak',
+                  align: 'right',
+                  cell: (c) => formatPercent(c.fraction_of_peak),
+                },
+              ]}
+            />
           </div>
         </Card>
       ) : null}

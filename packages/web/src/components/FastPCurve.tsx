@@ -3,6 +3,7 @@
 // Drawn at the width it is given (not a scaled viewBox), so its 11 px labels stay 11 px on a phone.
 import { FAST_P_KEYS, type FastP } from '@kernelforge/sdk';
 import { useWidth } from '../hooks/useWidth';
+import { type Column, DataTable } from './DataTable';
 
 const COLORS = ['#4f46e5', '#e11d48', '#059669', '#d97706'];
 const H = 220;
@@ -89,34 +90,26 @@ export function FastPTable({
 }) {
   return (
     <div className="overflow-x-auto">
-      <table className="min-w-full text-sm" aria-label="fast_p">
-        <thead>
-          <tr className="text-left text-slate-600 dark:text-slate-400">
-            <th className="py-1 pr-4 font-medium">{firstHeader}</th>
-            {FAST_P_KEYS.map((p) => (
-              <th key={p} className="py-1 pr-4 text-right font-medium">
-                fast_{p}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {series.map((s) => (
-            <tr
-              key={s.label}
-              className="border-t border-slate-200 dark:border-slate-800"
-              data-rule={s.rule ?? 'interval'}
-            >
-              <td className="py-1 pr-4">{s.label}</td>
-              {FAST_P_KEYS.map((p) => (
-                <td key={p} className="py-1 pr-4 text-right tabular-nums" data-fast-p={p}>
-                  {(s.fast_p[p] * 100).toFixed(1)}%
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        variant="compact"
+        classes={{ th: 'py-1 pr-4 font-medium', cell: 'py-1 pr-4' }}
+        ariaLabel="fast_p"
+        rows={series}
+        rowKey={(s) => s.label}
+        rowProps={(s) => ({ 'data-rule': s.rule ?? 'interval' })}
+        columns={[
+          { id: 'label', header: firstHeader, cell: (s) => s.label },
+          ...FAST_P_KEYS.map(
+            (p): Column<(typeof series)[number]> => ({
+              id: p,
+              header: `fast_${p}`,
+              align: 'right',
+              cellProps: () => ({ 'data-fast-p': p }),
+              cell: (s) => `${(s.fast_p[p] * 100).toFixed(1)}%`,
+            }),
+          ),
+        ]}
+      />
     </div>
   );
 }

@@ -2,6 +2,7 @@
 // pytorch problem, its shapes and reference).
 import type { Problem } from '@kernelforge/sdk';
 import { useId, useMemo, useState } from 'react';
+import { DataTable } from './DataTable';
 import { controlClass } from './fields';
 import { ProblemName } from './ProblemName';
 import { TorchProblemSummary } from './TorchProblemSummary';
@@ -111,27 +112,25 @@ export function ProblemSummary({
         </pre>
       </div>
       {problem.signature.length > 0 ? (
-        <table className="w-full text-left text-xs">
-          <caption className="sr-only">Signature</caption>
-          <thead className="text-slate-500 dark:text-slate-400">
-            <tr>
-              <th className="py-1 pr-3 font-medium">Argument</th>
-              <th className="py-1 pr-3 font-medium">Type</th>
-              <th className="py-1 pr-3 font-medium">Role</th>
-              <th className="py-1 font-medium">Shape</th>
-            </tr>
-          </thead>
-          <tbody className="font-mono text-slate-800 dark:text-slate-200">
-            {problem.signature.map((arg) => (
-              <tr key={arg.name} className="border-t border-slate-100 dark:border-slate-800">
-                <td className="py-1 pr-3">{arg.name}</td>
-                <td className="py-1 pr-3">{arg.type}</td>
-                <td className="py-1 pr-3">{arg.role}</td>
-                <td className="py-1">{arg.shape ? `[${arg.shape.join(', ')}]` : '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          variant="compact"
+          classes={{
+            table: 'w-full text-left text-xs',
+            thead: 'text-slate-500 dark:text-slate-400',
+            headRow: '',
+            tbody: 'font-mono text-slate-800 dark:text-slate-200',
+            row: 'border-t border-slate-100 dark:border-slate-800',
+          }}
+          caption="Signature"
+          rows={problem.signature}
+          rowKey={(arg) => arg.name}
+          columns={[
+            { id: 'argument', header: 'Argument', cell: (arg) => arg.name },
+            { id: 'type', header: 'Type', cell: (arg) => arg.type },
+            { id: 'role', header: 'Role', cell: (arg) => arg.role },
+            { id: 'shape', header: 'Shape', cell: (arg) => (arg.shape ? `[${arg.shape.join(', ')}]` : '—') },
+          ]}
+        />
       ) : null}
     </div>
   );

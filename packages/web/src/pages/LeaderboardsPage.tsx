@@ -5,6 +5,7 @@ import { useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
 import { AppLink } from '../components/AppLink';
 import { Card } from '../components/Card';
+import { DataTable } from '../components/DataTable';
 import { EmptyState } from '../components/EmptyState';
 import { SelectField, TextField } from '../components/fields';
 import { PageHeader } from '../components/PageHeader';
@@ -13,7 +14,6 @@ import { QueryState } from '../components/QueryState';
 import { useLeaderboards } from '../hooks/useLeaderboards';
 import { useProblems } from '../hooks/useProblems';
 import { formatMs } from '../lib/format';
-import { stacked } from '../lib/stackedTable';
 
 /**
  * The best time per device among a board's top entries. An unflagged entry always wins over a flagged one (flagged
@@ -46,6 +46,31 @@ function useFilters() {
     navigate(`${window.location.pathname}${qs ? `?${qs}` : ''}`, { replace: true });
   };
   return { q, level, set };
+}
+
+/** A problem's best time on each device, with who holds it (and a flag while it is under review). */
+function BestPerDevice({ board }: { board: Leaderboard }) {
+  const best = bestPerDevice(board);
+  return best.length === 0 ? (
+    <span className="text-slate-400">no entry yet</span>
+  ) : (
+    <ul className="space-y-0.5">
+      {best.map((e) => (
+        <li key={e.device} data-testid="leaderboard-row" className="tabular-nums">
+          {formatMs(e.time_ms)} <span className="font-mono text-xs text-slate-500 dark:text-slate-400">{e.device}</span>{' '}
+          <span className="text-xs text-slate-500 dark:text-slate-400">
+            by <AppLink href={`/leaderboard/submission/${e.submission_id}`}>{e.user.display_name}</AppLink>
+          </span>
+          {e.flagged_for_review ? (
+            <span className="block text-xs text-amber-700 dark:text-amber-300" data-testid="flagged">
+              ⚑ Under review
+              {e.review_reasons.length ? `: ${e.review_reasons.join('; ')}` : ''}
+            </span>
+          ) : null}
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 export default function LeaderboardsPage() {
@@ -112,74 +137,45 @@ export default function LeaderboardsPage() {
             const empty = rows.filter((board) => board.count === 0);
             const table =
               ranked.length === 0 ? null : (
-                <table className={stacked.table} data-testid="problems">
-                  <thead className={stacked.thead}>
-                    <tr>
-                      <th className={stacked.th}>Problem</th>
-                      <th className={stacked.th}>Level</th>
-                      <th className={stacked.th}>Runs on</th>
-                      <th className={stacked.th}>Best time per device</th>
-                      <th className={`${stacked.th} text-right`}>Entries</th>
-                    </tr>
-                  </thead>
-                  <tbody className={stacked.tbody}>
-                    {ranked.map((board) => {
-                      const problem = byName.get(board.problem_name);
-                      const best = bestPerDevice(board);
-                      return (
-                        <tr key={board.problem_name} data-testid="problem-row" className={stacked.row}>
-                          <td className={`${stacked.cell} ${stacked.wide}`}>
-                            <ProblemName
-                              name={board.problem_name}
-                              title={board.title}
-                              href={`/leaderboard/${encodeURIComponent(board.problem_name)}`}
-                            />
-                          </td>
-                          <td data-label="Level" className={`${stacked.cell} tabular-nums`}>
-                            {problem?.level ?? '—'}
-                          </td>
-                          <td data-label="Runs on" className={`${stacked.cell} text-xs`}>
-                            {problem?.backends.join(', ') ?? '—'}
-                          </td>
-                          <td data-label="Best time per device" className={`${stacked.cell} max-md:col-span-2`}>
-                            {best.length === 0 ? (
-                              <span className="text-slate-400">no entry yet</span>
-                            ) : (
-                              <ul className="space-y-0.5">
-                                {best.map((e) => (
-                                  <li key={e.device} data-testid="leaderboard-row" className="tabular-nums">
-                                    {formatMs(e.time_ms)}{' '}
-                                    <span className="font-mono text-xs text-slate-500 dark:text-slate-400">
-                                      {e.device}
-                                    </span>{' '}
-                                    <span className="text-xs text-slate-500 dark:text-slate-400">
-                                      by{' '}
-                                      <AppLink href={`/leaderboard/submission/${e.submission_id}`}>
-                                        {e.user.display_name}
-                                      </AppLink>
-                                    </span>
-                                    {e.flagged_for_review ? (
-                                      <span
-                                        className="block text-xs text-amber-700 dark:text-amber-300"
-                                        data-testid="flagged"
-                                      >
-                                        ⚑ Under review
-                                        {e.review_reasons.length ? `: ${e.review_reasons.join('; ')}` : ''}
-                                      </span>
-                                    ) : null}
-                                  </li>
-                                ))}
-                              </ul>
-                            )}
-                          </td>
-                          <td data-label="Entries" className={`${stacked.cell} ${stacked.num}`}>
-                            {board.count}
-                          </td>
-                        </tr>
-                      );
-                    })}
-                  </tbody>
-                </table>
+                <DataTable
+                  testId="problems"
+                  rows={ranked}
+                  rowKey={(board) => board.problem_name}
+                  rowTestId="problem-row"
+                  columns={[
+                    {
+                      id: 'problem',
+                      header: 'Problem',
+                      wide: true,
+                      cell: (board) => (
+                        <ProblemName
+                          name={board.problem_name}
+                          title={board.title}
+                          href={`/leaderboard/${encodeURIComponent(board.problem_name)}`}
+                        />
+                      ),
+                    },
+                    {
+                      id: 'level',
+                      header: 'Level',
+                      className: 'tabular-nums',
+                      cell: (board) => byName.get(board.problem_name)?.level ?? '—',
+                    },
+                    {
+                      id: 'runs-on',
+                      header: 'Runs on',
+                      className: 'text-xs',
+                      cell: (board) => byName.get(board.problem_name)?.backends.join(', ') ?? '—',
+                    },
+                    {
+                      id: 'best',
+                      header: 'Best time per device',
+                      className: 'max-md:col-span-2',
+                      cell: (board) => <BestPerDevice board={board} />,
+                    },
+                    { id: 'entries', header: 'Entries', align: 'right', cell: (board) => board.count },
+                  ]}
+                />
               );
             return (
               <>
