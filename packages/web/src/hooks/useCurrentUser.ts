@@ -1,8 +1,21 @@
-// The signed-in user (GET users/me), or null when there is no token.
-import useSWR from 'swr';
+// The signed-in user (GET users/me), or null when there is no token; and changing their display name.
+import type { User } from '@kernelforge/sdk';
+import useSWR, { useSWRConfig } from 'swr';
 import { api, getToken } from '../lib/client';
 import { keys } from './keys';
 
 export function useCurrentUser() {
   return useSWR(keys.me, () => (getToken() ? api().auth.me() : null));
+}
+
+/** Save the caller's display name; the leaderboards, which show it, ask again. */
+export function useUpdateMe(): (body: { display_name: string | null }) => Promise<User> {
+  const { mutate } = useSWRConfig();
+  return async (body) => {
+    const updated = await api().users.updateMe(body);
+    await mutate(keys.me, updated, { revalidate: false });
+    void mutate((key) => Array.isArray(key) && key[0] === keys.leaderboard('', '')[0]);
+    void mutate(keys.leaderboards);
+    return updated;
+  };
 }

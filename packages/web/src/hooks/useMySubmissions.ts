@@ -1,6 +1,7 @@
 // The caller's latest submissions (GET /api/v1/submission), refreshed every 2 s while one is still being evaluated;
 // and their latest on one problem, to pick one to compare with.
-import useSWR from 'swr';
+import type { CreateSubmissionRequest, Submission } from '@kernelforge/sdk';
+import useSWR, { useSWRConfig } from 'swr';
 import { api } from '../lib/client';
 import { keys } from './keys';
 
@@ -20,4 +21,14 @@ export function useMySubmissionsOn(problem: string | undefined) {
     problem ? keys.mySubmissionsOn(problem) : null,
     async () => await api().submissions.list({ problem_name: problem ?? '', limit: 50 }),
   );
+}
+
+/** Submit a solution; the caller's latest submissions ask again. */
+export function useCreateSubmission(): (body: CreateSubmissionRequest) => Promise<Submission> {
+  const { mutate } = useSWRConfig();
+  return async (body) => {
+    const submission = await api().submissions.create(body);
+    void mutate(keys.mySubmissions);
+    return submission;
+  };
 }

@@ -1,5 +1,6 @@
-// The caller's sessions, 50 a page (GET /api/v1/agent-session); `deleted`: only the deleted ones, to restore.
-import { PAGE_SIZE } from '@kernelforge/sdk';
+// The caller's sessions, 50 a page (GET /api/v1/agent-session); `deleted`: only the deleted ones, to restore; and
+// starting a session or restoring one.
+import { type AgentSession, type CreateSessionRequest, PAGE_SIZE } from '@kernelforge/sdk';
 import useSWR, { useSWRConfig } from 'swr';
 import { api } from '../lib/client';
 import { keys } from './keys';
@@ -24,4 +25,21 @@ export function useDeletedSessionCount(): number | undefined {
 export function useRefreshSessionLists(): () => Promise<unknown> {
   const { mutate } = useSWRConfig();
   return () => mutate((key) => Array.isArray(key) && key[0] === 'sessions');
+}
+
+/** Start a session (written into its cache entry, so its page opens at once); restore a deleted one. */
+export function useSessionListMutations() {
+  const { mutate } = useSWRConfig();
+  const refreshLists = useRefreshSessionLists();
+  return {
+    create: async (body: CreateSessionRequest): Promise<AgentSession> => {
+      const session = await api().sessions.create(body);
+      await mutate(keys.session(session.id), session, { revalidate: false });
+      return session;
+    },
+    restore: async (id: string): Promise<void> => {
+      await api().sessions.restore(id);
+      await refreshLists();
+    },
+  };
 }

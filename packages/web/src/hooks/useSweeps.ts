@@ -1,7 +1,7 @@
 // Sweeps and the agents leaderboard (issue 24). Their cache keys live here with them (the keys of other hooks are in
 // keys.ts); a sweep still at work is polled every 2 s so its fast_p fills in live.
-import type { Sweep } from '@kernelforge/sdk';
-import useSWR from 'swr';
+import type { CreateSweepRequest, Sweep } from '@kernelforge/sdk';
+import useSWR, { useSWRConfig } from 'swr';
 import { api } from '../lib/client';
 
 export const sweepKeys = {
@@ -37,4 +37,27 @@ export function useAgentsLeaderboard(set: string, device: string) {
 /** The named problem sets (built in, then those admins saved). */
 export function useSweepSets() {
   return useSWR(sweepKeys.sets, () => api().sweeps.sets(), { revalidateOnFocus: false });
+}
+
+/** Start, stop and delete sweeps; a stopped sweep is written into its cache entry, the lists ask again after each. */
+export function useSweepMutations() {
+  const { mutate } = useSWRConfig();
+  const refreshLists = () => mutate((key) => Array.isArray(key) && key[0] === sweepKeys.sweeps(0)[0]);
+  return {
+    create: async (body: CreateSweepRequest): Promise<Sweep> => {
+      const sweep = await api().sweeps.create(body);
+      void refreshLists();
+      return sweep;
+    },
+    stop: async (id: string): Promise<Sweep> => {
+      const sweep = await api().sweeps.stop(id);
+      await mutate(sweepKeys.sweep(id), sweep, { revalidate: false });
+      return sweep;
+    },
+    remove: async (id: string) => {
+      const done = await api().sweeps.delete(id);
+      void refreshLists();
+      return done;
+    },
+  };
 }

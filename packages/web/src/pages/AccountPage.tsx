@@ -1,33 +1,27 @@
 // `/account` ('Account'): the name others see on leaderboards and submissions; the email stays private.
 import { DISPLAY_NAME_MAX } from '@kernelforge/sdk';
 import { type FormEvent, useState } from 'react';
-import { useSWRConfig } from 'swr';
 import { Button } from '../components/Button';
 import { Card } from '../components/Card';
 import { TextField } from '../components/fields';
 import { PageHeader } from '../components/PageHeader';
 import { useUser } from '../components/SignedInLayout';
-import { keys } from '../hooks/keys';
 import { useAction } from '../hooks/useAction';
-import { api } from '../lib/client';
+import { useUpdateMe } from '../hooks/useCurrentUser';
 
 export default function AccountPage() {
   const user = useUser();
-  const { mutate } = useSWRConfig();
+  const updateMe = useUpdateMe();
   const { busy, run } = useAction();
   const [name, setName] = useState(user.display_name ?? '');
   const fallback = user.full_name?.trim() || user.handle || 'your handle';
   async function save(event: FormEvent) {
     event.preventDefault();
-    const updated = await run(
-      () => api().users.updateMe({ display_name: name.trim() || null }),
+    await run(
+      () => updateMe({ display_name: name.trim() || null }),
       'Failed to save your display name',
       'Display name saved',
     );
-    if (!updated) return;
-    await mutate(keys.me, updated, { revalidate: false });
-    void mutate((key) => Array.isArray(key) && key[0] === 'leaderboard');
-    void mutate(keys.leaderboards);
   }
   return (
     <>

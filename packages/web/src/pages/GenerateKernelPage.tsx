@@ -2,7 +2,6 @@
 // For a pytorch problem the agent writes PyTorch (ModelNew files) and devices without PyTorch are not offered.
 import { DEFAULT_MAX_ATTEMPTS, errorMessage } from '@kernelforge/sdk';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
-import { useSWRConfig } from 'swr';
 import { useLocation } from 'wouter';
 import { AgentOfferNote } from '../components/AgentOfferNote';
 import { AttemptsField } from '../components/AttemptsField';
@@ -17,12 +16,10 @@ import { ProblemName } from '../components/ProblemName';
 import { ProblemPicker, ProblemSummary } from '../components/ProblemPicker';
 import { QueryState } from '../components/QueryState';
 import { SessionList } from '../components/SessionList';
-import { keys } from '../hooks/keys';
 import { useDevices } from '../hooks/useDevices';
 import { useProblems } from '../hooks/useProblems';
-import { useSessions } from '../hooks/useSessions';
+import { useSessionListMutations, useSessions } from '../hooks/useSessions';
 import { useSettings } from '../hooks/useSettings';
-import { api } from '../lib/client';
 import { attemptsError } from '../lib/formChecks';
 import { deviceRefusal, LANGUAGE_NAMES, languagesFor } from '../lib/problemKind';
 
@@ -31,7 +28,7 @@ export default function GenerateKernelPage() {
   const devices = useDevices();
   const { data: settings } = useSettings();
   const sessions = useSessions(0);
-  const { mutate } = useSWRConfig();
+  const sessionActions = useSessionListMutations();
   const [, navigate] = useLocation();
   const [busy, setBusy] = useState(false);
   /** Why the last start failed, shown under the Start button (where the user is looking), not in a passing toast. */
@@ -86,14 +83,13 @@ export default function GenerateKernelPage() {
     setBusy(true);
     setFailure(null);
     try {
-      const session = await api().sessions.create({
+      const session = await sessionActions.create({
         problem_name: problemName,
         device,
         max_attempts: Number(attempts),
         ...(instruction.trim() ? { instruction: instruction.trim() } : {}),
         ...(provider ? { agent: { provider, model: model || null } } : {}),
       });
-      await mutate(keys.session(session.id), session, { revalidate: false });
       navigate(`/kernels/${session.id}`);
     } catch (error) {
       setFailure(errorMessage(error, 'Failed to start the session'));

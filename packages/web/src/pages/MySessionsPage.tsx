@@ -13,8 +13,7 @@ import { QueryState } from '../components/QueryState';
 import { SessionList } from '../components/SessionList';
 import { useAction } from '../hooks/useAction';
 import { useQueryParam } from '../hooks/useQueryParam';
-import { useDeletedSessionCount, useRefreshSessionLists, useSessions } from '../hooks/useSessions';
-import { api } from '../lib/client';
+import { useDeletedSessionCount, useSessionListMutations, useSessions } from '../hooks/useSessions';
 
 export default function MySessionsPage() {
   const [deletedParam] = useQueryParam('deleted');
@@ -131,7 +130,7 @@ function ListTab({
 
 function RestoreButton({ session }: { session: AgentSessionSummary }) {
   const { busy, run } = useAction();
-  const refresh = useRefreshSessionLists();
+  const { restore } = useSessionListMutations();
   return (
     <Button
       size="sm"
@@ -140,8 +139,7 @@ function RestoreButton({ session }: { session: AgentSessionSummary }) {
       aria-label={`Restore ${session.label || session.name}`}
       onClick={() =>
         void run(async () => {
-          await api().sessions.restore(session.id);
-          await refresh();
+          await restore(session.id);
           toast.success('Session restored', {
             action: { label: 'Open', onClick: () => navigate(`/kernels/${session.id}`) },
           });

@@ -2,7 +2,6 @@
 // A pytorch problem takes `pytorch` only, and its editor starts from the reference renamed to ModelNew.
 import { type Language, modelNewTemplate, type Problem } from '@kernelforge/sdk';
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
-import { useSWRConfig } from 'swr';
 import { useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
 import { AppLink } from '../components/AppLink';
@@ -19,11 +18,9 @@ import { SourceEditor } from '../components/SourceEditor';
 import { SubmissionResult } from '../components/SubmissionResult';
 import { useAction } from '../hooks/useAction';
 import { useDevices } from '../hooks/useDevices';
-import { keys } from '../hooks/keys';
-import { useMySubmissions } from '../hooks/useMySubmissions';
+import { useCreateSubmission, useMySubmissions } from '../hooks/useMySubmissions';
 import { useProblems } from '../hooks/useProblems';
 import { useSubmission } from '../hooks/useSubmission';
-import { api } from '../lib/client';
 import { problemLabel } from '../lib/problemName';
 import { deviceRefusal, LANGUAGE_NAMES, languagesFor } from '../lib/problemKind';
 
@@ -84,7 +81,7 @@ export default function SubmitPage() {
   const problems = useProblems();
   const devices = useDevices();
   const { busy, run } = useAction();
-  const { mutate } = useSWRConfig();
+  const submit = useCreateSubmission();
   // The chosen problem lives in the URL (?problem=), so a link can open the page on it.
   const search = useSearch();
   const problemName = new URLSearchParams(search).get('problem') ?? '';
@@ -134,14 +131,11 @@ export default function SubmitPage() {
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     const submission = await run(
-      () => api().submissions.create({ problem_name: problemName, device, language, source }),
+      () => submit({ problem_name: problemName, device, language, source }),
       'Failed to submit the solution',
       'Submitted: evaluating…',
     );
-    if (submission) {
-      setSubmissionId(submission.id);
-      void mutate(keys.mySubmissions);
-    }
+    if (submission) setSubmissionId(submission.id);
   }
 
   return (

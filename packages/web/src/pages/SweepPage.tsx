@@ -1,7 +1,6 @@
 // `/sweeps/:sweepId`: a sweep live (problems done of N, fast_p so far), its fast_p curve and per-problem table.
 import { sweepTable } from '../lib/exportTable';
 import type { PageProps } from '../lib/matchPath';
-import { mutate } from 'swr';
 import { navigate } from 'wouter/use-browser-location';
 import { AppLink } from '../components/AppLink';
 import { Button } from '../components/Button';
@@ -15,8 +14,7 @@ import { QueryState } from '../components/QueryState';
 import { Speedup } from '../components/Speedup';
 import { StatusBadge, VerdictBadge } from '../components/StatusBadge';
 import { useAction } from '../hooks/useAction';
-import { sweepDone, sweepKeys, useSweep } from '../hooks/useSweeps';
-import { api } from '../lib/client';
+import { sweepDone, useSweep, useSweepMutations } from '../hooks/useSweeps';
 import { formatSpeedup } from '../lib/format';
 import { FAST_P_HELP } from './SweepsPage';
 
@@ -24,12 +22,12 @@ export default function SweepPage({ params }: PageProps) {
   const id = params.sweepId ?? '';
   const { data, error } = useSweep(id);
   const { busy, run } = useAction();
+  const sweeps = useSweepMutations();
   const stop = async () => {
-    const sweep = await run(() => api().sweeps.stop(id), 'Could not stop the sweep', 'Sweep stopped');
-    if (sweep) await mutate(sweepKeys.sweep(id), sweep, { revalidate: false });
+    await run(() => sweeps.stop(id), 'Could not stop the sweep', 'Sweep stopped');
   };
   const remove = async () => {
-    const done = await run(() => api().sweeps.delete(id), 'Could not delete the sweep', 'Sweep deleted');
+    const done = await run(() => sweeps.remove(id), 'Could not delete the sweep', 'Sweep deleted');
     if (done) navigate('/sweeps');
   };
   return (

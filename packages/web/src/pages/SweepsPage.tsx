@@ -20,8 +20,7 @@ import { StatusBadge } from '../components/StatusBadge';
 import { useDevices } from '../hooks/useDevices';
 import { useProblems } from '../hooks/useProblems';
 import { useSettings } from '../hooks/useSettings';
-import { useSweepSets, useSweeps } from '../hooks/useSweeps';
-import { api } from '../lib/client';
+import { useSweepMutations, useSweepSets, useSweeps } from '../hooks/useSweeps';
 import { formatDate, formatPercent, formatSpeedup } from '../lib/format';
 import { attemptsError, problemListError } from '../lib/formChecks';
 
@@ -33,6 +32,7 @@ function StartSweepForm() {
   const devices = useDevices();
   const problems = useProblems();
   const [busy, setBusy] = useState(false);
+  const sweeps = useSweepMutations();
   /** Each error under the field it is about; what the server refuses under the Start button, where it was pressed. */
   const [checked, setChecked] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -82,7 +82,7 @@ function StartSweepForm() {
     setBusy(true);
     setFailure(null);
     try {
-      const sweep = await api().sweeps.create(body);
+      const sweep = await sweeps.create(body);
       toast.success('Sweep started');
       navigate(`/sweeps/${sweep.id}`);
     } catch (error) {
