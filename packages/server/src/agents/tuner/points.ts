@@ -1,5 +1,5 @@
 // Points of a tuning space: normalising, keys, validity, and what earlier attempts tried and measured.
-import { type AttemptFigure, attemptFigure } from '@kernelforge/sdk';
+import { type AttemptFigure, attemptFigure, type BuildFacts } from '@kernelforge/sdk';
 import type { AgentAttemptView } from '../types.js';
 import type { ParamSpec, ParamValue, Params, Variant } from './space.js';
 
@@ -23,6 +23,8 @@ export interface Tried {
   /** The point this one was a move from, and the move, as the tuner recorded them. */
   fromKey: string | null;
   change: { param: string; from: ParamValue; to: ParamValue } | null;
+  /** The attempt's build facts (spills, occupancy, vectorization: tuner/facts.ts), where it has them. */
+  facts?: BuildFacts | undefined;
 }
 
 export function isActive(p: ParamSpec, params: Params): boolean {
@@ -135,6 +137,7 @@ function rawTriedPoints(variant: Variant, history: AgentAttemptView[]): Tried[] 
       instruction: typeof meta.instruction === 'string' ? meta.instruction : null,
       fromKey: typeof meta.from_key === 'string' ? meta.from_key : null,
       change: isChange(meta.change) ? meta.change : null,
+      facts: state?.compile?.facts,
     });
   }
   return out;

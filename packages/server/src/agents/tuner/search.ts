@@ -1,4 +1,5 @@
 // The tuner's search: hill climbing by coordinate descent from the best measured point, never repeating a point.
+import { factsRules } from './facts.js';
 import { indexOf, isActive, isValid, normalise, pointKey, startPoint, type Tried } from './points.js';
 import type { ParamSpec, ParamValue, Params, Variant } from './space.js';
 import type { Steering } from './steer.js';
@@ -217,6 +218,9 @@ export function choosePoint(
     reason: string;
   }
   const cands: Cand[] = [];
+  // The build facts' say (tuner/facts.ts): spills or low occupancy rule a move out, a missed loop puts one first.
+  const facts = factsRules(tried, centerTried);
+  const ruled: string[] = [];
   variant.params.forEach((spec, order) => {
     if (!isActive(spec, center)) return;
     const i = indexOf(spec, center[spec.name]);
@@ -227,6 +231,11 @@ export function choosePoint(
       if (!fresh(params)) continue;
       const move = { param: spec.name, from: center[spec.name] as ParamValue, to };
       const dir = Math.sign(step);
+      const out = facts.ruledOut(spec, to, dir);
+      if (out) {
+        ruled.push(out);
+        continue;
+      }
       const far = Math.abs(step) > 1;
       const pushed = steering.pushes.find((u) => spec.tags.some((t) => u.tags.includes(t)) && u.direction === dir);
       const other = spec.values[i - dir];
@@ -246,6 +255,9 @@ export function choosePoint(
       ) {
         score = 0;
         reason = `the last change of ${spec.name} (${momentum.from}→${momentum.to}) cut the time ${momentum.gain} (${ms(momentum.t0)} → ${ms(momentum.t1)}${momentum.at}), so continuing in that direction`;
+      } else if (facts.preferred(spec, dir) && !far) {
+        score = 0.5;
+        reason = facts.preferred(spec, dir) as string;
       } else if (pushed && !far) {
         score = 1 + order;
         reason = `the instruction '${pushed.because}' asks for ${dir > 0 ? 'larger' : 'smaller'} ${pushed.tags.join('/')} parameters`;
@@ -267,7 +279,9 @@ export function choosePoint(
       key: pointKey(variant, pick.params),
       fromKey: centerKey,
       moves: [pick.move],
-      reason: pick.reason,
+      reason: ruled.length
+        ? `${pick.reason}; the build facts rule out ${ruled.length} move${ruled.length === 1 ? '' : 's'}: ${ruled[0]}`
+        : pick.reason,
     };
 
   // Every neighbour tried: sample untried points so the search can leave a local optimum.
