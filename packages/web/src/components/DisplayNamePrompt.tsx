@@ -2,11 +2,9 @@
 // "Not now" keeps their handle of words and is remembered on this browser.
 import { DISPLAY_NAME_MAX, type User } from '@kernelforge/sdk';
 import { type FormEvent, useId, useState } from 'react';
-import { useSWRConfig } from 'swr';
 import { useLocation } from 'wouter';
-import { keys } from '../hooks/keys';
 import { useAction } from '../hooks/useAction';
-import { api } from '../lib/client';
+import { useUpdateMe } from '../hooks/useCurrentUser';
 import { Button } from './Button';
 import { controlClass } from './fields';
 
@@ -25,7 +23,7 @@ export function DisplayNamePrompt({ user }: { user: User }) {
   const [dismissed, setDismissed] = useState(() => wasDismissed(user.id));
   const [name, setName] = useState('');
   const { busy, run } = useAction();
-  const { mutate } = useSWRConfig();
+  const updateMe = useUpdateMe();
   const id = useId();
   // The account page is where the name is set anyway.
   if (user.display_name || dismissed || location === '/account') return null;
@@ -42,15 +40,7 @@ export function DisplayNamePrompt({ user }: { user: User }) {
 
   async function save(event: FormEvent) {
     event.preventDefault();
-    const updated = await run(
-      () => api().users.updateMe({ display_name: name.trim() }),
-      'Failed to save your display name',
-      'Display name saved',
-    );
-    if (!updated) return;
-    await mutate(keys.me, updated, { revalidate: false });
-    void mutate((key) => Array.isArray(key) && key[0] === 'leaderboard');
-    void mutate(keys.leaderboards);
+    await run(() => updateMe({ display_name: name.trim() }), 'Failed to save your display name', 'Display name saved');
   }
 
   return (

@@ -3,7 +3,7 @@
 import type { AdminStatus } from '@kernelforge/sdk';
 import { toast } from 'sonner';
 import { useAction } from '../hooks/useAction';
-import { api } from '../lib/client';
+import { useCancelJob } from '../hooks/useAdminStatus';
 import { formatDate } from '../lib/format';
 import { AppLink } from './AppLink';
 import { ConfirmButton } from './ConfirmButton';
@@ -12,6 +12,7 @@ type Job = AdminStatus['in_flight'][number];
 
 export function JobsInFlight({ jobs, onChange }: { jobs: readonly Job[]; onChange: () => void }) {
   const { busy, run } = useAction();
+  const cancelJob = useCancelJob();
   if (jobs.length === 0)
     return (
       <p className="text-sm text-slate-500 dark:text-slate-400">Nothing is being evaluated or generated right now.</p>
@@ -43,7 +44,7 @@ export function JobsInFlight({ jobs, onChange }: { jobs: readonly Job[]; onChang
               confirmLabel="Cancel the job"
               onConfirm={() =>
                 void run(async () => {
-                  const { message } = await api().admin.cancelJob(j.id);
+                  const message = await cancelJob(j.id);
                   toast.success(message);
                   onChange();
                 }, 'Failed to cancel the job')

@@ -3,7 +3,7 @@
 import { type AgentSession, type GenerationAttempt, unrankedReason } from '@kernelforge/sdk';
 import { useLocation } from 'wouter';
 import { useAction } from '../hooks/useAction';
-import { api } from '../lib/client';
+import { useCreateSubmission } from '../hooks/useMySubmissions';
 import { ConfirmButton } from './ConfirmButton';
 
 /** Why an attempt cannot be submitted, in words; undefined when it can. */
@@ -33,12 +33,13 @@ export function SubmitAttemptButton({
 }) {
   const [, navigate] = useLocation();
   const { busy, run } = useAction();
+  const createSubmission = useCreateSubmission();
   const why = whyNotSubmittable(attempt);
 
   async function submit() {
     const submission = await run(
       () =>
-        api().submissions.create({
+        createSubmission({
           problem_name: session.problem_name,
           device: session.device,
           language: attempt.language,
