@@ -5,7 +5,8 @@
 import type { Submission } from '@kernelforge/sdk';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { captureLog } from '../helpers/log.js';
-import type { TestServer, TestUser } from '../helpers/server.js';
+import type { TestApp } from '../helpers/app.js';
+import type { TestUser } from '../helpers/server.js';
 import {
   CPU_B,
   claim,
@@ -14,12 +15,12 @@ import {
   postResult,
   registerRunner,
   RUNNER_TOKEN,
-  startProductServer,
+  createProductApp,
   waitFor,
 } from './helpers.js';
 
 const captured = captureLog();
-let server: TestServer;
+let app: TestApp;
 let user: TestUser;
 
 // A 30 s lease, heartbeats every second, dead after 2 silent seconds: what is tested is that the job comes back
@@ -27,7 +28,9 @@ let user: TestUser;
 const LEASE_SECONDS = 30;
 
 beforeAll(async () => {
-  server = await startProductServer({
+  app = await createProductApp({
+    // The reaper (background work) is what re-queues the silent runner's job.
+    background: true,
     log: captured.log,
     env: {
       KFORGE_JOB_LEASE_SECONDS: String(LEASE_SECONDS),
@@ -38,14 +41,14 @@ beforeAll(async () => {
       KFORGE_ACCESS_LOG: '1',
     },
   });
-  user = await server.createUser();
+  user = await app.createUser();
 });
-afterAll(() => server?.stop());
+afterAll(() => app?.stop());
 
 const submit = async () =>
   (
     await json<Submission>(
-      server.request('/api/v1/submission', {
+      app.request('/api/v1/submission', {
         method: 'POST',
         token: user.token,
         json: { problem_name: '19_ReLU', device: CPU_B.id, language: 'c', source: 'void solution(){}' },
@@ -53,22 +56,22 @@ const submit = async () =>
     )
   ).body;
 const submission = async (id: string) =>
-  (await json<Submission>(server.request(`/api/v1/leaderboard/submission/${id}`, { token: user.token }))).body;
+  (await json<Submission>(app.request(`/api/v1/leaderboard/submission/${id}`, { token: user.token }))).body;
 const beat = (runnerId: string, job: { job_id: string; lease_token: string }) =>
   json(
-    server.request(`/api/v1/runner/jobs/${job.job_id}/heartbeat`, {
+    app.request(`/api/v1/runner/jobs/${job.job_id}/heartbeat`, {
       method: 'POST',
       token: RUNNER_TOKEN,
       json: { runner_id: runnerId, lease_token: job.lease_token },
     }),
   );
-const scrape = async () => (await server.request('/metrics', { token: server.metricsToken })).text();
+const scrape = async () => (await app.request('/metrics', { token: app.metricsToken })).text();
 const logLines = () =>
   captured.lines.map((l) => JSON.parse(l) as { time: string; level: string; msg: string; [k: string]: unknown });
 
 test('a runner told to beat every second that goes silent mid-job: its job runs elsewhere within seconds', async () => {
   const registered = await json<{ runner_id: string; heartbeat_seconds: number; lease_seconds: number }>(
-    server.request('/api/v1/runner/register', {
+    app.request('/api/v1/runner/register', {
       method: 'POST',
       token: RUNNER_TOKEN,
       json: { name: 'doomed', devices: [CPU_B] },
@@ -76,12 +79,12 @@ test('a runner told to beat every second that goes silent mid-job: its job runs 
   );
   expect(registered.body).toMatchObject({ heartbeat_seconds: 1, lease_seconds: LEASE_SECONDS });
   const doomed = registered.body.runner_id;
-  const survivor = await registerRunner(server, [CPU_B], 'survivor');
+  const survivor = await registerRunner(app, [CPU_B], 'survivor');
   // Silence counts only once the server has been up for the window (runners could not reach it before).
   await new Promise((r) => setTimeout(r, 2200));
 
   const sub = await submit();
-  const first = await claim(server, doomed, [CPU_B.id], 0);
+  const first = await claim(app, doomed, [CPU_B.id], 0);
   expect(first?.payload.target_id).toBe(sub.id);
   // It works for a while, beating every second, then is killed: no heartbeat, no result, ever.
   for (let i = 0; i < 2; i++) {
@@ -106,11 +109,11 @@ test('a runner told to beat every second that goes silent mid-job: its job runs 
   expect(requeuedAfter).toBeLessThan(8_000);
 
   // The dead runner is gone from admin/status; the survivor (polling) is there, then holds the job.
-  const second = await claim(server, survivor, [CPU_B.id], 5000);
+  const second = await claim(app, survivor, [CPU_B.id], 5000);
   expect(second?.job_id).toBe(first?.job_id);
   expect((await submission(sub.id)).error ?? null).toBeNull();
   const status = await json<{ runners: { id: string }[]; in_flight: { id: string; runner_id: string }[] }>(
-    server.request('/api/v1/admin/status', { token: server.admin.token }),
+    app.request('/api/v1/admin/status', { token: app.admin.token }),
   );
   expect(status.body.runners.map((r) => r.id)).toContain(survivor);
   expect(status.body.runners.map((r) => r.id)).not.toContain(doomed);
@@ -120,7 +123,7 @@ test('a runner told to beat every second that goes silent mid-job: its job runs 
   expect(Number(silentFor.exec(await scrape())?.[1])).toBeGreaterThan(2);
   // The killed runner's late heartbeat is refused: its lease is gone.
   expect((await beat(doomed, first as NonNullable<typeof first>)).status).toBe(409);
-  const done = await postResult(server, survivor, second as NonNullable<typeof second>, {
+  const done = await postResult(app, survivor, second as NonNullable<typeof second>, {
     evaluation_state: fakeState('ranked', 1.5),
   });
   expect(done.status).toBe(200);
@@ -129,9 +132,9 @@ test('a runner told to beat every second that goes silent mid-job: its job runs 
   // A second job: an error reported, re-queued; another error on the last try: dead-lettered.
   const sub2 = await submit();
   for (const tries of [1, 2]) {
-    const job = await claim(server, survivor, [CPU_B.id], 5000);
+    const job = await claim(app, survivor, [CPU_B.id], 5000);
     expect(job?.payload.target_id).toBe(sub2.id);
-    const r = await postResult(server, survivor, job as NonNullable<typeof job>, { error: `sandbox broke ${tries}` });
+    const r = await postResult(app, survivor, job as NonNullable<typeof job>, { error: `sandbox broke ${tries}` });
     expect(r.status).toBe(200);
     if (tries === 1) await waitFor(async () => (await submission(sub2.id)).status === 'queued', { what: 'a retry' });
   }
@@ -188,17 +191,17 @@ test('a runner told to beat every second that goes silent mid-job: its job runs 
 }, 60_000);
 
 test('request ids: a sane X-Request-Id is honoured and returned, else one is made; one access log line a request', async () => {
-  const given = await server.request('/api/v1/problems', {
+  const given = await app.request('/api/v1/problems', {
     token: user.token,
     headers: { 'X-Request-Id': 'lb-7f3a.42' },
   });
   expect(given.headers.get('x-request-id')).toBe('lb-7f3a.42');
-  const made = await server.request('/api/v1/problems', {
+  const made = await app.request('/api/v1/problems', {
     token: user.token,
     headers: { 'X-Request-Id': 'bad id\twith "quotes"' },
   });
   expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-  const none = await server.request('/healthz');
+  const none = await app.request('/healthz');
   expect(none.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
 
   const access = logLines().filter((l) => l.msg === 'request');
