@@ -1,4 +1,5 @@
-// SWR cache keys, one place, so mutations and the event stream write where the hooks read.
+// SWR cache keys, every one in this place, so mutations and the event stream write where the hooks read. A list's
+// keys share their first element, so that one mutation can revalidate every page of it.
 export const keys = {
   me: 'me',
   settings: 'settings',
@@ -9,6 +10,7 @@ export const keys = {
   sessionStream: (id: string) => ['session-stream', id] as const,
   sessionProgress: (id: string) => ['session-progress', id] as const,
   sessions: (offset: number, deleted = false) => ['sessions', offset, deleted] as const,
+  deletedSessionCount: ['sessions', 'deleted-count'] as const,
   allSessions: (offset: number, ownerId: string, problem: string) =>
     ['all-sessions', offset, ownerId, problem] as const,
   users: 'users',
@@ -18,8 +20,20 @@ export const keys = {
   leaderboards: 'leaderboards',
   leaderboard: (problem: string, device: string) => ['leaderboard', problem, device] as const,
   submission: (id: string) => ['submission', id] as const,
+  submissionProgress: (id: string) => ['submission-progress', id] as const,
   mySubmissions: 'my-submissions',
   mySubmissionsOn: (problem: string) => ['my-submissions', problem] as const,
   tokens: 'tokens',
   outbox: 'outbox',
+  notices: 'notices',
+  sweeps: (offset: number) => ['sweeps', offset] as const,
+  sweep: (id: string) => ['sweep', id] as const,
+  agents: (set: string, device: string) => ['agents-leaderboard', set, device] as const,
+  sweepSets: 'sweep-sets',
 };
+
+/** True for every key of one list (all its pages and filters): `keys.sessions(0)` matches every sessions key. */
+export const sameList =
+  (example: readonly unknown[]) =>
+  (key: unknown): boolean =>
+    Array.isArray(key) && key[0] === example[0];

@@ -2,7 +2,7 @@
 import type { User } from '@kernelforge/sdk';
 import useSWR, { useSWRConfig } from 'swr';
 import { api, getToken } from '../lib/client';
-import { keys } from './keys';
+import { keys, sameList } from './keys';
 
 export function useCurrentUser() {
   return useSWR(keys.me, () => (getToken() ? api().auth.me() : null));
@@ -14,7 +14,7 @@ export function useUpdateMe(): (body: { display_name: string | null }) => Promis
   return async (body) => {
     const updated = await api().users.updateMe(body);
     await mutate(keys.me, updated, { revalidate: false });
-    void mutate((key) => Array.isArray(key) && key[0] === keys.leaderboard('', '')[0]);
+    void mutate(sameList(keys.leaderboard('', '')));
     void mutate(keys.leaderboards);
     return updated;
   };

@@ -4,6 +4,7 @@ import type { Notice } from '@kernelforge/sdk';
 import { useCallback, useEffect, useState } from 'react';
 import useSWR from 'swr';
 import { api } from '../lib/client';
+import { keys } from './keys';
 
 const seenKey = (userId: string) => `kf-notices-seen:${userId}`;
 const SEEN_EVENT = 'kf-notices-seen';
@@ -17,7 +18,7 @@ function readSeen(userId: string): string {
 }
 
 export function useNotices(userId: string) {
-  const { data } = useSWR('notices', async () => (await api().users.notices()).data, { refreshInterval: 30_000 });
+  const { data } = useSWR(keys.notices, async () => (await api().users.notices()).data, { refreshInterval: 30_000 });
   const [seen, setSeen] = useState(() => readSeen(userId));
   useEffect(() => {
     const update = () => setSeen(readSeen(userId));

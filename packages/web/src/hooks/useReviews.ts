@@ -2,7 +2,7 @@
 import type { ReviewItem } from '@kernelforge/sdk';
 import useSWR, { useSWRConfig } from 'swr';
 import { api } from '../lib/client';
-import { keys } from './keys';
+import { keys, sameList } from './keys';
 
 export function useReviews(status: 'pending' | 'decided') {
   return useSWR(keys.reviews(status), () => api().admin.reviews({ status }));
@@ -17,7 +17,7 @@ export function useReviewDecision(): (
   const { mutate } = useSWRConfig();
   return async (item, decision, reason) => {
     const done = await api().admin.review(item.submission_id, { decision, ...(reason ? { reason } : {}) });
-    void mutate((key) => Array.isArray(key) && key[0] === keys.reviews('pending')[0]);
+    void mutate(sameList(keys.reviews('pending')));
     return done;
   };
 }

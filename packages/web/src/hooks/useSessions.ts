@@ -3,7 +3,7 @@
 import { type AgentSession, type CreateSessionRequest, PAGE_SIZE } from '@kernelforge/sdk';
 import useSWR, { useSWRConfig } from 'swr';
 import { api } from '../lib/client';
-import { keys } from './keys';
+import { keys, sameList } from './keys';
 
 export function useSessions(offset = 0, deleted = false) {
   return useSWR(
@@ -15,7 +15,7 @@ export function useSessions(offset = 0, deleted = false) {
 /** How many deleted sessions the caller has (one row asked for; the list's count says the rest). */
 export function useDeletedSessionCount(): number | undefined {
   const { data } = useSWR(
-    ['sessions', 'deleted-count'] as const,
+    keys.deletedSessionCount,
     async () => await api().sessions.list({ limit: 1, deleted_only: true }),
   );
   return data?.count;
@@ -24,7 +24,7 @@ export function useDeletedSessionCount(): number | undefined {
 /** After a delete or restore: every cached page of the sessions lists (and the deleted count) asks again. */
 export function useRefreshSessionLists(): () => Promise<unknown> {
   const { mutate } = useSWRConfig();
-  return () => mutate((key) => Array.isArray(key) && key[0] === 'sessions');
+  return () => mutate(sameList(keys.sessions(0)));
 }
 
 /** Start a session (written into its cache entry, so its page opens at once); restore a deleted one. */

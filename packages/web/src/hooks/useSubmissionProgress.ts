@@ -2,10 +2,11 @@
 // reports now; polled once a second while it is pending, never after.
 import useSWR from 'swr';
 import { api } from '../lib/client';
+import { keys } from './keys';
 
 export function useSubmissionProgress(id: string, pending: boolean) {
   return useSWR(
-    pending ? ['submission-progress', id] : null,
+    pending ? keys.submissionProgress(id) : null,
     async () => ({ ...(await api().submissions.progress(id)), fetched_at: Date.now() }),
     { refreshInterval: 1000, dedupingInterval: 500, revalidateOnFocus: false, keepPreviousData: true },
   );

@@ -3,7 +3,7 @@
 import type { User } from '@kernelforge/sdk';
 import useSWR, { useSWRConfig } from 'swr';
 import { api } from '../lib/client';
-import { keys } from './keys';
+import { keys, sameList } from './keys';
 
 export function useUsers(enabled = true) {
   return useSWR(enabled ? keys.users : null, () => api().admin.users({ limit: 1000 }), { revalidateOnFocus: false });
@@ -19,7 +19,7 @@ export function useUpdateUser(): (user: User, body: { is_superuser?: boolean; is
   const { mutate } = useSWRConfig();
   return async (user, body) => {
     const updated = await api().admin.updateUser(user.id, body);
-    void mutate((key) => key === keys.users || (Array.isArray(key) && key[0] === keys.adminUsers('')[0]));
+    void mutate((key) => key === keys.users || sameList(keys.adminUsers(''))(key));
     return updated;
   };
 }
