@@ -72,6 +72,8 @@ export const SERIAL_PRODUCT = [
   'packages/server/test/product/session-loop.test.ts',
   'packages/server/test/product/standalone-runner.test.ts',
   'packages/server/test/product/sweeps.test.ts',
+  // "Run tests" (issue 35): one test run evaluated through the in-process runner.
+  'packages/server/test/product/test-runs.test.ts',
   // Two replicas and a runner evaluating a kernel while one replica is killed; a cluster of processes.
   'packages/server/test/platform/runner-failover.test.ts',
   'packages/server/test/platform/cluster-script.test.ts',

@@ -10,7 +10,7 @@ import { problemsCommand } from './commands/problems/index.js';
 import { instructCommand } from './commands/sessions/instruct.js';
 import { sessionsCommand } from './commands/sessions/index.js';
 import { submissionsCommand } from './commands/submissions/list.js';
-import { submitCommand } from './commands/submissions/submit.js';
+import { submitCommand, testCommand } from './commands/submissions/submit.js';
 import { sweepCommand } from './commands/sweep/index.js';
 import { tokensCommand } from './commands/tokens/index.js';
 import type { Runtime } from './core/command.js';
@@ -23,7 +23,7 @@ Exit codes:
   2  usage (a wrong command, option or argument)
   3  not signed in, the token was refused, or forbidden
   4  not found
-  5  the evaluation did not accept the kernel (submit --wait); a sweep's fast_p is below
+  5  the evaluation did not accept the kernel (submit --wait, test); a sweep's fast_p is below
      --min-fast1 / --min-fast-p, or it stopped or failed (sweep start --wait)
 
 Environment:
@@ -39,6 +39,7 @@ Examples:
   $ kforge sessions start 19_ReLU --watch         # generate kernels, follow live
   $ kforge attempts show SESSION --best > relu.c  # the best source
   $ kforge submit 19_ReLU relu.c --wait           # ranked evaluation, exit 5 unless accepted
+  $ kforge test 19_ReLU relu.c                    # run tests: checked and timed, never ranked
   $ kforge leaderboard 19_ReLU --json             # the ranking as JSON
   $ kforge sweep start --set c-abi --wait         # score an agent by fast_p`;
 
@@ -58,6 +59,7 @@ export function buildProgram(runtime: Runtime): Command {
     .addCommand(instructCommand(runtime))
     .addCommand(attemptsCommand(runtime))
     .addCommand(submitCommand(runtime))
+    .addCommand(testCommand(runtime))
     .addCommand(submissionsCommand(runtime))
     .addCommand(leaderboardCommand(runtime))
     .addCommand(sweepCommand(runtime))

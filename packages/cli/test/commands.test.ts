@@ -422,6 +422,43 @@ describe('tokens', () => {
 });
 
 describe('submissions and leaderboards', () => {
+  test('kforge test runs tests: a benchmark-mode verdict with its correctness and timings, never ranked', async () => {
+    const file = join(home.HOME, 'tested-relu.c');
+    writeFileSync(file, RELU);
+    const plain = await kforge(['test', '19_ReLU', file], {
+      ...signedIn({ KFORGE_POLL_MS: '300' }),
+      timeoutMs: 170_000,
+    });
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toMatch(/^test run: accepted/m);
+    expect(plain.stdout).toMatch(/^correctness: (\d+)\/\1 cases passed$/m);
+    expect(plain.stdout).toMatch(/^time: .* \(reference .*\)/m);
+    expect(plain.stderr).toContain('Not ranked');
+
+    const wrong = join(home.HOME, 'tested-wrong.c');
+    writeFileSync(wrong, WRONG_RELU);
+    const failed = await kforge(['test', '19_ReLU', wrong, '--json'], {
+      ...signedIn({ KFORGE_POLL_MS: '300' }),
+      timeoutMs: 170_000,
+    });
+    expect(failed.code, failed.stderr).toBe(5);
+    const detail = SubmissionDetail.parse(failed.json());
+    expect(detail).toMatchObject({ purpose: 'test', status: 'completed', verdict: 'incorrect', rank: null });
+    expect(detail.evaluation_state?.mode).toBe('benchmark');
+    expect(detail.evaluation_state?.correctness?.passed).toBe(false);
+
+    // Test runs are listed apart from submissions, and never on the board.
+    const listed = await kforge(['submissions', '--problem', '19_ReLU', '--json'], signedIn());
+    expect(
+      listOf(Submission)
+        .parse(listed.json())
+        .data.some((s) => s.purpose === 'test'),
+    ).toBe(false);
+    const board = await kforge(['leaderboard', '19_ReLU', '--json'], signedIn());
+    const ids = Leaderboard.parse(board.json()).entries.map((e) => e.submission_id);
+    expect(ids).not.toContain(detail.id);
+  });
+
   test('submit without --wait prints the queued submission; --wait exits 5 when the kernel is wrong', async () => {
     const wrong = join(home.HOME, 'wrong.c');
     writeFileSync(wrong, WRONG_RELU);

@@ -44,6 +44,7 @@ const LEAVES = [
   ['instruct'],
   ['attempts', 'show'],
   ['submit'],
+  ['test'],
   ['submissions'],
   ['submissions', 'show'],
   ['leaderboard'],

@@ -83,6 +83,7 @@ export const EnvSchema = z.object({
   KFORGE_DAILY_SESSIONS: int(200),
   KFORGE_DAILY_ATTEMPTS: int(2000),
   KFORGE_DAILY_SUBMISSIONS: int(200),
+  KFORGE_DAILY_TEST_RUNS: int(500),
   KFORGE_LOG_LEVEL: opt,
   KFORGE_LOG_FORMAT: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
@@ -191,6 +192,8 @@ export const ConfigSchema = EnvSchema.transform((e) => {
       sessions: e.KFORGE_DAILY_SESSIONS,
       attempts: e.KFORGE_DAILY_ATTEMPTS,
       submissions: e.KFORGE_DAILY_SUBMISSIONS,
+      /** "Run tests" (benchmark-mode test runs of a source): their own quota, apart from submissions'. */
+      testRuns: e.KFORGE_DAILY_TEST_RUNS,
     },
     logLevel: level,
     /** One JSON object a line (default), or `text` for a person at a terminal. */

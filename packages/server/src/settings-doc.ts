@@ -102,6 +102,10 @@ export const SERVER_SETTINGS = {
   KFORGE_DAILY_SESSIONS: { meaning: 'per-user daily quota of agent sessions started' },
   KFORGE_DAILY_ATTEMPTS: { meaning: 'per-user daily quota of attempts generated' },
   KFORGE_DAILY_SUBMISSIONS: { meaning: 'per-user daily quota of submissions' },
+  KFORGE_DAILY_TEST_RUNS: {
+    meaning:
+      'per-user daily quota of test runs ("Run tests": benchmark mode, never ranked); at most 2 unfinished at once',
+  },
   KFORGE_LOG_LEVEL: { default: '`info`', meaning: '`debug`, `info`, `warn`, `error`, `silent`' },
   KFORGE_LOG_FORMAT: {
     meaning:

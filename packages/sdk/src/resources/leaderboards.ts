@@ -10,6 +10,7 @@ import {
   LeaderboardList,
   Submission,
   SubmissionDetail,
+  type SubmissionPurpose,
 } from '../schemas/leaderboard.js';
 import { SubmissionProgress } from '../schemas/submission-progress.js';
 
@@ -57,6 +58,14 @@ export class SubmissionsResource {
     return this.http.request({ ...options, method: 'POST', path: '/submission', json: body, schema: Submission });
   }
 
+  /**
+   * POST /api/v1/submission/test ("Run tests"): the source compiled, checked and benchmarked in benchmark mode on
+   * public inputs; never ranked, never on a leaderboard. Follow it as a submission (leaderboards.submission(id)).
+   */
+  test(body: CreateSubmissionRequest, options?: RequestOptions) {
+    return this.http.request({ ...options, method: 'POST', path: '/submission/test', json: body, schema: Submission });
+  }
+
   /** GET /api/v1/submission/{id}/progress: while it is not finished, its place in the queue or what runs now. */
   progress(id: string, options?: RequestOptions) {
     return this.http.request({
@@ -67,15 +76,18 @@ export class SubmissionsResource {
     });
   }
 
-  /** GET /api/v1/submission: the caller's submissions, newest first. */
-  list(params: { limit?: number; offset?: number; problem_name?: string } = {}, options?: RequestOptions) {
+  /** GET /api/v1/submission: the caller's submissions, newest first (`purpose: 'test'`: their test runs instead). */
+  list(
+    params: { limit?: number; offset?: number; problem_name?: string; purpose?: SubmissionPurpose } = {},
+    options?: RequestOptions,
+  ) {
     return new PagePromise(
       (offset, limit) =>
         this.http.request({
           ...options,
           method: 'GET',
           path: '/submission',
-          query: { problem_name: params.problem_name, limit, offset },
+          query: { problem_name: params.problem_name, purpose: params.purpose, limit, offset },
           schema: listOf(Submission),
         }),
       params.offset ?? 0,

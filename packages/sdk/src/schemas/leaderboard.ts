@@ -16,6 +16,12 @@ export const PublicUser = z.object({
 });
 export type PublicUser = z.infer<typeof PublicUser>;
 
+/** `submit`: a ranked evaluation with the board's secret seed, on the leaderboard. `test` ("Run tests"): the same
+    source compiled, checked and benchmarked in benchmark mode on public inputs; never on a leaderboard, never reviewed
+    and not counted in the daily submission quota (test runs have their own). */
+export const SubmissionPurpose = z.enum(['submit', 'test']);
+export type SubmissionPurpose = z.infer<typeof SubmissionPurpose>;
+
 export const Submission = z.object({
   id: Id,
   user: PublicUser,
@@ -25,6 +31,8 @@ export const Submission = z.object({
   /** Visible to its owner and to superusers only; null for everybody else. */
   source: Text.nullable(),
   status: SubmissionStatus,
+  /** Absent from older servers: a submission. */
+  purpose: SubmissionPurpose.optional(),
   verdict: Text.nullable(),
   time_ms: z.number().nullable(),
   speedup: z.number().nullable(),

@@ -63,10 +63,12 @@ export async function enforceDailyQuota(
 ): Promise<void> {
   const table = what === 'sessions' ? 'agent_sessions' : 'submissions';
   const owner = what === 'sessions' ? 'owner_id' : 'user_id';
+  // Test runs ("Run tests") have their own quota (enforceTestRunLimits): only ranked submissions count here.
+  const only = what === 'submissions' ? "AND purpose = 'submit'" : '';
   const limit = ctx.config.dailyLimits[what];
   const [row] = await ctx.db.query<{ n: number; oldest: Date | null }>(
     `SELECT count(*)::int AS n, min(created_at) AS oldest FROM ${table}
-     WHERE ${owner} = $1 AND created_at > now() - interval '1 day'`,
+     WHERE ${owner} = $1 AND created_at > now() - interval '1 day' ${only}`,
     [userId],
   );
   const used = row?.n ?? 0;

@@ -2,12 +2,13 @@
 import type { TokenScope } from '@kernelforge/sdk';
 import { HttpError } from './errors.js';
 
-/** `tokens` for the token routes (listing included); `read` for other reads; `submit` to submit; `sessions` for every other write. */
+/** `tokens` for the token routes (listing included); `read` for other reads; `submit` to submit or run tests; `sessions` for every other write. */
 export function requiredScope(method: string, path: string): TokenScope {
   const p = path.replace(/\/+$/, '');
   if (p === '/api/v1/tokens' || p.startsWith('/api/v1/tokens/')) return 'tokens';
   if (method === 'GET' || method === 'HEAD') return 'read';
-  if (p === '/api/v1/submission') return 'submit';
+  // Submitting and running tests ("Run tests", never ranked) both take `submit`.
+  if (p === '/api/v1/submission' || p === '/api/v1/submission/test') return 'submit';
   // Asking for a ticket to read a session's events is a read.
   if (/^\/api\/v1\/agent-session\/[^/]+\/events\/ticket$/.test(p)) return 'read';
   return 'sessions';

@@ -8,6 +8,7 @@ import {
   Submission,
   SubmissionDetail,
   SubmissionProgress,
+  SubmissionPurpose,
   listOf,
   Text,
 } from '@kernelforge/sdk';
@@ -18,7 +19,7 @@ import { type AppEnv, currentUser, userGuards } from '../http/auth.js';
 import { routeTable } from '../http/route.js';
 import { allLeaderboards, leaderboardFor } from '../services/leaderboards.js';
 import { submissionProgressOf } from '../domain/submissions/progress.js';
-import { createSubmission, listSubmissions, submissionDetail } from '../domain/submissions/service.js';
+import { createSubmission, createTestRun, listSubmissions, submissionDetail } from '../domain/submissions/service.js';
 
 const SubmissionList = listOf(Submission);
 const BoardQuery = z.object({ limit: z.number().int().min(1).max(1000).optional(), device: Text.max(100).optional() });
@@ -26,6 +27,8 @@ const SubmissionQuery = z.object({
   limit: z.number().int().min(1).max(1000).optional(),
   offset: z.number().int().min(0).optional(),
   problem_name: Text.max(200).optional(),
+  /** `submit` (the default): ranked submissions; `test`: the caller's test runs ("Run tests"). */
+  purpose: SubmissionPurpose.optional(),
 });
 
 export function mountSubmissionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
@@ -48,6 +51,22 @@ export function mountSubmissionRoutes(api: Hono<AppEnv>, ctx: AppContext): void 
 
   route(
     {
+      method: 'post',
+      path: '/submission/test',
+      summary:
+        'Run tests: the source compiled, checked and benchmarked in benchmark mode on public inputs (queued); never ranked, never on a leaderboard, its own limits (at most 2 unfinished, a daily quota)',
+      tags: ['submission'],
+      auth: 'user',
+      body: CreateSubmissionRequest,
+      response: Submission,
+      status: 201,
+      errors: [404, 429],
+    },
+    async (c, { body }) => createTestRun(ctx, currentUser(c), body),
+  );
+
+  route(
+    {
       method: 'get',
       path: '/submission',
       summary: "The caller's submissions, newest first",
@@ -57,7 +76,7 @@ export function mountSubmissionRoutes(api: Hono<AppEnv>, ctx: AppContext): void 
       response: SubmissionList,
     },
     async (c, { query: q }) => {
-      const page = { limit: q.limit ?? 50, offset: q.offset ?? 0, problemName: q.problem_name };
+      const page = { limit: q.limit ?? 50, offset: q.offset ?? 0, problemName: q.problem_name, purpose: q.purpose };
       return listSubmissions(ctx, currentUser(c), page);
     },
   );

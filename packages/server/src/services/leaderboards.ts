@@ -64,7 +64,7 @@ async function entriesFor(
          -- Counted before DISTINCT ON keeps the best: every accepted run of this user, problem and device.
          (count(*) OVER (PARTITION BY s.problem_name, s.user_id, s.device))::int AS runs
        FROM submissions s
-       WHERE s.problem_name = ANY($1::text[]) AND s.verdict = 'accepted' AND s.time_ms IS NOT NULL
+       WHERE s.problem_name = ANY($1::text[]) AND s.verdict = 'accepted' AND s.time_ms IS NOT NULL AND s.purpose = 'submit'
          AND s.review_status IS DISTINCT FROM 'rejected' ${deviceFilter}
        ORDER BY s.problem_name, s.user_id, s.device, s.time_ms, s.created_at, s.id),
      ranked AS (

@@ -27,7 +27,7 @@ export async function noticesFor(ctx: AppContext, user: Caller): Promise<{ data:
        ARRAY(SELECT jsonb_array_elements_text(coalesce(evaluation_state->'benchmarking_result'->'review_reasons',
          '[]'::jsonb))) AS reasons, finished_at, reviewed_at
      FROM submissions
-     WHERE user_id = $1 AND finished_at IS NOT NULL AND finished_at > now() - interval '30 days'
+     WHERE user_id = $1 AND purpose = 'submit' AND finished_at IS NOT NULL AND finished_at > now() - interval '30 days'
      ORDER BY finished_at DESC LIMIT 50`,
     [user.id],
   );

@@ -31,7 +31,7 @@ const SELECT = `SELECT s.id, s.user_id, u.full_name, u.display_name, u.handle, u
   s.speedup, s.evaluation_state->'benchmarking_result'->'review_reasons' AS review_reasons, s.review_status,
   s.review_reason, s.reviewed_at, s.created_at
   FROM submissions s JOIN users u ON u.id = s.user_id
-  WHERE s.flagged_for_review AND s.verdict = 'accepted'`;
+  WHERE s.flagged_for_review AND s.verdict = 'accepted' AND s.purpose = 'submit'`;
 
 function toItem(r: ReviewRow, viewer: Caller): ReviewItem {
   return {
@@ -61,7 +61,7 @@ export async function listReviews(
     q.offset,
   ]);
   const count = await ctx.db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM submissions s WHERE s.flagged_for_review AND s.verdict = 'accepted' ${which}`,
+    `SELECT count(*)::int AS n FROM submissions s WHERE s.flagged_for_review AND s.verdict = 'accepted' AND s.purpose = 'submit' ${which}`,
   );
   return { data: rows.map((r) => toItem(r, viewer)), count: count[0]?.n ?? 0 };
 }

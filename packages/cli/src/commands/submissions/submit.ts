@@ -1,4 +1,6 @@
 // `kforge submit PROBLEM FILE`: a ranked evaluation of your own source; --wait follows it to a verdict.
+// `kforge test PROBLEM FILE` ("Run tests"): the same source compiled, checked and benchmarked in benchmark mode on
+// public inputs, followed to its verdict; never ranked, never on a leaderboard, its own limits.
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { Language, SubmissionDetail } from '@kernelforge/sdk';
@@ -59,13 +61,46 @@ compile, crashed...), 1 the evaluation could not run or the wait timed out.`,
     ['kforge submit 19_ReLU relu.c --wait --json', 'in CI: JSON on stdout, non-zero exit unless accepted'],
     ['kforge submit 201_Gemm_GELU_Scale model_new.py --wait', 'a pytorch problem: a ModelNew file'],
   ]);
-  return handle<[string, string], SubmitOptions>(runtime, command, submit);
+  return handle<[string, string], SubmitOptions>(runtime, command, (ctx, args, options) =>
+    submit(ctx, args, options, 'submit'),
+  );
+}
+
+export function testCommand(runtime: Runtime): Command {
+  const command = new Command('test')
+    .description(
+      'run tests: compile a source file, check it against the reference and benchmark it on public inputs; never ranked, never on a leaderboard',
+    )
+    .argument('<problem>', 'the problem name, e.g. 19_ReLU')
+    .argument('<file>', 'the source file (- reads stdin), as for kforge submit')
+    .option('-d, --device <id>', "the device (default: the server's cpu device)")
+    .addOption(
+      new Option(
+        '-l, --language <language>',
+        'the language (default: from the extension: .c, .cpp/.cc, .cu, .py for pytorch)',
+      ).choices(['c', 'cpp', 'cuda', 'pytorch']),
+    )
+    .option('--timeout <seconds>', 'give up waiting after this long (default 900)', positiveInt);
+  command.addHelpText(
+    'after',
+    `
+It waits for the verdict. Exit code: 0 accepted, 5 evaluated but not accepted, 1 the run could not be made or the
+wait timed out. Test runs do not use the daily submission quota; at most 2 run at once.`,
+  );
+  examples(command, [
+    ['kforge test 19_ReLU relu.c', 'check and time it before submitting'],
+    ['kforge test 19_ReLU relu.c --json', 'the whole result as JSON'],
+  ]);
+  return handle<[string, string], Omit<SubmitOptions, 'wait'>>(runtime, command, (ctx, args, options) =>
+    submit(ctx, args, { ...options, wait: true }, 'test'),
+  );
 }
 
 async function submit(
   ctx: CommandContext,
   [problem, file]: [string, string],
   options: SubmitOptions,
+  purpose: 'submit' | 'test',
 ): Promise<ExitCode> {
   const language = options.language ?? EXTENSIONS[extname(file).toLowerCase()];
   if (!language) {
@@ -90,7 +125,8 @@ async function submit(
       `Submit C, C++ or CUDA source that defines \`solution\` (see kforge problems show ${problem}).`,
     );
   const device = options.device ?? (await defaultDevice(client));
-  const created = await client.submissions.create({ problem_name: problem, device, language, source });
+  const body = { problem_name: problem, device, language, source };
+  const created = purpose === 'test' ? await client.submissions.test(body) : await client.submissions.create(body);
   const { output } = ctx;
   if (!options.wait) {
     if (output.json) output.printJson(created);
@@ -123,7 +159,12 @@ async function submit(
       }
     } else {
       let last = created.status as string;
-      if (!output.json) output.info(`Submitted ${created.id}; waiting for the verdict...`);
+      if (!output.json)
+        output.info(
+          purpose === 'test'
+            ? `Test run ${created.id} (not ranked); waiting for the verdict...`
+            : `Submitted ${created.id}; waiting for the verdict...`,
+        );
       for await (const update of updates) {
         if (!output.json && update.status !== last) output.info(`${update.status}`);
         last = update.status;
@@ -137,7 +178,7 @@ async function submit(
   }
   if (!final || !isSubmissionDone(final)) {
     throw new CliError(
-      `Submission ${created.id} is still ${final?.status ?? created.status} after ${timeoutMs / 1000} s.`,
+      `${purpose === 'test' ? 'Test run' : 'Submission'} ${created.id} is still ${final?.status ?? created.status} after ${timeoutMs / 1000} s.`,
       ExitCode.error,
       'Wait longer with --timeout, or look later: the evaluation goes on.',
     );
@@ -156,6 +197,10 @@ async function submit(
 function printOutcome(ctx: CommandContext, submission: SubmissionDetail): void {
   const { output } = ctx;
   const verdict = submission.verdict ?? submission.evaluation_state?.verdict ?? submission.status;
+  if (submission.purpose === 'test') {
+    printTestRun(ctx, submission, verdict);
+    return;
+  }
   if (isAccepted(submission)) {
     output.line(
       `accepted ${formatMs(submission.time_ms)} ${formatSpeedup(submission.speedup)}${submission.rank ? ` rank ${submission.rank}` : ''}`,
@@ -165,6 +210,30 @@ function printOutcome(ctx: CommandContext, submission: SubmissionDetail): void {
     const message = submission.evaluation_state?.message;
     output.line(message?.startsWith(`${verdict}:`) ? message : `${verdict}${message ? `: ${message}` : ''}`);
   }
+}
+
+/** A test run's result: its verdict and message, its correctness cases, its timings; it is never ranked. */
+function printTestRun(ctx: CommandContext, submission: SubmissionDetail, verdict: string): void {
+  const { output } = ctx;
+  const state = submission.evaluation_state;
+  const message = state?.message;
+  output.line(
+    `test run: ${message?.startsWith(`${verdict}:`) ? message : `${verdict}${message ? `: ${message}` : ''}`}`,
+  );
+  const cases = state?.correctness?.cases ?? [];
+  if (cases.length) {
+    const passed = cases.filter((c) => c.passed).length;
+    output.line(`correctness: ${passed}/${cases.length} cases passed`);
+    for (const c of cases.filter((x) => !x.passed))
+      output.line(`  ${c.name}: max abs error ${c.max_abs_error}, max rel error ${c.max_rel_error}`);
+  }
+  const bench = state?.benchmarking_result;
+  if (bench)
+    output.line(
+      `time: ${formatMs(bench.optimized_time)} (reference ${formatMs(bench.baseline_time)}) ${formatSpeedup(bench.speedup)}`,
+    );
+  if (submission.status === 'failed') return;
+  output.info('Not ranked: kforge submit puts it on the leaderboard.');
 }
 
 async function readSource(ctx: CommandContext, file: string): Promise<string> {

@@ -34,11 +34,13 @@ export interface EvaluationJob {
   sessionId?: string | undefined;
   ownerId: string;
   priority: number;
+  /** Overrides the target's mode: a submission's test run ("Run tests") is benchmarked, never ranked. */
+  mode?: 'benchmark' | undefined;
 }
 
 /** Builds the evaluate job's payload and enqueues it in `tx`; its id, or null when it was already queued. */
 export async function enqueueEvaluation(ctx: AppContext, tx: Sql, job: EvaluationJob): Promise<string | null> {
-  const mode = EVALUATION_MODE[job.kind];
+  const mode = job.mode ?? EVALUATION_MODE[job.kind];
   const payload: EvaluationJobPayload = {
     kind: job.kind,
     target_id: job.targetId,

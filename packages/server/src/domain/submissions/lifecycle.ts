@@ -1,5 +1,5 @@
 // The one owner of a submission's lifecycle: every write of `submissions.status` goes through here.
-import type { EvaluationState, SubmissionStatus } from '@kernelforge/sdk';
+import type { EvaluationState, SubmissionPurpose, SubmissionStatus } from '@kernelforge/sdk';
 import type { Sql } from '../../db/sql.js';
 import { isUuid } from '../sessions/queries.js';
 
@@ -62,11 +62,12 @@ export async function insertSubmission(
     source: string;
     sessionId: string | null;
     attemptId: string | null;
+    purpose?: SubmissionPurpose | undefined;
   },
 ): Promise<string> {
   const rows = await tx.query<{ id: string }>(
-    `INSERT INTO submissions (user_id, problem_name, device, language, source, session_id, attempt_id, status)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued') RETURNING id`,
+    `INSERT INTO submissions (user_id, problem_name, device, language, source, session_id, attempt_id, status, purpose)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8) RETURNING id`,
     [
       values.userId,
       values.problemName,
@@ -75,6 +76,7 @@ export async function insertSubmission(
       values.source,
       values.sessionId,
       values.attemptId,
+      values.purpose ?? 'submit',
     ],
   );
   return (rows[0] as { id: string }).id;
@@ -107,7 +109,8 @@ export function markSubmissionCompleted(tx: Sql, id: string, state: EvaluationSt
       state.verdict,
       bench?.optimized_time ?? null,
       bench?.speedup ?? null,
-      bench?.flagged_for_review ?? false,
+      // A test run (benchmark mode) is never reviewed: only ranked results are flagged for a reviewer.
+      state.mode === 'ranked' ? (bench?.flagged_for_review ?? false) : false,
       JSON.stringify(redactRanked(state)),
     ],
   );

@@ -1,6 +1,7 @@
-// Submissions: a user's own source evaluated in ranked mode with the leaderboard's secret seed; their reads.
-import type { CreateSubmissionRequest, SubmissionDetail, Submission } from '@kernelforge/sdk';
-import { InvalidInputError, NotFoundError } from '../../errors.js';
+// Submissions: a user's own source evaluated in ranked mode with the leaderboard's secret seed; their reads. A test
+// run ("Run tests", purpose `test`) is the same row evaluated in benchmark mode: never ranked, never reviewed.
+import type { CreateSubmissionRequest, SubmissionDetail, Submission, SubmissionPurpose } from '@kernelforge/sdk';
+import { InvalidInputError, LimitError, NotFoundError } from '../../errors.js';
 import { enqueueEvaluation } from '../evaluation/jobs.js';
 import { JOB_PRIORITY } from '../../jobs/types.js';
 import { findAttempt, findSession, isUuid } from '../sessions/queries.js';
@@ -23,6 +24,7 @@ export interface SubmissionRow {
   language: string;
   source: string;
   status: string;
+  purpose: SubmissionPurpose;
   verdict: string | null;
   time_ms: number | null;
   speedup: number | null;
@@ -36,7 +38,7 @@ export interface SubmissionRow {
 }
 
 export const SUBMISSION_SELECT = `SELECT s.id, s.user_id, u.full_name, u.display_name, u.handle, u.email, s.problem_name, s.device, s.language, s.source, s.status,
-  s.verdict, s.time_ms, s.speedup, s.flagged_for_review, s.evaluation_state, s.session_id, s.attempt_id, s.error,
+  s.purpose, s.verdict, s.time_ms, s.speedup, s.flagged_for_review, s.evaluation_state, s.session_id, s.attempt_id, s.error,
   s.created_at, s.finished_at FROM submissions s JOIN users u ON u.id = s.user_id`;
 
 /** What others see of a user: the name they chose, else their full name, else their stored handle of words (never
@@ -65,6 +67,7 @@ export function toSubmission(r: SubmissionRow, viewer: Caller): Submission {
     language: r.language as Submission['language'],
     source: mine ? r.source : null,
     status: r.status as Submission['status'],
+    purpose: r.purpose,
     verdict: r.verdict,
     time_ms: r.time_ms === null ? null : Number(r.time_ms),
     speedup: r.speedup === null ? null : Number(r.speedup),
@@ -77,10 +80,48 @@ export function toSubmission(r: SubmissionRow, viewer: Caller): Submission {
   };
 }
 
-export async function createSubmission(
+/** Unfinished test runs a user may have at once ("Run tests" cannot flood the runner: one runs, one waits). */
+export const TEST_RUNS_IN_FLIGHT = 2;
+
+/** A test run's limits, apart from the submission quota: TEST_RUNS_IN_FLIGHT unfinished at once, and the daily
+    quota of test runs (429 with Retry-After and a `detail` that says which). */
+async function enforceTestRunLimits(ctx: AppContext, userId: string): Promise<void> {
+  const [row] = await ctx.db.query<{ today: number; open: number; oldest: Date | null }>(
+    `SELECT count(*)::int AS today, (count(*) FILTER (WHERE status IN ('queued', 'evaluating')))::int AS open,
+       min(created_at) AS oldest
+     FROM submissions WHERE user_id = $1 AND purpose = 'test' AND created_at > now() - interval '1 day'`,
+    [userId],
+  );
+  if ((row?.open ?? 0) >= TEST_RUNS_IN_FLIGHT) {
+    throw new LimitError(
+      `${row?.open} test runs are still running (at most ${TEST_RUNS_IN_FLIGHT} at once): wait for one to finish`,
+      10,
+    );
+  }
+  const limit = ctx.config.dailyLimits.testRuns;
+  if ((row?.today ?? 0) >= limit) {
+    const retry = row?.oldest
+      ? Math.max(1, Math.ceil((new Date(row.oldest).getTime() + 86_400_000 - Date.now()) / 1000))
+      : 3600;
+    throw new LimitError(`Daily limit of ${limit} test runs reached`, retry);
+  }
+}
+
+/** POST /submission: a ranked evaluation for the leaderboard. */
+export function createSubmission(ctx: AppContext, user: Caller, body: CreateSubmissionRequest): Promise<Submission> {
+  return createEvaluated(ctx, user, body, 'submit');
+}
+
+/** POST /submission/test ("Run tests"): benchmark mode on public inputs; never on a leaderboard, its own limits. */
+export function createTestRun(ctx: AppContext, user: Caller, body: CreateSubmissionRequest): Promise<Submission> {
+  return createEvaluated(ctx, user, body, 'test');
+}
+
+async function createEvaluated(
   ctx: AppContext,
   user: Caller,
   body: CreateSubmissionRequest,
+  purpose: SubmissionPurpose,
 ): Promise<Submission> {
   const problem = await ctx.catalogue.require(body.problem_name);
   const device = await requireDevice(ctx, body.device, problem);
@@ -107,7 +148,8 @@ export async function createSubmission(
     if (!attempt || !session || session.owner_id !== user.id) throw new NotFoundError('Attempt not found');
     sessionId = session.id;
   }
-  await enforceDailyQuota(ctx, 'submissions', user.id);
+  if (purpose === 'test') await enforceTestRunLimits(ctx, user.id);
+  else await enforceDailyQuota(ctx, 'submissions', user.id);
   const id = await ctx.db.transaction(async (tx) => {
     const submissionId = await insertSubmission(tx, {
       userId: user.id,
@@ -117,6 +159,7 @@ export async function createSubmission(
       source: body.source,
       sessionId,
       attemptId: body.attempt_id ?? null,
+      purpose,
     });
     await enqueueEvaluation(ctx, tx, {
       kind: 'submission',
@@ -127,6 +170,7 @@ export async function createSubmission(
       source: body.source,
       ownerId: user.id,
       priority: JOB_PRIORITY.submission,
+      ...(purpose === 'test' ? { mode: 'benchmark' as const } : {}),
     });
     return submissionId;
   });
@@ -148,10 +192,11 @@ async function getOwnSubmission(ctx: AppContext, user: Caller, id: string): Prom
 export async function listSubmissions(
   ctx: AppContext,
   user: Caller,
-  q: { limit: number; offset: number; problemName?: string | undefined },
+  q: { limit: number; offset: number; problemName?: string | undefined; purpose?: SubmissionPurpose | undefined },
 ): Promise<{ data: Submission[]; count: number }> {
-  const params: unknown[] = [user.id];
-  let where = 'WHERE s.user_id = $1';
+  // Submissions by default; `purpose: 'test'` lists the test runs apart.
+  const params: unknown[] = [user.id, q.purpose ?? 'submit'];
+  let where = 'WHERE s.user_id = $1 AND s.purpose = $2';
   if (q.problemName) {
     params.push(q.problemName);
     where += ` AND s.problem_name = $${params.length}`;
@@ -171,18 +216,20 @@ export async function listSubmissions(
 export async function submissionDetail(ctx: AppContext, user: Caller, id: string): Promise<SubmissionDetail> {
   const row = await loadSubmission(ctx, id);
   const mine = row && (row.user_id === user.id || user.is_superuser);
-  if (!row || (!mine && row.verdict !== 'accepted')) throw new NotFoundError('Submission not found');
+  // A test run is its owner's alone: no leaderboard links to it.
+  if (!row || (!mine && (row.verdict !== 'accepted' || row.purpose === 'test')))
+    throw new NotFoundError('Submission not found');
   return { ...toSubmission(row, user), rank: await rankOf(ctx, row) };
 }
 
 /** The submission's place on its problem and device board, when it is its user's best there. */
 async function rankOf(ctx: AppContext, row: SubmissionRow): Promise<number | null> {
-  if (row.verdict !== 'accepted' || row.time_ms === null) return null;
+  if (row.purpose === 'test' || row.verdict !== 'accepted' || row.time_ms === null) return null;
   const rows = await ctx.db.query<{ id: string; rank: number }>(
     `WITH best AS (
        SELECT DISTINCT ON (user_id) id, time_ms, created_at FROM submissions
        WHERE problem_name = $1 AND device = $2 AND verdict = 'accepted' AND time_ms IS NOT NULL
-         AND review_status IS DISTINCT FROM 'rejected'
+         AND purpose = 'submit' AND review_status IS DISTINCT FROM 'rejected'
        ORDER BY user_id, time_ms, created_at, id)
      SELECT id, (row_number() OVER (ORDER BY time_ms, created_at, id))::int AS rank FROM best`,
     [row.problem_name, row.device],
