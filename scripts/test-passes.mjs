@@ -99,6 +99,8 @@ export const SERIAL_PRODUCT = [
   // The bench scripts that start two servers, each evaluating (tests/bench/bench-product.test.ts).
   'tests/bench/bench-product.test.ts',
   'tests/e2e/readable.test.ts',
+  // Runs tests, then submits, through the in-process runner (issue 35).
+  'tests/e2e/run-tests.test.ts',
   'tests/e2e/spec-walk.test.ts',
   'tests/e2e/sweeps.test.ts',
   'tests/e2e/web.test.ts',

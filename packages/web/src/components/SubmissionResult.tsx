@@ -33,7 +33,9 @@ export function SubmissionResult({ submission }: { submission: SubmissionDetail 
           </div>
           <div>
             <dt className="text-xs text-slate-500 dark:text-slate-400">Rank</dt>
-            <dd className="mt-1 font-semibold tabular-nums">{submission.rank ?? '—'}</dd>
+            <dd className="mt-1 font-semibold tabular-nums">
+              {submission.purpose === 'test' ? 'Test run, not ranked' : (submission.rank ?? '—')}
+            </dd>
           </div>
           <div>
             <dt className="text-xs text-slate-500 dark:text-slate-400">Time</dt>

@@ -32,3 +32,8 @@ export function useCreateSubmission(): (body: CreateSubmissionRequest) => Promis
     return submission;
   };
 }
+
+/** "Run tests": a test run of the source (benchmark mode, never ranked); it is not one of "your submissions". */
+export function useRunTests(): (body: CreateSubmissionRequest) => Promise<Submission> {
+  return async (body) => await api().submissions.test(body);
+}

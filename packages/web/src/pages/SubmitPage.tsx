@@ -1,4 +1,5 @@
 // `/kernels/submit` ('Submit a solution'): problem, device, language, source; follows the evaluation to its verdict.
+// "Run tests" evaluates the same source in benchmark mode (public inputs) and shows its result: never ranked.
 // A pytorch problem takes `pytorch` only, and its editor starts from the reference renamed to ModelNew.
 import { type Language, modelNewTemplate, type Problem } from '@kernelforge/sdk';
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
@@ -18,7 +19,7 @@ import { SourceEditor } from '../components/SourceEditor';
 import { SubmissionResult } from '../components/SubmissionResult';
 import { useAction } from '../hooks/useAction';
 import { useDevices } from '../hooks/useDevices';
-import { useCreateSubmission, useMySubmissions } from '../hooks/useMySubmissions';
+import { useCreateSubmission, useMySubmissions, useRunTests } from '../hooks/useMySubmissions';
 import { useProblems } from '../hooks/useProblems';
 import { useSubmission } from '../hooks/useSubmission';
 import { problemLabel } from '../lib/problemName';
@@ -37,12 +38,12 @@ export function problemTemplate(problem: Problem, language: Language): string {
   return sourceTemplate(problem.prototype, language);
 }
 
-function FollowedSubmission({ id }: { id: string }) {
+function FollowedSubmission({ id, test }: { id: string; test: boolean }) {
   const { data, error } = useSubmission(id);
   return (
-    <section aria-label="Evaluation" className="mt-8">
+    <section aria-label={test ? 'Test run' : 'Evaluation'} className="mt-8">
       <h2 className="mb-3 text-lg font-semibold text-slate-900 dark:text-white">
-        Evaluation{' '}
+        {test ? 'Test run' : 'Evaluation'}{' '}
         <AppLink
           href={`/leaderboard/submission/${id}`}
           className="ml-2 text-sm font-normal text-indigo-700 hover:underline dark:text-indigo-300"
@@ -50,6 +51,12 @@ function FollowedSubmission({ id }: { id: string }) {
           open its page
         </AppLink>
       </h2>
+      {test ? (
+        <p className="mb-3 text-sm text-slate-600 dark:text-slate-300">
+          Checked against the reference and timed on public inputs (benchmark mode). Not ranked: Submit puts it on the
+          leaderboard.
+        </p>
+      ) : null}
       <QueryState data={data} error={error}>
         {(submission) => <SubmissionResult submission={submission} />}
       </QueryState>
@@ -82,6 +89,8 @@ export default function SubmitPage() {
   const devices = useDevices();
   const { busy, run } = useAction();
   const submit = useCreateSubmission();
+  const runTests = useRunTests();
+  const [acting, setActing] = useState<'submit' | 'test' | null>(null);
   // The chosen problem lives in the URL (?problem=), so a link can open the page on it.
   const search = useSearch();
   const problemName = new URLSearchParams(search).get('problem') ?? '';
@@ -90,7 +99,7 @@ export default function SubmitPage() {
   const [device, setDevice] = useState('');
   const [language, setLanguage] = useState<Language>('c');
   const [source, setSource] = useState('');
-  const [submissionId, setSubmissionId] = useState<string | null>(null);
+  const [followed, setFollowed] = useState<{ id: string; test: boolean } | null>(null);
   // The last template put in the editor: replaced by the next problem's while the user has not edited it.
   const template = useRef('');
 
@@ -130,12 +139,23 @@ export default function SubmitPage() {
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
+    setActing('submit');
     const submission = await run(
       () => submit({ problem_name: problemName, device, language, source }),
       'Failed to submit the solution',
       'Submitted: evaluating…',
     );
-    if (submission) setSubmissionId(submission.id);
+    if (submission) setFollowed({ id: submission.id, test: false });
+  }
+
+  async function onRunTests() {
+    setActing('test');
+    const testRun = await run(
+      () => runTests({ problem_name: problemName, device, language, source }),
+      'Failed to run the tests',
+      'Running tests…',
+    );
+    if (testRun) setFollowed({ id: testRun.id, test: true });
   }
 
   return (
@@ -189,12 +209,22 @@ export default function SubmitPage() {
           <div id="submit-source">
             <SourceEditor value={source} onChange={setSource} language={language} />
           </div>
-          <Button type="submit" variant="primary" disabled={busy || !problemName || !device || !source.trim()}>
-            {busy ? 'Submitting…' : 'Submit'}
-          </Button>
+          <div className="flex flex-wrap items-center gap-3">
+            <Button
+              type="button"
+              onClick={onRunTests}
+              disabled={busy || !problemName || !device || !source.trim()}
+              title="Compile, check against the reference and time it on public inputs; not ranked"
+            >
+              {busy && acting === 'test' ? 'Running tests…' : 'Run tests'}
+            </Button>
+            <Button type="submit" variant="primary" disabled={busy || !problemName || !device || !source.trim()}>
+              {busy && acting === 'submit' ? 'Submitting…' : 'Submit'}
+            </Button>
+          </div>
         </Card>
       </form>
-      {submissionId ? <FollowedSubmission id={submissionId} /> : null}
+      {followed ? <FollowedSubmission key={followed.id} id={followed.id} test={followed.test} /> : null}
       <MySubmissions />
     </>
   );

@@ -1,0 +1,71 @@
+// Issue 35, "Run tests" apart from "Submit", in real Chromium against the real server and its in-process runner: on
+// the Submit page the user runs the tests (benchmark mode on public inputs) and sees the verdict, its checks and
+// timings, with nothing on the leaderboard; then submits the same source and finds it on the leaderboard.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeText, type Harness, openPage, pasteInto, sourceEditor, startHarness } from './harness';
+
+const RELU = [
+  '#include <stdint.h>',
+  'void solution(const float* x, float* y, int64_t n) {',
+  '  for (int64_t i = 0; i < n; i++) y[i] = x[i] > 0.0f ? x[i] : 0.0f;',
+  '}',
+  '',
+].join('\n');
+
+let h: Harness;
+let token = '';
+
+beforeAll(async () => {
+  h = await startHarness();
+  token = (await h.server.createUser({ full_name: 'Tess Runner', password: 'run tests password' })).token;
+}, 240_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+async function boardEntries(): Promise<unknown[]> {
+  const res = await h.server.request('/api/v1/leaderboard/19_ReLU', { token });
+  return ((await res.json()) as { entries: unknown[] }).entries;
+}
+
+describe('Run tests, then Submit', () => {
+  it('shows a test run’s verdict without ranking it, then the submission on the leaderboard', async () => {
+    const { context, page } = await openPage(h, token);
+    await page.goto('/kernels/submit');
+    await page.getByRole('heading', { name: 'Submit a solution' }).waitFor();
+    await page.getByLabel('Problem').selectOption('19_ReLU');
+    await page.getByLabel('Language').selectOption('c');
+    await page.getByText('Prototype').waitFor();
+    const editor = await sourceEditor(page);
+    await pasteInto(page, editor, RELU);
+    await expect.poll(() => codeText(editor)).toBe(RELU);
+
+    await page.getByRole('button', { name: 'Run tests', exact: true }).click();
+    const testRun = page.getByRole('region', { name: 'Test run' });
+    await testRun
+      .getByTestId('verdict')
+      .filter({ hasText: /accepted|incorrect|error|rejected|timeout/ })
+      .waitFor({ timeout: 120_000 });
+    expect(await testRun.getByTestId('verdict').textContent()).toContain('accepted');
+    await testRun.getByText('Not ranked', { exact: false }).waitFor();
+    // It is the user's alone and ranked nowhere: no leaderboard entry, not among "Your submissions".
+    expect(await boardEntries()).toEqual([]);
+    const mine = await h.server.request('/api/v1/submission', { token });
+    expect(((await mine.json()) as { count: number }).count).toBe(0);
+
+    await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    const evaluation = page.getByRole('region', { name: 'Evaluation' });
+    await evaluation
+      .getByTestId('verdict')
+      .filter({ hasText: /accepted|incorrect|error|rejected|timeout/ })
+      .waitFor({ timeout: 120_000 });
+    expect(await evaluation.getByTestId('verdict').textContent()).toContain('accepted');
+
+    await page.goto('/leaderboard/19_ReLU');
+    await page.getByTestId('leaderboard-row').filter({ hasText: 'Tess Runner' }).waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('leaderboard-row').count()).toBe(1);
+    expect(await boardEntries()).toHaveLength(1);
+    await context.close();
+  }, 400_000);
+});
