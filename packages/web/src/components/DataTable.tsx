@@ -98,6 +98,7 @@ export function DataTable<T>({
   variant = 'stacked',
   classes,
   caption,
+  captionClassName = 'sr-only',
   ariaLabel,
 }: {
   rows: readonly T[];
@@ -114,6 +115,8 @@ export function DataTable<T>({
   /** Class names over those of the variant. */
   classes?: Partial<TableClasses>;
   caption?: ReactNode;
+  /** The caption is for screen readers unless given classes to show it. */
+  captionClassName?: string;
   ariaLabel?: string;
 }) {
   const [order, setOrder] = useState<{ id: string; dir: 1 | -1 } | null>(null);
@@ -128,7 +131,7 @@ export function DataTable<T>({
 
   return (
     <table className={c.table} data-testid={testId} aria-label={ariaLabel}>
-      {caption ? <caption className="sr-only">{caption}</caption> : null}
+      {caption ? <caption className={captionClassName}>{caption}</caption> : null}
       <thead className={c.thead || undefined}>
         <tr className={c.headRow || undefined}>
           {cols.map((col) => {

@@ -4,10 +4,13 @@
 import type { BenchmarkingResult, BuildFacts, DevicePeaks, EvaluationState } from '@kernelforge/sdk';
 import { Card } from './Card';
 import { CodeView } from './CodeView';
+import { DataTable, type TableClasses } from './DataTable';
 import { Roofline } from './Roofline';
 
 const th = 'py-1.5 pr-3 font-medium';
 const td = 'py-1 pr-3 align-top';
+const CAPTION = 'mb-1 text-left text-xs text-slate-500 dark:text-slate-400';
+const PROFILE_TABLE: Partial<TableClasses> = { th, cell: td };
 
 function Vectorization({ loops }: { loops: BuildFacts['vectorization'] }) {
   if (loops === null)
@@ -17,35 +20,35 @@ function Vectorization({ loops }: { loops: BuildFacts['vectorization'] }) {
   if (loops.length === 0)
     return <p className="text-sm text-slate-600 dark:text-slate-400">gcc reports no loops in the source.</p>;
   return (
-    <table className="w-full text-left text-sm" data-testid="vectorization">
-      <caption className="mb-1 text-left text-xs text-slate-500 dark:text-slate-400">
-        gcc -fopt-info-vec-all, per loop of the source
-      </caption>
-      <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
-        <tr>
-          <th className={th}>Line</th>
-          <th className={th}>Vectorized</th>
-          <th className={th}>Width</th>
-          <th className={th}>Why not / notes</th>
-        </tr>
-      </thead>
-      <tbody>
-        {loops.map((l) => (
-          <tr key={`${l.line}:${l.column}`} className="border-t border-slate-100 dark:border-slate-800">
-            <td className={`${td} tabular-nums`}>{l.line}</td>
-            <td className={td}>
-              {l.vectorized ? (
-                <span className="text-emerald-700 dark:text-emerald-400">yes</span>
-              ) : (
-                <span className="text-rose-700 dark:text-rose-400">no</span>
-              )}
-            </td>
-            <td className={`${td} tabular-nums`}>{l.widths.map((w) => `${w * 8}-bit`).join(', ') || '—'}</td>
-            <td className={`${td} text-xs`}>{l.reasons.join('; ') || '—'}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable
+      variant="plain"
+      classes={PROFILE_TABLE}
+      testId="vectorization"
+      caption="gcc -fopt-info-vec-all, per loop of the source"
+      captionClassName={CAPTION}
+      rows={loops}
+      rowKey={(l) => `${l.line}:${l.column}`}
+      columns={[
+        { id: 'line', header: 'Line', className: 'tabular-nums', cell: (l) => l.line },
+        {
+          id: 'vectorized',
+          header: 'Vectorized',
+          cell: (l) =>
+            l.vectorized ? (
+              <span className="text-emerald-700 dark:text-emerald-400">yes</span>
+            ) : (
+              <span className="text-rose-700 dark:text-rose-400">no</span>
+            ),
+        },
+        {
+          id: 'width',
+          header: 'Width',
+          className: 'tabular-nums',
+          cell: (l) => l.widths.map((w) => `${w * 8}-bit`).join(', ') || '—',
+        },
+        { id: 'notes', header: 'Why not / notes', className: 'text-xs', cell: (l) => l.reasons.join('; ') || '—' },
+      ]}
+    />
   );
 }
 
@@ -55,37 +58,38 @@ function CudaKernels({ cuda }: { cuda: NonNullable<BuildFacts['cuda']> }) {
   if (cuda.kernels.length === 0)
     return <p className="text-sm text-slate-600 dark:text-slate-400">ptxas reported no kernels.</p>;
   return (
-    <table className="w-full text-left text-sm" data-testid="cuda-kernels">
-      <caption className="mb-1 text-left text-xs text-slate-500 dark:text-slate-400">
-        ptxas -v for {cuda.arch}, per kernel; theoretical occupancy per SM ({cuda.limits_source})
-      </caption>
-      <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
-        <tr>
-          <th className={th}>Kernel</th>
-          <th className={th}>Registers</th>
-          <th className={th}>Spills (st/ld)</th>
-          <th className={th}>Stack</th>
-          <th className={th}>Shared</th>
-          <th className={th}>Occupancy</th>
-        </tr>
-      </thead>
-      <tbody>
-        {cuda.kernels.map((k) => (
-          <tr key={k.mangled} className="border-t border-slate-100 dark:border-slate-800">
-            <td className={`${td} font-mono text-xs break-all`}>{k.name}</td>
-            <td className={`${td} tabular-nums`}>{k.registers}</td>
-            <td className={`${td} tabular-nums`}>
-              {k.spill_store_bytes || k.spill_load_bytes ? (
-                <span className="text-rose-700 dark:text-rose-400">
-                  {k.spill_store_bytes} B / {k.spill_load_bytes} B
-                </span>
-              ) : (
-                'none'
-              )}
-            </td>
-            <td className={`${td} tabular-nums`}>{kib(k.stack_bytes)}</td>
-            <td className={`${td} tabular-nums`}>{kib(k.shared_bytes)}</td>
-            <td className={`${td} text-xs`}>
+    <DataTable
+      variant="plain"
+      classes={PROFILE_TABLE}
+      testId="cuda-kernels"
+      caption={`ptxas -v for ${cuda.arch}, per kernel; theoretical occupancy per SM (${cuda.limits_source})`}
+      captionClassName={CAPTION}
+      rows={cuda.kernels}
+      rowKey={(k) => k.mangled}
+      columns={[
+        { id: 'kernel', header: 'Kernel', className: 'font-mono text-xs break-all', cell: (k) => k.name },
+        { id: 'registers', header: 'Registers', className: 'tabular-nums', cell: (k) => k.registers },
+        {
+          id: 'spills',
+          header: 'Spills (st/ld)',
+          className: 'tabular-nums',
+          cell: (k) =>
+            k.spill_store_bytes || k.spill_load_bytes ? (
+              <span className="text-rose-700 dark:text-rose-400">
+                {k.spill_store_bytes} B / {k.spill_load_bytes} B
+              </span>
+            ) : (
+              'none'
+            ),
+        },
+        { id: 'stack', header: 'Stack', className: 'tabular-nums', cell: (k) => kib(k.stack_bytes) },
+        { id: 'shared', header: 'Shared', className: 'tabular-nums', cell: (k) => kib(k.shared_bytes) },
+        {
+          id: 'occupancy',
+          header: 'Occupancy',
+          className: 'text-xs',
+          cell: (k) => (
+            <>
               {k.occupancy.length === 0
                 ? '—'
                 : k.occupancy.map((o) => (
@@ -96,11 +100,11 @@ function CudaKernels({ cuda }: { cuda: NonNullable<BuildFacts['cuda']> }) {
               {k.occupancy[0] ? (
                 <div className="text-slate-500 dark:text-slate-400">{basisNote(k.occupancy[0].basis)}</div>
               ) : null}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+            </>
+          ),
+        },
+      ]}
+    />
   );
 }
 
@@ -109,31 +113,37 @@ function TorchOps({ torch }: { torch: NonNullable<BuildFacts['torch']> }) {
   const kernels = torch.kind === 'cuda_kernels';
   return (
     <div className="space-y-3">
-      <table className="w-full text-left text-sm" data-testid="torch-ops">
-        <caption className="mb-1 text-left text-xs text-slate-500 dark:text-slate-400">
-          One ModelNew call under torch.profiler (torch {torch.torch_version}, {torch.device}):{' '}
-          {kernels ? 'CUDA kernels by device time' : 'operators by self cpu time'}, {torch.ops.length} of{' '}
-          {torch.ops_total}; {torch.call_ms.toFixed(3)} ms with the profiler on (not a timed figure)
-        </caption>
-        <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
-          <tr>
-            <th className={th}>{kernels ? 'Kernel' : 'Operator'}</th>
-            <th className={th}>Calls</th>
-            <th className={th}>{kernels ? 'Device ms' : 'Self ms'}</th>
-            <th className={th}>Total ms</th>
-          </tr>
-        </thead>
-        <tbody>
-          {torch.ops.map((o) => (
-            <tr key={o.name} className="border-t border-slate-100 dark:border-slate-800">
-              <td className={`${td} font-mono text-xs break-all`}>{o.name}</td>
-              <td className={`${td} tabular-nums`}>{o.calls}</td>
-              <td className={`${td} tabular-nums`}>{o.self_ms.toFixed(3)}</td>
-              <td className={`${td} tabular-nums`}>{o.total_ms.toFixed(3)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        variant="plain"
+        classes={PROFILE_TABLE}
+        testId="torch-ops"
+        caption={
+          <>
+            One ModelNew call under torch.profiler (torch {torch.torch_version}, {torch.device}):{' '}
+            {kernels ? 'CUDA kernels by device time' : 'operators by self cpu time'}, {torch.ops.length} of{' '}
+            {torch.ops_total}; {torch.call_ms.toFixed(3)} ms with the profiler on (not a timed figure)
+          </>
+        }
+        captionClassName={CAPTION}
+        rows={torch.ops}
+        rowKey={(o) => o.name}
+        columns={[
+          {
+            id: 'name',
+            header: kernels ? 'Kernel' : 'Operator',
+            className: 'font-mono text-xs break-all',
+            cell: (o) => o.name,
+          },
+          { id: 'calls', header: 'Calls', className: 'tabular-nums', cell: (o) => o.calls },
+          {
+            id: 'self',
+            header: kernels ? 'Device ms' : 'Self ms',
+            className: 'tabular-nums',
+            cell: (o) => o.self_ms.toFixed(3),
+          },
+          { id: 'total', header: 'Total ms', className: 'tabular-nums', cell: (o) => o.total_ms.toFixed(3) },
+        ]}
+      />
       {torch.triton.length ? (
         <table className="w-full text-left text-sm" data-testid="triton-kernels">
           <caption className="mb-1 text-left text-xs text-slate-500 dark:text-slate-400">
