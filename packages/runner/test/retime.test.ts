@@ -39,7 +39,12 @@ function timing(speedup: number, load: typeof quiet): EvaluationState {
     baselineName: 'the reference',
     load,
   });
-  return { verdict: j.verdict, message: j.message, benchmarking_result: j.result, runner_seconds: 1 } as EvaluationState;
+  return {
+    verdict: j.verdict,
+    message: j.message,
+    benchmarking_result: j.result,
+    runner_seconds: 1,
+  } as EvaluationState;
 }
 
 describe('a ranked result timed twice', () => {
