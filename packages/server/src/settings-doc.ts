@@ -212,6 +212,16 @@ export const RUNNER_SETTINGS: Record<string, SettingDoc> = {
     meaning:
       "the compile limit of a pytorch candidate that builds C++ with `load_inline` (its import, in a sandbox); the C backend's limit by default",
   },
+  KFORGE_TORCH_FACTS_TIMEOUT_S: {
+    default: '`90`',
+    meaning:
+      "the limit of the one extra, untimed torch.profiler run of an accepted pytorch candidate (its operators or CUDA kernels and Triton metadata in the profile); never part of the timed figures or the verdict",
+  },
+  KFORGE_NCU: {
+    default: 'on where ncu is installed',
+    meaning:
+      "`0`: no Nsight Compute run of accepted cuda attempts (their profile says why); otherwise one extra, untimed run under ncu where the driver lets the runner's user read the counters",
+  },
   KFORGE_PYTHON: {
     default: '`/usr/bin/python3`',
     meaning:
