@@ -215,7 +215,7 @@ export const RUNNER_SETTINGS: Record<string, SettingDoc> = {
   KFORGE_TORCH_FACTS_TIMEOUT_S: {
     default: '`90`',
     meaning:
-      "the limit of the one extra, untimed torch.profiler run of an accepted pytorch candidate (its operators or CUDA kernels and Triton metadata in the profile); never part of the timed figures or the verdict",
+      'the limit of the one extra, untimed torch.profiler run of an accepted pytorch candidate (its operators or CUDA kernels and Triton metadata in the profile); never part of the timed figures or the verdict',
   },
   KFORGE_NCU: {
     default: 'on where ncu is installed',
