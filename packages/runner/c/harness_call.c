@@ -104,11 +104,12 @@ int kfh_timed_call(struct harness *h, worker_t *w, const case_desc *c, double *o
   kfh_args_for(h, c, NULL, a, 1);
   double used;
   if (w == &h->cand && worker_used_cpu_between_calls(w, &used)) {
-    char m[200];
+    char m[400];
     if (w->started_between)
       snprintf(m, sizeof m, "work went on after solution() returned (a thread was started between calls)");
     else
-      snprintf(m, sizeof m, "work was still running after solution() returned (the sandbox used %.1f ms of cpu between calls)", used);
+      snprintf(m, sizeof m, "work was still running after solution() returned (the sandbox used %.1f ms of cpu between calls%s)",
+               used, w->between_detail);
     kfh_fail(h, "work_after_return", "rejected", m);
     snprintf(w->error, sizeof w->error, "%s", m);
     return -2;

@@ -688,6 +688,7 @@ static int busy_after_return(worker_t *w) {
   scan_threads_each(w->pid, &idle_cpu, idle_running, 8, &idle);
   w->idle_nthreads = idle.n;
   memcpy(w->idle_tids, idle.tid, sizeof(pid_t) * (size_t)idle.n);
+  memcpy(w->idle_tcpu, idle.cpu, sizeof(long long) * (size_t)idle.n);
   w->idle_cpu_ns = quiet;
   w->idle_at_ms = now_ms();
   w->idle_known = 1;
@@ -701,6 +702,42 @@ int worker_busy_after_return(worker_t *w) {
     w->call_cpu_known = 0;
   }
   return w->after_result;
+}
+
+/* Which thread used the cpu between calls, for the verdict's message: the one that used most (its name from
+   /proc), the threads' sum against the process clock's, and how long the worker sat between the two readings. */
+static void between_detail(worker_t *w, const thread_cpu *now, long long used) {
+  long long most = 0, sum = 0;
+  pid_t who = 0;
+  for (int i = 0; i < now->n; i++) {
+    long long was = 0;
+    for (int j = 0; j < w->idle_nthreads; j++)
+      if (w->idle_tids[j] == now->tid[i]) was = w->idle_tcpu[j];
+    long long d = now->cpu[i] - was;
+    sum += d;
+    if (d > most) most = d, who = now->tid[i];
+  }
+  char comm[64] = "?";
+  if (who > 0) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/comm", (int)who);
+    int fd = open(path, O_RDONLY);
+    if (fd >= 0) {
+      ssize_t r = read(fd, comm, sizeof comm - 1);
+      close(fd);
+      comm[r > 0 ? r : 0] = 0;
+      /* The candidate names its threads: only plain characters reach the message. */
+      for (char *c = comm; *c; c++)
+        if (*c == '\n') *c = 0, c--;
+        else if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_' ||
+                   *c == '-' || *c == '.'))
+          *c = '_';
+    }
+  }
+  snprintf(w->between_detail, sizeof w->between_detail,
+           "; %.2f ms by thread %d '%s' of %d, the threads %.2f ms in all, over %.0f ms", (double)most * 1e-6, (int)who,
+           comm, now->n, (double)sum * 1e-6, now_ms() - w->idle_at_ms);
+  (void)used;
 }
 
 int worker_used_cpu_between_calls(worker_t *w, double *used_ms) {
@@ -727,7 +764,11 @@ int worker_used_cpu_between_calls(worker_t *w, double *used_ms) {
   }
   if (w->started_between) return 1;
   /* Idle team threads use nothing; work left running uses most of a core. */
-  if (!w->cuda) return used > KF_IDLE_CPU_NS;
+  if (!w->cuda && used > KF_IDLE_CPU_NS) {
+    between_detail(w, &each, used);
+    return 1;
+  }
+  if (!w->cuda) return 0;
   return used > 1000000 && *used_ms > 0.1 * (now_ms() - w->idle_at_ms); /* the cuda runtime's own threads */
 }
 
