@@ -5,8 +5,7 @@
 // round trip, the probe) is the same for the candidate and the baseline, whose stubs are one source; a candidate whose
 // events leave out part of its work shows a longer one. That excess, as far as it is beyond doubt (the lower end of its
 // 95% interval), is added back to its time; a large one rejects it.
-import { medianInterval } from './judge.js';
-import { median } from './stats.js';
+import { median, medianInterval } from './stats.js';
 
 /** The excess outside the events is added back once beyond doubt; past this share of the events' time, and past
     TRUST_REJECT_MIN_MS, the events were not the call's: rejected. */

@@ -12,7 +12,7 @@ import type {
   TimingLoad,
   TimingStats,
 } from '@kernelforge/sdk';
-import { median, timingStats } from './stats.js';
+import { INTERVAL_Z, median, medianInterval, timingStats } from './stats.js';
 import { type TrustVerdict, trustGap, trustVerdict } from './cuda-trust.js';
 
 // ---- Rules a harness applies mid-run (sent in the plan) ----
@@ -126,22 +126,8 @@ export function quantile(sorted: readonly number[], q: number): number {
 
 // ---- Intervals ----
 
-/** The published intervals are 95% ones. */
-export const INTERVAL_Z = 1.96;
-
-/**
- * A distribution-free 95% interval of the median: the order statistics at ranks n/2 -+ 1.96 sqrt(n)/2 (the rank of
- * the sample median varies by about sqrt(n)/2). Null under 6 values, where it says nothing.
- */
-export function medianInterval(xs: readonly number[]): [number, number] | null {
-  const n = xs.length;
-  if (n < 6) return null;
-  const v = [...xs].sort((a, b) => a - b);
-  const half = (INTERVAL_Z * Math.sqrt(n)) / 2;
-  const lo = Math.max(0, Math.floor(n / 2 - half));
-  const hi = Math.min(n - 1, Math.ceil(n / 2 + half) - 1);
-  return [v[lo] as number, v[hi] as number];
-}
+// INTERVAL_Z and medianInterval live in stats.ts (cuda-trust.ts needs them without importing the judge).
+export { INTERVAL_Z, medianInterval };
 
 // ---- Flagged calls ----
 
