@@ -97,7 +97,8 @@ typedef struct {
   int idle_nthreads;
   pid_t idle_tids[256];
   long long idle_tcpu[256]; /* each idle thread's cpu (ns) at that reading */
-  char between_detail[200]; /* which thread used the cpu between calls, when it was too much */
+  int idle_nprocs, idle_clock_fails; /* the quiet reading's processes and unread cpu clocks */
+  char between_detail[240]; /* which thread used the cpu between calls, when it was too much */
   /* Whether a thread was started between calls (worker_used_cpu_between_calls). */
   int started_between;
   /* Sleep inside calls (the candidate's cpu worker only, sleep_limit_ms > 0): a call's wall time in which no thread

@@ -406,6 +406,8 @@ typedef struct {
 
 /* The last scan's time runnable but waiting for a cpu (ns, schedstat's second field), summed over the threads. */
 static long long scan_wait_ns;
+/* The last scan's processes, and how many of their cpu clocks could not be read (for the between-calls message). */
+static int scan_nprocs, scan_clock_fails;
 
 /* A process's cpu time (ns), all its threads together, those that have exited included: the kernel keeps an exited
    thread's time in its process's total, which the process cpu clock reads (any process may read the clock of a pid
@@ -425,6 +427,8 @@ static int scan_threads_each(pid_t root, long long *cpu_ns, pid_t *running_tids,
   int np = descendants(root, procs, 256), running = 0;
   *cpu_ns = 0;
   scan_wait_ns = 0;
+  scan_nprocs = np;
+  scan_clock_fails = 0;
   if (each) each->n = 0;
   for (int k = 0; k < np; k++) {
     char path[64];
@@ -433,6 +437,7 @@ static int scan_threads_each(pid_t root, long long *cpu_ns, pid_t *running_tids,
     if (!d) {
       long long pcpu = process_cpu_ns(procs[k]);
       if (pcpu > 0) *cpu_ns += pcpu;
+      else scan_clock_fails++;
       continue;
     }
     struct dirent *e;
@@ -474,6 +479,7 @@ static int scan_threads_each(pid_t root, long long *cpu_ns, pid_t *running_tids,
        hypervisor's steal 0.1-0.3 ms) was later counted as cpu used between calls: an honest kernel rejected. */
     long long pcpu = process_cpu_ns(procs[k]);
     if (pcpu > 0) *cpu_ns += pcpu;
+    else scan_clock_fails++;
   }
   return running;
 }
@@ -665,6 +671,7 @@ static int busy_after_return(worker_t *w) {
     return 2;
   }
   long long quiet_wait = scan_wait_ns; /* read with nothing running: exact, as `quiet` is */
+  int quiet_nprocs = scan_nprocs, quiet_fails = scan_clock_fails;
   if (w->sleep_limit_ms > 0 && w->call_cpu_known) {
     w->slept_ms += call_sleep_ms(w->call_ms, quiet - w->call_cpu_ns, quiet_wait - w->call_wait_ns);
     if (w->slept_ms > w->sleep_limit_ms) {
@@ -690,6 +697,8 @@ static int busy_after_return(worker_t *w) {
   memcpy(w->idle_tids, idle.tid, sizeof(pid_t) * (size_t)idle.n);
   memcpy(w->idle_tcpu, idle.cpu, sizeof(long long) * (size_t)idle.n);
   w->idle_cpu_ns = quiet;
+  w->idle_nprocs = quiet_nprocs;
+  w->idle_clock_fails = quiet_fails;
   w->idle_at_ms = now_ms();
   w->idle_known = 1;
   return flagged;
@@ -735,8 +744,10 @@ static void between_detail(worker_t *w, const thread_cpu *now, long long used) {
     }
   }
   snprintf(w->between_detail, sizeof w->between_detail,
-           "; %.2f ms by thread %d '%s' of %d, the threads %.2f ms in all, over %.0f ms", (double)most * 1e-6, (int)who,
-           comm, now->n, (double)sum * 1e-6, now_ms() - w->idle_at_ms);
+           "; %.2f ms by thread %d '%s' of %d, the threads %.2f ms in all, over %.0f ms; processes %d then %d, "
+           "unread clocks %d then %d",
+           (double)most * 1e-6, (int)who, comm, now->n, (double)sum * 1e-6, now_ms() - w->idle_at_ms, w->idle_nprocs,
+           scan_nprocs, w->idle_clock_fails, scan_clock_fails);
   (void)used;
 }
 
