@@ -50,7 +50,14 @@ function timing(speedup: number, load: typeof quiet): EvaluationState {
 describe('a ranked result timed twice', () => {
   it('two timings under load are combined: the interval holds both, and identical code is not published as slower', () => {
     const first = timing(1.0, busy);
-    const second = timing(0.82, busy);
+    const waited = timing(0.82, busy);
+    const second = {
+      ...waited,
+      benchmarking_result: {
+        ...waited.benchmarking_result!,
+        load: { ...waited.benchmarking_result!.load!, retime_wait_ms: 2000 },
+      },
+    } as EvaluationState;
     // The second alone excludes 1.00x (what was published before).
     expect(second.benchmarking_result!.speedup_interval![1]).toBeLessThan(1);
     const r = retimedState(first, second, true, true).benchmarking_result!;
@@ -58,7 +65,26 @@ describe('a ranked result timed twice', () => {
     expect(r.speedup_interval![0]).toBeLessThanOrEqual(0.82);
     expect(r.speedup_interval![1]).toBeGreaterThanOrEqual(1);
     expect(r.load?.timed_runs).toBe(2);
+    expect(r.load?.retime_wait_ms).toBe(2000);
     expect(r.flagged_for_review).toBe(true);
+  });
+
+  it('the wait before the second timing is published when the figures shown are those of the first', () => {
+    const slowFirst = timing(0.9, busy);
+    const fast = timing(1.0, busy);
+    const second = {
+      ...fast,
+      benchmarking_result: {
+        ...fast.benchmarking_result!,
+        load: { ...fast.benchmarking_result!.load!, retime_wait_ms: 2000 },
+      },
+    } as EvaluationState;
+    const r = retimedState(slowFirst, second, true, true).benchmarking_result!;
+    expect(r.speedup).toBeCloseTo(0.9, 2);
+    expect(r.load?.retime_wait_ms).toBe(2000);
+    expect(r.load?.timed_runs).toBe(2);
+    // No wait, none made up.
+    expect(retimedState(slowFirst, fast, true, true).benchmarking_result!.load?.retime_wait_ms).toBeUndefined();
   });
 
   it('a noisy first timing gives way to a quiet second; two quiet timings are combined', () => {

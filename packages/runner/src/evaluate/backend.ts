@@ -3,6 +3,7 @@
 // re-timing rule asks) and parse its report into an EvaluationState. Every rule that decides a verdict or a figure
 // is the judge's (judge.ts); a backend only feeds it its harness's facts.
 import type {
+  BenchmarkingResult,
   BuildFacts,
   CompileReport,
   Device,
@@ -175,5 +176,17 @@ export function retimedState(
   firstNoisy: boolean,
   secondNoisy: boolean,
 ): EvaluationState {
-  return firstNoisy && !secondNoisy ? second : combineTimings(first, second);
+  if (firstNoisy && !secondNoisy) return second;
+  const combined = combineTimings(first, second);
+  // The wait before the second timing is the pair's fact, whichever run's figures are shown.
+  const wait = second.benchmarking_result?.load?.retime_wait_ms;
+  const load = combined.benchmarking_result?.load;
+  if (wait === undefined || !load || load.retime_wait_ms !== undefined) return combined;
+  return {
+    ...combined,
+    benchmarking_result: {
+      ...(combined.benchmarking_result as BenchmarkingResult),
+      load: { ...load, retime_wait_ms: wait },
+    },
+  };
 }
