@@ -173,7 +173,8 @@ describe('a ranked result timed under heavy outside load', () => {
       expect(result.load?.retime_wait_ms).toBeGreaterThanOrEqual(1_900);
       expect(result.load!.retime_wait_ms!).toBeLessThan(10_000);
       expect(timingConditions(result.load)).toMatch(
-        /timed 2 times \(the last after waiting [\d.]+ s for the machine to quiet\)/,
+        // Both timings ran under load, so the two are combined (backend.ts retimedState), the wait still said.
+        /timed twice by fresh processes, the second after waiting [\d.]+ s for the machine to quiet \(/,
       );
       expect(result.load!.outside_cores).toBeGreaterThan(0.5);
       expect(result.flagged_for_review).toBe(true);

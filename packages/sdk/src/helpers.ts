@@ -89,7 +89,7 @@ export function timingConditions(load: TimingLoad | undefined | null): string | 
     );
   if (load.run_speedups && load.run_speedups.length > 1)
     parts.push(
-      `timed twice by fresh processes (${load.run_speedups.map((s) => `${s.toFixed(2)}x`).join(' and ')}: the lower is shown, the interval holds both)`,
+      `timed twice by fresh processes${load.retime_wait_ms !== undefined ? `, the second after waiting ${(load.retime_wait_ms / 1000).toFixed(1)} s for the machine to quiet` : ''} (${load.run_speedups.map((s) => `${s.toFixed(2)}x`).join(' and ')}: the lower is shown, the interval holds both)`,
     );
   else if ((load.timed_runs ?? 1) > 1)
     parts.push(

@@ -44,6 +44,10 @@ describe('timingConditions', () => {
     expect(timingConditions({ ...load, timed_runs: 2, run_speedups: [8.8, 5.1], run_times: [6.6, 11.5] })).toBe(
       'Timed on 1 of 2 cores (cpu 1, free when the evaluation began; the baseline on the same) beside other work (0.98 cores busy); timed twice by fresh processes (8.80x and 5.10x: the lower is shown, the interval holds both).',
     );
+    // Both timed under load: combined, and the wait before the second still said.
+    expect(timingConditions({ ...load, timed_runs: 2, run_speedups: [0.9, 1.0], retime_wait_ms: 2100 })).toBe(
+      'Timed on 1 of 2 cores (cpu 1, free when the evaluation began; the baseline on the same) beside other work (0.98 cores busy); timed twice by fresh processes, the second after waiting 2.1 s for the machine to quiet (0.90x and 1.00x: the lower is shown, the interval holds both).',
+    );
     // Every core in the budget: said as before.
     expect(timingConditions({ ...load, outside_cores: 0, budget_cores: 2, budget_cpus: '0-1' })).toBe(
       'Timed on 2 cores with the machine otherwise quiet.',
