@@ -87,7 +87,8 @@ describe('bench scripts in their short modes', () => {
     expect(r.out).toMatch(/PASS {2}ReLU facts from ptxas: _Z4reluPKfPfl \d+ registers/);
     expect(r.out).toMatch(/PASS {2}tiled matmul facts from ptxas/);
     expect(r.out).toMatch(/ncu .*would run, in .*--kernel-name regex:\^\(relu\|kf_tiled_gemm\)\$/);
-    expect(r.out).toMatch(/2 passed, 0 failed, 6 not checked/);
+    // 8 not checked here: the SASS, the ncu figures and each evaluation's counters (issue 37 item 2) need a GPU.
+    expect(r.out).toMatch(/2 passed, 0 failed, 8 not checked/);
   }, 300_000);
 
   it('torch-tuner-session: the tuner on a pytorch problem through the product', () => {
