@@ -13,13 +13,20 @@ export const User = z.object({
   created_at: Timestamp,
   is_superuser: z.boolean(),
   is_active: z.boolean().default(true),
+  /** Whether a ranked result's finish or flag for review is mailed to its owner (default on); absent from older servers. */
+  mail_results: z.boolean().optional(),
 });
 export type User = z.infer<typeof User>;
 
 export const DISPLAY_NAME_MAX = 40;
 
 /** PATCH /api/v1/users/me: the signed-in user's own settings; an empty display name clears it (no NUL, as every Text). */
-export const UpdateMeRequest = z.object({ display_name: Text.trim().max(DISPLAY_NAME_MAX).nullable() });
+export const UpdateMeRequest = z.object({
+  /** Absent: unchanged. */
+  display_name: Text.trim().max(DISPLAY_NAME_MAX).nullable().optional(),
+  /** "Email me when a result finishes": mail when a ranked result finishes or is flagged for review. Absent: unchanged. */
+  mail_results: z.boolean().optional(),
+});
 export type UpdateMeRequest = z.infer<typeof UpdateMeRequest>;
 
 export const LoginResponse = z.object({

@@ -15,6 +15,8 @@ export interface UserRecord {
   is_active: boolean;
   created_at: Date;
   last_login_at: Date | null;
+  /** Whether a ranked result's finish or flag for review is mailed to them (migration 0015; default on). */
+  mail_results: boolean;
 }
 
 /** The signed-in user as routes see it: no hash. */
@@ -31,6 +33,7 @@ const COLUMN_NAMES = [
   'is_active',
   'created_at',
   'last_login_at',
+  'mail_results',
 ] as const satisfies readonly (keyof UserRecord)[];
 const COLUMNS = COLUMN_NAMES.join(', ');
 
@@ -57,6 +60,7 @@ export function toWireUser(u: AuthUser): User {
     created_at: new Date(u.created_at).toISOString(),
     is_superuser: u.is_superuser,
     is_active: u.is_active,
+    mail_results: u.mail_results !== false,
   };
 }
 
@@ -143,6 +147,21 @@ export async function updateUserFlags(
     `UPDATE users SET is_superuser = coalesce($2, is_superuser), is_active = coalesce($3, is_active), updated_at = now()
      WHERE id = $1 RETURNING ${COLUMNS}`,
     [id, flags.is_superuser ?? null, flags.is_active ?? null],
+  );
+  return r[0] ?? null;
+}
+
+/** The signed-in user's own settings (PATCH /users/me): each one given is set, the others are left as they are. */
+export async function updateOwnSettings(
+  db: Sql,
+  id: string,
+  settings: { displayName?: string | null | undefined; mailResults?: boolean | undefined },
+): Promise<UserRecord | null> {
+  const r = await db.query<UserRecord>(
+    `UPDATE users SET display_name = CASE WHEN $2 THEN $3 ELSE display_name END,
+       mail_results = coalesce($4, mail_results), updated_at = now()
+     WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id, settings.displayName !== undefined, settings.displayName ?? null, settings.mailResults ?? null],
   );
   return r[0] ?? null;
 }

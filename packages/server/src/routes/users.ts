@@ -3,7 +3,7 @@
 import { NoticeList, Text, UpdateMeRequest, UpdateUserRequest, User, UserListParams, listOf } from '@kernelforge/sdk';
 import { z } from 'zod';
 import type { Hono } from 'hono';
-import { listUsers, setDisplayName, toWireUser, updateUserFlags, withoutHash } from '../auth/users.js';
+import { listUsers, toWireUser, updateOwnSettings, updateUserFlags, withoutHash } from '../auth/users.js';
 import type { AppContext } from '../context.js';
 import { type AppEnv, currentUser, userGuards } from '../http/auth.js';
 import { HttpError, ValidationError } from '../http/errors.js';
@@ -44,13 +44,17 @@ export function mountUserRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     {
       method: 'patch',
       path: '/users/me',
-      summary: 'The signed-in user sets the name others see (empty or null: the full name, else their handle of words)',
+      summary:
+        "The signed-in user's own settings: the name others see (empty or null: the full name, else their handle of words) and whether results are mailed",
       auth: 'user',
       body: UpdateMeRequest,
       response: User,
     },
     async (c, { body }) => {
-      const updated = await setDisplayName(ctx.db, currentUser(c).id, body.display_name || null);
+      const updated = await updateOwnSettings(ctx.db, currentUser(c).id, {
+        ...(body.display_name !== undefined ? { displayName: body.display_name || null } : {}),
+        mailResults: body.mail_results,
+      });
       if (!updated) throw new HttpError(404, 'User not found');
       return toWireUser(withoutHash(updated));
     },

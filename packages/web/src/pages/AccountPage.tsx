@@ -5,6 +5,7 @@ import { Button } from '../components/Button';
 import { Card } from '../components/Card';
 import { TextField } from '../components/fields';
 import { PageHeader } from '../components/PageHeader';
+import { ResultMailCard } from '../components/ResultMailCard';
 import { useUser } from '../components/SignedInLayout';
 import { useAction } from '../hooks/useAction';
 import { useUpdateMe } from '../hooks/useCurrentUser';
@@ -44,6 +45,7 @@ export default function AccountPage() {
           </Button>
         </form>
       </Card>
+      <ResultMailCard />
     </>
   );
 }
