@@ -156,6 +156,8 @@ export const POSTGRES = [
   'packages/server/test/product/queue-fairness.test.ts',
   'packages/server/test/product/queue-runner-time.test.ts',
   'packages/server/test/product/replicas.test.ts',
+  // Result mail: claimed once per submission by an UPDATE ... FROM users (issue 35 item 4).
+  'packages/server/test/product/result-mail.test.ts',
   'packages/server/test/product/restart-attack.test.ts',
   'packages/server/test/product/restart.test.ts',
   'packages/server/test/product/session-loop.test.ts',

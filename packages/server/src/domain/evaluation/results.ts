@@ -94,7 +94,11 @@ export async function recordEvaluation(
     landed.job = job;
     return 'recorded' as const;
   });
-  if (landed.job) noteEvaluation(ctx, landed.job, state.verdict);
+  if (landed.job) {
+    noteEvaluation(ctx, landed.job, state.verdict);
+    const { target, id } = targetOf(landed.job);
+    target.afterOutcome?.(ctx, id);
+  }
   return outcome;
 }
 
@@ -107,6 +111,8 @@ export async function settleDeadJob(ctx: AppContext, job: Job): Promise<void> {
     const { target, id } = targetOf(job);
     await target.onDead(ctx, tx, id, reason);
   });
+  const { target, id } = targetOf(job);
+  target.afterOutcome?.(ctx, id);
 }
 
 /** Every NUL in the strings (keys included) of a JSON value replaced by U+FFFD, so untrusted output can be stored. */

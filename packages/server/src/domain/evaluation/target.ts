@@ -14,4 +14,7 @@ export interface EvaluationTarget {
   onResult(ctx: AppContext, tx: Sql, targetId: string, state: EvaluationState): Promise<void>;
   /** The job ran out of tries: `reason` is its dead reason or last error. */
   onDead(ctx: AppContext, tx: Sql, targetId: string, reason: string): Promise<void>;
+  /** After the transaction that wrote a result or a dead job's outcome committed: what may follow it (a mail), never
+      awaited by the writer and never failing it. */
+  afterOutcome?(ctx: AppContext, targetId: string): void;
 }

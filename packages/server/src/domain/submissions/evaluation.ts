@@ -7,6 +7,7 @@ import {
   markSubmissionFailed,
   markSubmissionQueued,
 } from './lifecycle.js';
+import { mailResult } from './result-mail.js';
 
 export const submissionEvaluation: EvaluationTarget = {
   async onClaim(tx, submissionId) {
@@ -20,5 +21,9 @@ export const submissionEvaluation: EvaluationTarget = {
   },
   async onDead(_ctx, tx, submissionId, reason) {
     await markSubmissionFailed(tx, submissionId, `Evaluation failed: ${reason}`);
+  },
+  // The owner's mail (result-mail.ts), once the outcome is written: it neither delays nor fails the write.
+  afterOutcome(ctx, submissionId) {
+    void mailResult(ctx, submissionId);
   },
 };
