@@ -126,6 +126,8 @@ export const SIDE = [
  */
 export const POSTGRES = [
   'packages/server/test/product/admin-users.test.ts',
+  // Password, email change and account deletion (transactions, FOR UPDATE, the one-time token's purpose check).
+  'packages/server/test/platform/account.test.ts',
   'packages/server/test/platform/auth-google.test.ts',
   'packages/server/test/platform/auth-under-load.test.ts',
   'packages/server/test/platform/auth-mail.test.ts',

@@ -10,6 +10,9 @@ import {
   CreatedApiToken,
   AdminStatus,
   OutboxMail,
+  type ChangeEmailRequest,
+  type DeleteMeRequest,
+  type SetPasswordRequest,
   type UpdateMeRequest,
   type UpdateUserRequest,
   User,
@@ -40,6 +43,35 @@ export class UsersResource {
   /** PATCH /api/v1/users/me: the signed-in user's display name. */
   updateMe(body: UpdateMeRequest, options?: RequestOptions) {
     return this.http.request({ ...options, method: 'PATCH', path: '/users/me', json: body, schema: User });
+  }
+
+  /**
+   * PUT /api/v1/users/me/password: set a first password (accounts made by mail link or Google) or change it, giving
+   * the current one. Needs a signed-in session: API tokens are refused.
+   */
+  setPassword(body: SetPasswordRequest, options?: RequestOptions) {
+    return this.http.request({ ...options, method: 'PUT', path: '/users/me/password', json: body, schema: Message });
+  }
+
+  /** POST /api/v1/users/me/email: mail a confirmation link to a new address (nothing changes until it is used). */
+  changeEmail(body: ChangeEmailRequest, options?: RequestOptions) {
+    return this.http.request({ ...options, method: 'POST', path: '/users/me/email', json: body, schema: Message });
+  }
+
+  /** POST /api/v1/users/me/email/confirm: the link's token; answers the user with the new address. */
+  confirmEmail(token: string, options?: RequestOptions) {
+    return this.http.request({
+      ...options,
+      method: 'POST',
+      path: '/users/me/email/confirm',
+      json: { token },
+      schema: User,
+    });
+  }
+
+  /** DELETE /api/v1/users/me: delete the account at once (confirm: its email or "delete"); see docs/api.md. */
+  deleteMe(body: DeleteMeRequest, options?: RequestOptions) {
+    return this.http.request({ ...options, method: 'DELETE', path: '/users/me', json: body, schema: z.unknown() });
   }
 
   /** GET /api/v1/users/me/notices: what happened to the caller's results lately (finished, flagged, approved). */

@@ -13,6 +13,8 @@ export const User = z.object({
   created_at: Timestamp,
   is_superuser: z.boolean(),
   is_active: z.boolean().default(true),
+  /** Whether the account has a password (false: it signs in by mail link or Google only); absent from older servers. */
+  has_password: z.boolean().optional(),
   /** Whether a ranked result's finish or flag for review is mailed to its owner (default on); absent from older servers. */
   mail_results: z.boolean().optional(),
 });
@@ -28,6 +30,48 @@ export const UpdateMeRequest = z.object({
   mail_results: z.boolean().optional(),
 });
 export type UpdateMeRequest = z.infer<typeof UpdateMeRequest>;
+
+/** The password rule, the same at registration and when a signed-in user sets or changes theirs. */
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+export const NewPassword = Text.min(PASSWORD_MIN, `Use at least ${PASSWORD_MIN} characters`).max(
+  PASSWORD_MAX,
+  `Use at most ${PASSWORD_MAX} characters`,
+);
+
+/**
+ * PUT /api/v1/users/me/password: set a password (an account made by magic link or Google has none) or change it;
+ * an account that has one must give it as current_password.
+ */
+export const SetPasswordRequest = z.object({
+  current_password: Text.max(1024).optional(),
+  new_password: NewPassword,
+});
+export type SetPasswordRequest = z.infer<typeof SetPasswordRequest>;
+
+/**
+ * POST /api/v1/users/me/email: mail a confirmation link to a new address; the address changes only when the link is
+ * used (POST /api/v1/users/me/email/confirm). An account with a password gives it as current_password.
+ */
+export const ChangeEmailRequest = z.object({
+  new_email: Text.trim().max(320).email('Give an email address, like ada@example.com'),
+  current_password: Text.max(1024).optional(),
+});
+export type ChangeEmailRequest = z.infer<typeof ChangeEmailRequest>;
+
+/** POST /api/v1/users/me/email/confirm: the token from the confirmation link's `token` parameter. */
+export const ConfirmEmailRequest = z.object({ token: Text.min(1).max(512) });
+export type ConfirmEmailRequest = z.infer<typeof ConfirmEmailRequest>;
+
+/**
+ * DELETE /api/v1/users/me: `confirm` is the account's email address or the word `delete`; an account with a password
+ * gives it as current_password. What is deleted and what is kept: docs/api.md, "Deleting an account".
+ */
+export const DeleteMeRequest = z.object({
+  confirm: Text.trim().max(320),
+  current_password: Text.max(1024).optional(),
+});
+export type DeleteMeRequest = z.infer<typeof DeleteMeRequest>;
 
 export const LoginResponse = z.object({
   access_token: Text,
@@ -58,7 +102,7 @@ export const EmailVerificationRequest = z.object({
   email: Text.max(320).email(),
   application: Text.max(100).default('kernelforge'),
   full_name: Text.max(255).optional(),
-  password: Text.min(8).max(128).optional(),
+  password: NewPassword.optional(),
 });
 export type EmailVerificationRequest = z.input<typeof EmailVerificationRequest>;
 

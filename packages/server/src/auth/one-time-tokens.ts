@@ -2,7 +2,7 @@
 import type { Sql } from '../db/sql.js';
 import { randomToken, sha256 } from './secrets.js';
 
-export type OneTimePurpose = 'magic_link' | 'email_verification';
+export type OneTimePurpose = 'magic_link' | 'email_verification' | 'email_change';
 
 export const ONE_TIME_TOKEN_TTL_MS = 15 * 60 * 1000;
 

@@ -19,8 +19,8 @@ export interface UserRecord {
   mail_results: boolean;
 }
 
-/** The signed-in user as routes see it: no hash. */
-export type AuthUser = Omit<UserRecord, 'hashed_password'>;
+/** The signed-in user as routes see it: no hash, only whether there is one. */
+export type AuthUser = Omit<UserRecord, 'hashed_password'> & { has_password?: boolean };
 
 const COLUMN_NAMES = [
   'id',
@@ -50,7 +50,8 @@ const USER_BY_ID = prepared('user_by_id', `SELECT ${COLUMNS} FROM users WHERE id
 
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
-export function toWireUser(u: AuthUser): User {
+export function toWireUser(u: AuthUser | UserRecord): User {
+  const hasPassword = 'hashed_password' in u ? u.hashed_password !== null : u.has_password;
   return {
     id: u.id,
     email: u.email,
@@ -61,12 +62,13 @@ export function toWireUser(u: AuthUser): User {
     is_superuser: u.is_superuser,
     is_active: u.is_active,
     mail_results: u.mail_results !== false,
+    ...(hasPassword !== undefined ? { has_password: hasPassword } : {}),
   };
 }
 
 export function withoutHash(u: UserRecord): AuthUser {
-  const { hashed_password: _drop, ...rest } = u;
-  return rest;
+  const { hashed_password, ...rest } = u;
+  return { ...rest, has_password: hashed_password !== null && hashed_password !== undefined };
 }
 
 /** Ids are uuids; anything else cannot match and must not reach Postgres as a cast error. */

@@ -239,6 +239,21 @@ export async function cancelJobInFlight(sql: Sql, id: string, reason: string): P
   return job ?? null;
 }
 
+/** A deleted account's work: every job of its own still in flight, queued or leased (a runner's late result is then
+    refused: its lease token is gone), and those of its sessions (older jobs name no owner). Returns the cancelled rows. */
+export async function cancelOwnerJobs(sql: Sql, ownerId: string, reason: string): Promise<Job[]> {
+  return sql.query<Job>(
+    `UPDATE jobs SET progress = NULL, status = 'cancelled', lease_token = NULL, lease_expires_at = NULL, last_error = $2,
+       updated_at = now(),
+       run_seconds = CASE WHEN status = 'leased' THEN run_seconds + ${LEASE_SO_FAR} ELSE run_seconds END,
+       lease_ended_at = CASE WHEN status = 'leased' THEN now() ELSE lease_ended_at END
+     WHERE ${movableTo('cancelled')}
+       AND (owner_id = $1 OR session_id IN (SELECT id FROM agent_sessions WHERE owner_id = $1))
+     RETURNING ${JOB_COLUMNS}`,
+    [ownerId, reason],
+  );
+}
+
 /** Cancels the queued evaluate jobs with these dedupe keys (a sweep's ranked re-runs, when the sweep stops); a job a
     runner already holds is left to finish. */
 export async function cancelQueuedEvaluations(sql: Sql, dedupeKeys: string[]): Promise<Job[]> {

@@ -35,3 +35,23 @@ export const alreadyRegisteredMail = (to: string, url: string): Mail =>
     'Sign in',
     url,
   );
+
+/** The confirmation link for a new address, read by the web's /account/confirm-email page (issue 35 item 11). */
+export const confirmEmailUrl = (publicUrl: string, token: string) =>
+  `${publicUrl}/account/confirm-email?token=${encodeURIComponent(token)}`;
+
+export const confirmEmailChangeMail = (to: string, url: string): Mail =>
+  linkMail(
+    to,
+    'Confirm your new Kernelforge address',
+    'Someone signed in to Kernelforge asked to use this address for their account. Open the link, signed in to that account, to make the change.',
+    'Confirm the new address',
+    url,
+  );
+
+/** Told to the old address once the change is made, so a change its owner did not make does not go unseen. */
+export function emailChangedMail(to: string, newAddress: string): Mail {
+  const text = `The email address of your Kernelforge account was changed to ${newAddress}. Sign in with that address from now on.\n\nIf you did not make this change, contact the site's administrators.\n`;
+  const html = `<p>The email address of your Kernelforge account was changed to ${esc(newAddress)}. Sign in with that address from now on.</p><p>If you did not make this change, contact the site's administrators.</p>`;
+  return { to, subject: 'Your Kernelforge address was changed', text, html };
+}

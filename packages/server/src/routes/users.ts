@@ -1,14 +1,30 @@
 // Users: superusers list and search them, make or unmake superusers and deactivate accounts; everyone sets their own
-// display name.
-import { NoticeList, Text, UpdateMeRequest, UpdateUserRequest, User, UserListParams, listOf } from '@kernelforge/sdk';
+// display name and password, changes their email address and deletes their account (services/account.ts).
+import {
+  ChangeEmailRequest,
+  ConfirmEmailRequest,
+  DeleteMeRequest,
+  Message,
+  NoticeList,
+  SetPasswordRequest,
+  Text,
+  UpdateMeRequest,
+  UpdateUserRequest,
+  User,
+  UserListParams,
+  listOf,
+} from '@kernelforge/sdk';
 import { z } from 'zod';
-import type { Hono } from 'hono';
-import { listUsers, toWireUser, updateOwnSettings, updateUserFlags, withoutHash } from '../auth/users.js';
+import type { Context, Hono } from 'hono';
+import { findUserById, listUsers, toWireUser, updateOwnSettings, updateUserFlags, withoutHash } from '../auth/users.js';
 import type { AppContext } from '../context.js';
 import { type AppEnv, currentUser, userGuards } from '../http/auth.js';
 import { HttpError, ValidationError } from '../http/errors.js';
 import { routeTable } from '../http/route.js';
 import { noticesFor } from '../services/notices.js';
+import { createSigninThrottle } from '../auth/throttle.js';
+import { clientIp } from '../http/rate-limit.js';
+import { confirmEmailChange, deleteAccount, requestEmailChange, setPassword } from '../services/account.js';
 
 const UserList = listOf(User);
 
@@ -57,6 +73,84 @@ export function mountUserRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       });
       if (!updated) throw new HttpError(404, 'User not found');
       return toWireUser(withoutHash(updated));
+    },
+  );
+
+  // Guesses of the current password are throttled as sign-ins are (auth/throttle.ts).
+  const guesses = createSigninThrottle(ctx.config.rateLimits.signinPerMinute);
+  // What would let a holder keep the account (a password, an address, deletion) needs a signed-in session: an API
+  // token, whatever its scopes, is refused.
+  const caller = (c: Context<AppEnv>) => {
+    if (c.get('authKind') === 'api_token')
+      throw new HttpError(
+        403,
+        "API tokens cannot change an account's password, email address or existence: sign in and use the Account page",
+      );
+    return { userId: currentUser(c).id, address: clientIp(c, ctx.config.trustProxy) };
+  };
+
+  route(
+    {
+      method: 'put',
+      path: '/users/me/password',
+      summary:
+        'Set a password (an account made by mail link or Google has none) or change it; one that has a password gives it as current_password',
+      auth: 'user',
+      body: SetPasswordRequest,
+      response: Message,
+      errors: [400, 403, 422, 429],
+    },
+    async (c, { body }) => setPassword(ctx, guesses, caller(c), body),
+  );
+
+  route(
+    {
+      method: 'post',
+      path: '/users/me/email',
+      summary:
+        'Mail a confirmation link to a new address; the address changes when the link is used (a password account gives current_password)',
+      auth: 'user',
+      body: ChangeEmailRequest,
+      response: Message,
+      errors: [400, 403, 422, 429, 502],
+    },
+    async (c, { body }) => requestEmailChange(ctx, guesses, caller(c), body),
+  );
+
+  route(
+    {
+      method: 'post',
+      path: '/users/me/email/confirm',
+      summary:
+        "Use the mailed confirmation link's token: the signed-in user's address becomes the new one (409 when another account has it)",
+      auth: 'user',
+      body: ConfirmEmailRequest,
+      response: User,
+      errors: [400, 403, 409],
+    },
+    async (c, { body }) => {
+      await confirmEmailChange(ctx, caller(c).userId, body.token);
+      const updated = await findUserById(ctx.db, currentUser(c).id);
+      if (!updated) throw new HttpError(404, 'User not found');
+      return toWireUser(updated);
+    },
+  );
+
+  route(
+    {
+      method: 'delete',
+      path: '/users/me',
+      summary:
+        'Delete the signed-in account and its sessions, submissions and tokens at once (confirm: the email or "delete"; a password account gives current_password)',
+      auth: 'user',
+      body: DeleteMeRequest,
+      response: null,
+      status: 204,
+      errors: [400, 403, 409, 422, 429],
+    },
+    async (c, { body }) => {
+      await deleteAccount(ctx, guesses, caller(c), body);
+      return undefined;
     },
   );
 

@@ -25,17 +25,21 @@ describe('POST /auth/login/access-token', () => {
     const user = (await me.json()) as Record<string, unknown>;
     expect(user).toMatchObject({ email: app.admin.email, is_superuser: true, is_active: true, full_name: null });
     // The spec's fields, is_active, display_name (the name others see, which the user sets: issue 14) and handle
-    // (the stored words shown where no name is set: issue 23).
+    // (the stored words shown where no name is set: issue 23), has_password (whether a password is set: issue 35
+    // item 11) and mail_results (the result-mail setting: issue 35 item 4).
     expect(Object.keys(user).sort()).toEqual([
       'created_at',
       'display_name',
       'email',
       'full_name',
       'handle',
+      'has_password',
       'id',
       'is_active',
       'is_superuser',
+      'mail_results',
     ]);
+    expect(user.has_password).toBe(true);
     expect(user.display_name).toBeNull();
   });
 
