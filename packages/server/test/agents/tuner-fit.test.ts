@@ -2,11 +2,11 @@
 import type { Device, EvaluationState } from '@kernelforge/sdk';
 import { describe, expect, test } from 'vitest';
 import { type AgentAttemptView, createAgent } from '../../src/agents/index.js';
-import { deviceConstants, fitVariant } from '../../src/agents/tuner/fit.js';
+import { deviceConstants, fitVariant, workingSetBytes } from '../../src/agents/tuner/fit.js';
 import { isValid, startPoint } from '../../src/agents/tuner/points.js';
 import { loadSpace, pickVariant, type Variant } from '../../src/agents/tuner/space.js';
-import { PROBLEMS_DIR } from './helpers/problems.js';
-import { keyOf, step } from './helpers/session.js';
+import { PROBLEMS_DIR, problem } from './helpers/problems.js';
+import { context, keyOf, step } from './helpers/session.js';
 
 const MATMUL = '1_Square_matrix_multiplication_';
 const base = {
@@ -74,6 +74,75 @@ describe('spaces fitted to the device', () => {
   test("an older runner's device (no ISA) gets conservative x86-64 figures and a template that picks the width at compile time", () => {
     expect(deviceConstants(device(undefined))).toMatchObject({ ISA: 'unknown', VW: 0, VREGS: 16 });
     expect(startPoint(matmul(device(undefined)))).toMatchObject({ MR: 6, NV: 2 });
+  });
+});
+
+// Machines the project has met (issue 34), as the runner describes them: only their facts differ, never this machine's.
+const MiB = 1024 * 1024;
+const intel = (l1: number, l2: number, l3: number) =>
+  device({
+    arch: 'x86_64',
+    vector_isa: 'avx512',
+    isa: ['avx2', 'fma', 'avx512f', 'avx512bw', 'avx512vl'],
+    vector_bits: 512,
+    vector_registers: 32,
+    physical_cores: 2,
+    caches: { l1d_bytes: l1 * 1024, l2_bytes: l2 * MiB, l3_bytes: l3 * MiB, llc_shared_by: 2, line_bytes: 64 },
+  });
+const CASCADE_LAKE = intel(32, 1, 35.75);
+const SAPPHIRE_RAPIDS = intel(48, 2, 260);
+const ZEN1 = device({
+  arch: 'x86_64',
+  vector_isa: 'avx2',
+  isa: ['avx', 'avx2', 'fma'],
+  vector_bits: 256,
+  vector_registers: 16,
+  physical_cores: 2,
+  caches: { l1d_bytes: 32 * 1024, l2_bytes: 512 * 1024, l3_bytes: 8 * MiB, llc_shared_by: 2, line_bytes: 64 },
+});
+
+describe('the space is derived from the machine facts the device states', () => {
+  const tuner = createAgent({ provider: 'tuner' }, {});
+  const first = async (name: string, d: Device, over: Parameters<typeof problem>[1] = {}) =>
+    tuner.generate(context(name, [], { device: d, problem: problem(name, over) }));
+
+  test("ReLU streams its stores past the cache only where the benchmark's arrays exceed the last-level cache", async () => {
+    // The catalogue's benchmark case: n = 8M, x and y 32 MiB each.
+    expect(workingSetBytes(problem('19_ReLU'))).toBe(64 * MiB);
+    // 64 MiB against a 35.75 MiB L3 (Cascade Lake) or an 8 MiB one (Zen 1): from memory, non-temporal stores.
+    for (const d of [CASCADE_LAKE, ZEN1]) {
+      const r = await first('19_ReLU', d);
+      expect(r.agent_meta?.params, JSON.stringify(d.cpu?.caches)).toMatchObject({ STORE: 'nontemporal' });
+      expect(r.source).toContain('_stream_ps');
+    }
+    // The same 64 MiB inside a 260 MiB L3 (Sapphire Rapids): cache-resident, plain stores (a streaming store would
+    // send y to memory and the next call would read it back from there).
+    const spr = await first('19_ReLU', SAPPHIRE_RAPIDS);
+    expect(spr.agent_meta?.params).toMatchObject({ STORE: 'plain' });
+    expect(spr.source).not.toContain('_stream_ps');
+    // And a benchmark case larger than that L3 streams there too (n = 64M: 512 MiB).
+    const big = { cases: { test: [], benchmark: [{ name: 'n64M', sizes: { n: 64 * MiB } }] } };
+    expect((await first('19_ReLU', SAPPHIRE_RAPIDS, big)).agent_meta?.params).toMatchObject({ STORE: 'nontemporal' });
+    // A problem that states no benchmark case keeps the streaming start (its working set is unknown).
+    const none = { cases: { test: [], benchmark: [] } };
+    expect((await first('19_ReLU', SAPPHIRE_RAPIDS, none)).agent_meta?.params).toMatchObject({ STORE: 'nontemporal' });
+  });
+
+  test("the matmul's vector width, register tile and blocking follow the ISA and caches stated", async () => {
+    const defines = (src: string) =>
+      Object.fromEntries([...src.matchAll(/^#define (\w+) (\d+)$/gm)].map((m) => [m[1], Number(m[2])]));
+    const cl = defines((await first(MATMUL, CASCADE_LAKE)).source);
+    const spr = defines((await first(MATMUL, SAPPHIRE_RAPIDS)).source);
+    const zen = defines((await first(MATMUL, ZEN1)).source);
+    // AVX-512: 16-float vectors, a 12 x 2-vector tile (24 of the 32 zmm registers accumulate: enough independent
+    // FMA chains for two FMA ports); AVX2: 8-float vectors, 6 x 2 in 16 ymm registers.
+    expect(cl).toMatchObject({ VW_DEVICE: 16, MR: 12, NV: 2 });
+    expect(spr).toMatchObject({ VW_DEVICE: 16, MR: 12, NV: 2 });
+    expect(zen).toMatchObject({ VW_DEVICE: 8, MR: 6, NV: 2 });
+    // Blocking from the stated L1/L2/L3: a larger L1 and L2 give a deeper and taller block; a small L3 a narrower panel.
+    expect(cl).toMatchObject({ KC: 256, MC: 256, NC: 8192 });
+    expect(spr).toMatchObject({ KC: 384, MC: 384, NC: 8192 });
+    expect(zen).toMatchObject({ KC: 512, MC: 64, NC: 2048 });
   });
 });
 

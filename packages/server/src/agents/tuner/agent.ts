@@ -53,7 +53,8 @@ export class TunerAgent implements Agent {
     const space = ctx.problem.custom ? null : loadSpace(this.problemsDir, ctx.problem.name);
     if (space) {
       const variant = pickVariant(space, backend, ctx.device.cpu?.vector_isa);
-      if (variant) return { variant: backend === 'cpu' ? fitVariant(variant, ctx.device) : variant, note: '' };
+      if (variant)
+        return { variant: backend === 'cpu' ? fitVariant(variant, ctx.device, ctx.problem) : variant, note: '' };
       throw new AgentError(
         `The tuner has no ${backend} starting points for ${ctx.problem.name}; pick an LLM agent (openai or anthropic).`,
       );

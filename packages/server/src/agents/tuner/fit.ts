@@ -1,6 +1,6 @@
 // Fits a tuning space to the device it runs on: vector width, register count and cache sizes come from the device
 // the runner reported (never assumed), and parameters with a `fit` expression start at the value it gives.
-import type { Device } from '@kernelforge/sdk';
+import type { Device, Problem } from '@kernelforge/sdk';
 import type { ParamValue, Params, Variant } from './space.js';
 
 /** Device facts a space's `fit`, `valid` and template may use. */
@@ -19,6 +19,13 @@ export interface DeviceConstants extends Params {
   L2_KIB: number;
   L3_KIB: number;
   CORES: number;
+}
+
+/** What a space's `fit`, `valid` and template may use: the device's facts and the problem's working set. */
+export interface FitConstants extends DeviceConstants {
+  /** Bytes of the arrays the problem's largest benchmark case passes (inputs and outputs): what one call touches;
+      0 when unknown. Compared with L3, it says whether the case streams from memory or stays cache-resident. */
+  WS: number;
 }
 
 /** Used only when a device says nothing about itself (an older runner): conservative x86-64 figures. */
@@ -46,6 +53,37 @@ export function deviceConstants(device: Pick<Device, 'cpu' | 'cores'>): DeviceCo
   };
 }
 
+const ELEMENT_BYTES: Record<string, number> = { 'f32*': 4, 'f64*': 8, 'i32*': 4, 'i64*': 8 };
+
+/**
+ * The bytes of the pointer arguments of the problem's largest benchmark case (their shapes evaluated at the case's
+ * sizes); 0 when the problem names no benchmark case or a shape cannot be evaluated.
+ */
+export function workingSetBytes(problem: Pick<Problem, 'signature' | 'cases'> | undefined): number {
+  let most = 0;
+  for (const c of problem?.cases?.benchmark ?? []) {
+    let bytes = 0;
+    for (const a of problem?.signature ?? []) {
+      const size = ELEMENT_BYTES[a.type];
+      if (!size || a.role === 'size' || a.role === 'scalar') continue;
+      let elements = 1;
+      for (const dim of a.shape ?? []) {
+        let x: number;
+        try {
+          x = Number(evalSpaceExpr(dim, c.sizes));
+        } catch {
+          return 0;
+        }
+        if (!Number.isFinite(x) || x < 0) return 0;
+        elements *= x;
+      }
+      bytes += elements * size;
+    }
+    most = Math.max(most, bytes);
+  }
+  return most;
+}
+
 const FUNCS = {
   min: Math.min,
   max: Math.max,
@@ -57,7 +95,7 @@ const FUNCS = {
 
 /** Evaluates a space's expression (trusted: it comes from the repository's space.json, and is character-checked). */
 export function evalSpaceExpr(expr: string, scope: Params): unknown {
-  if (!/^[\w\s+\-*/%()<>=!&|.?:,]+$/.test(expr)) throw new Error(`bad space expression: ${expr}`);
+  if (!/^[\w\s+\-*/%()<>=!&|.?:,']+$/.test(expr)) throw new Error(`bad space expression: ${expr}`);
   const names = [...Object.keys(FUNCS), ...Object.keys(scope)];
   const fn = new Function(...names, `return (${expr});`) as (...args: unknown[]) => unknown;
   return fn(...Object.values(FUNCS), ...Object.values(scope));
@@ -81,11 +119,17 @@ function snap(values: readonly ParamValue[], x: number): ParamValue | undefined 
 const fitted = new WeakMap<Variant, Map<string, Variant>>();
 
 /**
- * The variant with starts fitted to the device and its constants attached (for `valid` and the template). Fits may
- * name other parameters (their starts) and the device constants; they are evaluated twice so one may depend on another.
+ * The variant with starts fitted to the device (and the problem's working set, WS) and its constants attached (for
+ * `valid` and the template). Fits may name other parameters (their starts) and the constants; they are evaluated
+ * twice so one may depend on another. A fit gives a number (the nearest of the values is taken) or one of the
+ * values itself (e.g. a store kind).
  */
-export function fitVariant(variant: Variant, device: Pick<Device, 'cpu' | 'cores'>): Variant {
-  const constants = deviceConstants(device);
+export function fitVariant(
+  variant: Variant,
+  device: Pick<Device, 'cpu' | 'cores'>,
+  problem?: Pick<Problem, 'signature' | 'cases'>,
+): Variant {
+  const constants: FitConstants = { ...deviceConstants(device), WS: workingSetBytes(problem) };
   const key = JSON.stringify(constants);
   const byDevice = fitted.get(variant) ?? new Map<string, Variant>();
   fitted.set(variant, byDevice);
@@ -95,7 +139,12 @@ export function fitVariant(variant: Variant, device: Pick<Device, 'cpu' | 'cores
   for (let pass = 0; pass < 2; pass++) {
     for (const p of variant.params) {
       if (!p.fit) continue;
-      const x = Number(evalSpaceExpr(p.fit, { ...constants, ...starts }));
+      const r = evalSpaceExpr(p.fit, { ...constants, ...starts });
+      if (typeof r === 'string') {
+        if (p.values.includes(r)) starts[p.name] = r;
+        continue;
+      }
+      const x = Number(r);
       const v = Number.isFinite(x) ? snap(p.values, x) : undefined;
       if (v !== undefined) starts[p.name] = v;
     }
