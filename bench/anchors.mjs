@@ -122,6 +122,7 @@ export function machine() {
   const llc = Number.parseInt(llcText, 10) * (llcText.endsWith('M') ? 2 ** 20 : 1024);
   return {
     model: field('model name') || arch(),
+    vendor: field('vendor_id'),
     isa: isa.join(' ') || 'baseline',
     vectorIsa: flags.has('avx512f') ? 'avx512' : flags.has('avx2') ? 'avx2' : flags.has('avx') ? 'avx' : arch(),
     cores: availableParallelism(),
