@@ -41,6 +41,11 @@ export const routes: readonly RouteDef[] = [
   { patterns: ['/admin/:section'], layout: 'signed-in', page: page(() => import('./pages/AdminToolsPage')) },
   { patterns: ['/tokens', '/tokens/'], layout: 'signed-in', page: page(() => import('./pages/TokensPage')) },
   { patterns: ['/account'], layout: 'signed-in', page: page(() => import('./pages/AccountPage')) },
+  {
+    patterns: ['/account/confirm-email'],
+    layout: 'signed-in',
+    page: page(() => import('./pages/ConfirmEmailPage')),
+  },
   { patterns: ['/notices'], layout: 'signed-in', page: page(() => import('./pages/NoticesPage')) },
   { patterns: ['/sessions', '/sessions/'], layout: 'signed-in', page: page(() => import('./pages/MySessionsPage')) },
   {

@@ -1,4 +1,5 @@
-// `/account` ('Account'): the name others see on leaderboards and submissions; the email stays private.
+// `/account` ('Account'): the name others see on leaderboards and submissions (the email stays private), result
+// mail, the password, the email address and deleting the account (components/AccountCards.tsx).
 import { DISPLAY_NAME_MAX } from '@kernelforge/sdk';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../components/Button';
@@ -6,6 +7,7 @@ import { Card } from '../components/Card';
 import { TextField } from '../components/fields';
 import { PageHeader } from '../components/PageHeader';
 import { ResultMailCard } from '../components/ResultMailCard';
+import { DeleteAccountCard, EmailCard, PasswordCard } from '../components/AccountCards';
 import { useUser } from '../components/SignedInLayout';
 import { useAction } from '../hooks/useAction';
 import { useUpdateMe } from '../hooks/useCurrentUser';
@@ -27,25 +29,30 @@ export default function AccountPage() {
   return (
     <>
       <PageHeader title="Account" subtitle={`Signed in as ${user.email}`} />
-      <Card title="Display name" className="max-w-xl">
-        <form onSubmit={save} className="space-y-4">
-          <TextField
-            label="Display name"
-            hint={`shown on leaderboards and submissions; empty: ${fallback}`}
-            value={name}
-            maxLength={DISPLAY_NAME_MAX}
-            onChange={(e) => setName(e.target.value)}
-            placeholder={fallback}
-          />
-          <p className="text-sm text-slate-600 dark:text-slate-400">
-            Other users see this name, never your email address. Administrators can see your email.
-          </p>
-          <Button type="submit" variant="primary" disabled={busy}>
-            Save
-          </Button>
-        </form>
-      </Card>
-      <ResultMailCard />
+      <div className="space-y-4">
+        <Card title="Display name" className="max-w-xl">
+          <form onSubmit={save} className="space-y-4">
+            <TextField
+              label="Display name"
+              hint={`shown on leaderboards and submissions; empty: ${fallback}`}
+              value={name}
+              maxLength={DISPLAY_NAME_MAX}
+              onChange={(e) => setName(e.target.value)}
+              placeholder={fallback}
+            />
+            <p className="text-sm text-slate-600 dark:text-slate-400">
+              Other users see this name, never your email address. Administrators can see your email.
+            </p>
+            <Button type="submit" variant="primary" disabled={busy}>
+              Save
+            </Button>
+          </form>
+        </Card>
+        <ResultMailCard />
+        <PasswordCard />
+        <EmailCard />
+        <DeleteAccountCard />
+      </div>
     </>
   );
 }
