@@ -2,17 +2,21 @@
 // its stage, case i of n and samples taken to the job's progress folder, and the runner passes each change on, in
 // order. Evaluates real candidates (SERIAL_TIMING).
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { EvaluationJobPayload, EvaluationProgress } from '@kernelforge/sdk';
 import { describe, expect, it } from 'vitest';
 import { readProgress } from '../src/evaluate/progress.js';
+import { readHolder, writeHolder } from '../src/evaluate/waits.js';
+import { timingLockPath } from '../src/sandbox/timing-lock.js';
 import { torchToolchain } from '../src/evaluate/torch.js';
 import { evaluate } from '../src/index.js';
 import { loadTorchProblems, torchFilesIn } from '../src/problems/torch.js';
 import { catalogue, cpuDevice, fixture, payload, repoRoot, workDir } from './helpers.js';
 
-const STAGES = ['compiling', 'correctness', 'timing'] as const;
+// A wait for the timing lock (another lane's evaluation timing at that moment) comes between the checks and the
+// timing; it names no case.
+const STAGES: readonly EvaluationProgress['stage'][] = ['compiling', 'correctness', 'lock', 'timing'];
 
 /** What a listener heard, checked: the stages in order, cases counting up within a stage, samples within a case. */
 function expectOrdered(seen: EvaluationProgress[]): void {
@@ -23,12 +27,14 @@ function expectOrdered(seen: EvaluationProgress[]): void {
     expect(order, JSON.stringify(seen)).toBeGreaterThanOrEqual(0);
     if (order === 0 && b.case_index === a.case_index) expect(b.samples).toBeGreaterThanOrEqual(a.samples);
     if (order === 0) expect(b.case_index).toBeGreaterThanOrEqual(a.case_index);
-    if (b.stage !== 'compiling') {
+    if (b.stage !== 'compiling' && b.stage !== 'lock') {
       expect(b.case_index).toBeGreaterThanOrEqual(1);
       expect(b.case_index).toBeLessThanOrEqual(b.case_count);
     }
   }
-  expect(new Set(seen.map((p) => p.stage))).toEqual(new Set(STAGES));
+  expect(new Set(seen.map((p) => p.stage).filter((stage) => stage !== 'lock'))).toEqual(
+    new Set(['compiling', 'correctness', 'timing']),
+  );
   // A timed case ends with its count of clean samples (at least the plan's minimum, 5 in quick timing).
   expect(Math.max(...seen.filter((p) => p.stage === 'timing').map((p) => p.samples))).toBeGreaterThanOrEqual(5);
 }
@@ -131,6 +137,75 @@ describe('live progress of an evaluation', () => {
     },
     300_000,
   );
+});
+
+describe('waits named in the progress (issue 35 item 3)', () => {
+  it('a wait for the timing lock says since when, what holds it and until when; its own timing leaves that note', async () => {
+    // A lock folder of this test's own, so no other lane's timing is waited for or told of.
+    const before = process.env.KFORGE_TIMING_LOCK_DIR;
+    process.env.KFORGE_TIMING_LOCK_DIR = mkdtempSync(join(workDir, 'lock-'));
+    const device = cpuDevice();
+    // Another runner's timing: a process holding the device's lock, and the note such a runner leaves beside it.
+    const other = spawn(
+      'python3',
+      [
+        '-c',
+        'import fcntl,sys,time\nf=open(sys.argv[1],"a")\nfcntl.flock(f,fcntl.LOCK_EX)\nprint("held",flush=True)\ntime.sleep(300)',
+        timingLockPath(device.id),
+      ],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    try {
+      await new Promise<void>((resolve) => other.stdout?.once('data', () => resolve()));
+      const until = new Date(Date.now() + 20_000).toISOString();
+      writeHolder(device.id, {
+        pid: other.pid as number,
+        token: 'another-runner',
+        what: 'held by a ranked evaluation, timing case 2 of 5',
+        until,
+      });
+      const started = Date.now();
+      const seen: EvaluationProgress[] = [];
+      let noteWhileTiming: ReturnType<typeof readHolder> | undefined;
+      const state = await evaluate(payload('19_ReLU', fixture('./candidates/relu_omp.c')), {
+        problems: catalogue,
+        device,
+        workDir,
+        timing: 'quick',
+        onProgress: (p) => {
+          seen.push(p);
+          // Reported: the other timing ends, and this one takes the lock.
+          if (p.stage === 'lock') other.kill('SIGKILL');
+          if (p.stage === 'timing' && noteWhileTiming === undefined) noteWhileTiming = readHolder(device.id);
+        },
+      });
+      expect(state.verdict, state.message).toBe('accepted');
+      expectOrdered(seen);
+      const lock = seen.find((p) => p.stage === 'lock');
+      const benchmarks = catalogue.get('19_ReLU')?.cases.benchmark.length;
+      expect(lock, JSON.stringify(seen)).toMatchObject({
+        case_index: 0,
+        case_count: benchmarks,
+        samples: 0,
+        wait: { max_seconds: 120, holder: 'held by a ranked evaluation, timing case 2 of 5', holder_until: until },
+      });
+      const since = Date.parse(lock?.wait?.since ?? '');
+      expect(since).toBeGreaterThanOrEqual(started - 1000);
+      expect(since).toBeLessThanOrEqual(Date.now());
+      // After the checks, before the timing.
+      const at = seen.indexOf(lock as EvaluationProgress);
+      expect(seen.slice(0, at).some((p) => p.stage === 'correctness')).toBe(true);
+      expect(seen.slice(at).some((p) => p.stage === 'timing')).toBe(true);
+      // While it timed, the note named it for others; afterwards the note is gone.
+      expect(noteWhileTiming?.what).toMatch(/^held by an evaluation, timing case 1 of \d+$/);
+      expect(noteWhileTiming?.pid).toBe(process.pid);
+      expect(readHolder(device.id)).toBeNull();
+    } finally {
+      other.kill('SIGKILL');
+      if (before === undefined) delete process.env.KFORGE_TIMING_LOCK_DIR;
+      else process.env.KFORGE_TIMING_LOCK_DIR = before;
+    }
+  }, 180_000);
 });
 
 describe('reading a progress file', () => {

@@ -3,7 +3,9 @@
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { waitForQuiet } from '../src/evaluate/quiet.js';
+import type { EvaluationProgress } from '@kernelforge/sdk';
+import { quietThreshold, waitForQuiet } from '../src/evaluate/quiet.js';
+import { WaitReports } from '../src/evaluate/waits.js';
 
 describe('waitForQuiet', () => {
   it('keeps to its bound while every core is kept busy', async () => {
@@ -17,6 +19,45 @@ describe('waitForQuiet', () => {
       expect(w.waitedMs).toBeGreaterThanOrEqual(1_400);
       expect(w.waitedMs).toBeLessThan(5_000);
     } finally {
+      for (const b of burners) b.kill('SIGKILL');
+    }
+  }, 20_000);
+
+  it('is reported as it goes: since when, the busy cores of each window, the threshold and the bound', async () => {
+    const burners = Array.from({ length: availableParallelism() }, () =>
+      spawn('sh', ['-c', 'while :; do :; done'], { stdio: 'ignore' }),
+    );
+    const seen: EvaluationProgress[] = [];
+    const reports = new WaitReports((p) => seen.push(p), { deviceId: 'cpu-quiet-test', ranked: true, timingMs: 1000 });
+    try {
+      await new Promise((r) => setTimeout(r, 200));
+      const started = Date.now();
+      // The first timing saw 1.7 busy cores: said at once, before any window of the wait has ended.
+      const w = await waitForQuiet(1_500, undefined, 250, reports.quietWait(1_500, 1.7));
+      expect(w.quiet, JSON.stringify(w)).toBe(false);
+      const cores = availableParallelism();
+      expect(seen[0]).toEqual({
+        stage: 'quiet',
+        case_index: 0,
+        case_count: 0,
+        samples: 0,
+        wait: {
+          since: seen[0]?.wait?.since,
+          max_seconds: 1.5,
+          busy_cores: 1.7,
+          cores,
+          quiet_below: Math.round(quietThreshold(cores) * 100) / 100,
+        },
+      });
+      expect(Date.parse(seen[0]?.wait?.since ?? '')).toBeGreaterThanOrEqual(started - 1000);
+      // Then each window's busy cores, every one at or above the threshold (it never quieted), the same start.
+      expect(seen.length, JSON.stringify(seen)).toBeGreaterThan(1);
+      for (const p of seen.slice(1)) {
+        expect(p.wait?.since).toBe(seen[0]?.wait?.since);
+        expect(p.wait?.busy_cores ?? -1).toBeGreaterThanOrEqual(p.wait?.quiet_below ?? Number.POSITIVE_INFINITY);
+      }
+    } finally {
+      reports.stop();
       for (const b of burners) b.kill('SIGKILL');
     }
   }, 20_000);

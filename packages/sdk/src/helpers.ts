@@ -2,7 +2,7 @@
 import { type FigureAttempt, rankingTime } from './attempt-figure.js';
 import type { PeakMeasurement } from './schemas/device.js';
 import type { TimingLoad } from './schemas/evaluation.js';
-import type { EvaluationProgress } from './schemas/runner.js';
+import type { EvaluationProgress, EvaluationWait } from './schemas/runner.js';
 
 /** Spec section 9: a user created within 300 seconds of login counts as new. */
 export const NEW_USER_WINDOW_SECONDS = 300;
@@ -98,12 +98,51 @@ export function timingConditions(load: TimingLoad | undefined | null): string | 
   return `${parts.join('; ')}.`;
 }
 
+/** A wait's length in words: '45 s', '2 min 05 s'. */
+export function waitSeconds(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const m = Math.floor(s / 60);
+  return m > 0 ? `${m} min ${String(s % 60).padStart(2, '0')} s` : `${s} s`;
+}
+
+/** How long a wait has lasted and may last ('waiting 45 s, at most 2 min 00 s'), or '' when it has no start. */
+function waitedText(wait: EvaluationWait | undefined, now: number, anyway: string): string {
+  if (!wait) return '';
+  const since = Date.parse(wait.since);
+  const waited = Number.isFinite(since) ? ` · waiting ${waitSeconds((now - since) / 1000)}, ` : ' · ';
+  return `${waited}at most ${waitSeconds(wait.max_seconds)}${anyway}`;
+}
+
+/**
+ * A wait inside an evaluation in words (issue 35 item 3): for the device's timing lock, what holds it and for about
+ * how long; for quiet, the busy cores seen and the threshold; each with how long it has waited and may wait.
+ */
+export function evaluationWaitText(p: EvaluationProgress, now: number = Date.now()): string {
+  const w = p.wait;
+  if (p.stage === 'lock') {
+    let holder = 'another evaluation is being timed';
+    if (w?.holder) {
+      const until = w.holder_until ? Date.parse(w.holder_until) : Number.NaN;
+      const left = (until - now) / 1000;
+      holder = `${w.holder}${Number.isFinite(left) ? (left >= 1 ? `, about ${waitSeconds(left)} more` : ', about to finish') : ''}`;
+    }
+    return `Waiting for the timing lock (one evaluation is timed at a time on this machine): ${holder}${waitedText(w, now, ', then it is timed anyway')}`;
+  }
+  const load =
+    w?.busy_cores !== undefined && w.cores !== undefined
+      ? `other work keeps ${w.busy_cores.toFixed(1)} of ${w.cores} cores busy${w.quiet_below !== undefined ? ` (quiet is under ${w.quiet_below.toFixed(1)})` : ''}`
+      : 'reading how busy it is';
+  return `Waiting for the machine to quiet before timing again: ${load}${waitedText(w, now, ', then it is timed anyway and flagged')}`;
+}
+
 /**
  * An evaluation's progress in one line, as the web's progress box and `kforge sessions watch` say it: 'Compiling',
- * 'Checking case 12 of 30', 'Timing case 1 of 2 · 37 samples'.
+ * 'Checking case 12 of 30', 'Waiting for the timing lock (...)', 'Timing case 1 of 2 · 37 samples'. `now`: the
+ * clock a wait's length is counted on.
  */
-export function evaluationProgressText(p: EvaluationProgress): string {
+export function evaluationProgressText(p: EvaluationProgress, now: number = Date.now()): string {
   if (p.stage === 'compiling') return 'Compiling';
+  if (p.stage === 'lock' || p.stage === 'quiet') return evaluationWaitText(p, now);
   if (p.stage === 'correctness') return `Checking case ${p.case_index} of ${p.case_count}`;
   return `Timing case ${p.case_index} of ${p.case_count} · ${p.samples} sample${p.samples === 1 ? '' : 's'}`;
 }

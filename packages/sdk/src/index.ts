@@ -31,11 +31,13 @@ export { cacheNote, formatBytes } from './case-cache.js';
 export {
   bestAttempt,
   evaluationProgressText,
+  evaluationWaitText,
   isNewUser,
   NEW_USER_WINDOW_SECONDS,
   peakQuietness,
   problemTitle,
   timingConditions,
+  waitSeconds,
 } from './helpers.js';
 export {
   type DiffLine,

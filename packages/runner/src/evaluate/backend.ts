@@ -19,6 +19,7 @@ import type { RunnerSettings } from '../settings.js';
 import { combineTimings, heavyLoad, type RawLoad, shouldRetime, timeTwice } from './judge.js';
 import { COMPILING, PROGRESS_FOLDER, type ProgressListener, watchProgress } from './progress.js';
 import { waitForQuiet } from './quiet.js';
+import { WaitReports } from './waits.js';
 
 /** Thrown when no evaluation can be made at all (no sandbox, unknown problem); the job is retried or failed. */
 export class EvaluationSetupError extends Error {}
@@ -108,17 +109,22 @@ export async function runBackend<P, J, R>(backend: Backend<P, J, R>, job: Evalua
     keep: job.keepJobDir,
   });
   let stopWatching = () => {};
+  // The waits for the timing lock and for quiet, named in the progress (waits.ts).
+  const waits = job.onProgress
+    ? new WaitReports(job.onProgress, { deviceId: job.device.id, ranked: job.ranked, timingMs: job.timing.maxMs })
+    : null;
   try {
     sandbox.share(sandbox.path(PROGRESS_FOLDER));
     job.onProgress?.(COMPILING);
     const compiled = await backend.compile(prepared, sandbox);
     if (isRefusal(compiled)) return compiled.refused;
-    if (job.onProgress) stopWatching = watchProgress(sandbox.path(PROGRESS_FOLDER), job.onProgress);
-    const judged = await launchTimed(backend, prepared, sandbox, job, compiled.report);
+    if (waits) stopWatching = watchProgress(sandbox.path(PROGRESS_FOLDER), waits.listener);
+    const judged = await launchTimed(backend, prepared, sandbox, job, compiled.report, waits);
     const profile = backend.profile?.bind(backend);
     return await profileAccepted(judged, profile && (() => profile(prepared, sandbox, judged)));
   } finally {
     stopWatching();
+    waits?.stop();
     await sandbox.close();
   }
 }
@@ -138,11 +144,14 @@ async function launchTimed<P, J, R>(
   sandbox: JobSandbox,
   job: EvaluationJob<P>,
   compile: CompileReport | null,
+  waits: WaitReports | null = null,
 ): Promise<EvaluationState> {
   const aborted = () => {
     if (job.signal?.aborted) throw new EvaluationSetupError('the evaluation was aborted');
   };
   const first = await backend.launch(prepared, sandbox);
+  // Its harness has let go of the lock: the note that it holds it goes too.
+  waits?.release();
   aborted();
   const firstState = await backend.parse(prepared, first, { compile, timedRuns: 1 });
   const facts = backend.timingFacts(first);
@@ -153,8 +162,17 @@ async function launchTimed<P, J, R>(
     (timeTwice(job.ranked, job.timing) && firstState.verdict === 'accepted');
   if (!again) return firstState;
   // Timed under load: later, once the machine has quieted (bounded), not at once beside the same neighbour.
-  const wait = noisy ? await waitForQuiet(job.timing.retimeWaitMs ?? 0, job.signal) : null;
+  const quietMs = job.timing.retimeWaitMs ?? 0;
+  const wait = noisy
+    ? await waitForQuiet(
+        quietMs,
+        job.signal,
+        1000,
+        quietMs > 0 ? waits?.quietWait(quietMs, facts.load?.outside_cores) : undefined,
+      )
+    : null;
   const second = await backend.launch(prepared, sandbox);
+  waits?.release();
   aborted();
   // The wait is the driver's fact, not the harness's: it joins the second run's load, which the judge publishes.
   const load = backend.timingFacts(second)?.load;

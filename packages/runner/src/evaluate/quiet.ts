@@ -44,9 +44,15 @@ export interface QuietWait {
 /**
  * Waits, at most `maxMs`, until a one-second window in which the machine kept fewer cores busy than the judge's
  * noisy threshold (NOISY_OUTSIDE_CORES, or a quarter of the cores). Nothing of this job runs meanwhile, so what
- * is busy is other work. An abort ends the wait at once.
+ * is busy is other work. An abort ends the wait at once. `onWindow` hears each window's busy cores.
  */
-export async function waitForQuiet(maxMs: number, signal?: AbortSignal, windowMs = 1000): Promise<QuietWait> {
+export async function waitForQuiet(
+  maxMs: number,
+  signal?: AbortSignal,
+  windowMs = 1000,
+  /** Told each window's busy cores as it ends (the wait's progress report, waits.ts). */
+  onWindow?: (busyCores: number) => void,
+): Promise<QuietWait> {
   const started = performance.now();
   const cores = availableParallelism();
   const threshold = quietThreshold(cores);
@@ -61,6 +67,7 @@ export async function waitForQuiet(maxMs: number, signal?: AbortSignal, windowMs
     if (Number.isFinite(busy)) {
       last = busy;
       before = after;
+      onWindow?.(busy);
     }
     if (busy < threshold) return { waitedMs: performance.now() - started, quiet: true, lastBusyCores: last };
   }

@@ -1,6 +1,6 @@
 // The runner API between the server's job queue and `kforge-runner` processes (or the in-process runner).
 import { z } from 'zod';
-import { Text } from './common.js';
+import { Text, Timestamp } from './common.js';
 import { Device } from './device.js';
 import { EvaluationMode, EvaluationState } from './evaluation.js';
 import { CustomProblemInput, Language } from './problem.js';
@@ -78,17 +78,38 @@ export const MAX_PROGRESS_CASES = 10_000;
 export const MAX_PROGRESS_SAMPLES = 10_000_000;
 
 /**
+ * A wait inside an evaluation (issue 35 item 3), as its runner reports it: for the device's timing lock (one
+ * evaluation is timed at a time on a machine; `holder` says what holds it and `holder_until` when its timing should
+ * end), or for the machine to quiet before a result timed under load is timed again (`busy_cores` of `cores` were
+ * busy with other work in the last second; under `quiet_below` it goes on). `since`: when the wait began (the
+ * runner's clock); `max_seconds`: the longest it waits before it goes on anyway (and says so in the result).
+ */
+export const EvaluationWait = z.object({
+  since: Timestamp,
+  max_seconds: z.number().nonnegative().max(86_400),
+  holder: Text.max(200).optional(),
+  holder_until: Timestamp.optional(),
+  busy_cores: z.number().nonnegative().max(100_000).optional(),
+  cores: z.number().int().positive().max(100_000).optional(),
+  quiet_below: z.number().nonnegative().max(100_000).optional(),
+});
+export type EvaluationWait = z.infer<typeof EvaluationWait>;
+
+/**
  * Which part of an evaluation runs now, as its runner last saw it: compiling; checking correctness, test case
- * `case_index` of `case_count`; or timing, benchmark case `case_index` of `case_count` with `samples` clean timed
- * samples of that case taken so far. Written by the trusted harness (never the candidate), informational only: no
- * verdict or figure is read from it. Compiling names no case (0 of 0).
+ * `case_index` of `case_count`; waiting for the device's timing lock (`lock`) or for the machine to quiet (`quiet`),
+ * with `wait`; or timing, benchmark case `case_index` of `case_count` with `samples` clean timed samples of that case
+ * taken so far. Written by the trusted harness (never the candidate) and the runner, informational only: no verdict
+ * or figure is read from it. Compiling and the waits name no case (0 of 0, or 0 of the benchmark cases).
  */
 export const EvaluationProgress = z
   .object({
-    stage: z.enum(['compiling', 'correctness', 'timing']),
+    stage: z.enum(['compiling', 'correctness', 'lock', 'quiet', 'timing']),
     case_index: z.number().int().min(0).max(MAX_PROGRESS_CASES),
     case_count: z.number().int().min(0).max(MAX_PROGRESS_CASES),
     samples: z.number().int().min(0).max(MAX_PROGRESS_SAMPLES),
+    /** The `lock` and `quiet` stages: why it waits, since when, and for about how long (absent from older runners). */
+    wait: EvaluationWait.optional(),
   })
   .refine((p) => p.case_index <= p.case_count, {
     message: 'case_index must not exceed case_count',
