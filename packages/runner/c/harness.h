@@ -97,10 +97,14 @@ typedef struct {
   int idle_nthreads;
   pid_t idle_tids[256];
   long long idle_tcpu[256]; /* each idle thread's cpu (ns) at that reading */
+  long long idle_tran[256]; /* and how many times it had been given a cpu (schedstat's third field) */
   int idle_nprocs, idle_clock_fails; /* the quiet reading's processes and unread cpu clocks */
   char between_detail[240]; /* which thread used the cpu between calls, when it was too much */
   /* Whether a thread was started between calls (worker_used_cpu_between_calls). */
   int started_between;
+  /* cpu used between calls that can only be the last call's own last stretch: the coming call is flagged, for this. */
+  int between_flagged;
+  char between_why[400];
   /* Sleep inside calls (the candidate's cpu worker only, sleep_limit_ms > 0): a call's wall time in which no thread
      of the sandbox ran or waited for a cpu, summed over the calls that spent most of their time so; the run ends
      (timeout) once the sum passes the limit, during the call that passes it. No cpu kernel sleeps; one that does
@@ -144,9 +148,12 @@ int worker_tids(worker_t *w, pid_t *tids, int cap);
    Looked at once per RUN; later calls return the same answer. */
 int worker_busy_after_return(worker_t *w);
 extern int busy_windows;
-/* 1 when the sandbox used cpu (more than KF_IDLE_CPU_NS) between the last call's return, once it was seen
-   idle, and now: work that went to sleep at return and woke up later. Its reading is also where the next
-   call's cpu accounting starts, so it is called right before every RUN. */
+/* Whether the sandbox used cpu (more than KF_IDLE_CPU_NS) between the last call's return, once it was seen idle, and
+   now: work that went to sleep at return and woke up later. 0: it did not. 1: a thread was started between calls
+   (started_between), or cpu was used that cannot be the last call's own last stretch: rejected. 2: cpu that can only
+   be that stretch, missed by the quiet reading (harness_worker.c, stretch_only): the coming call is flagged
+   (between_flagged; worker_busy_after_return answers 1 for it). Its reading is also where the next call's cpu
+   accounting starts, so it is called right before every RUN. */
 int worker_used_cpu_between_calls(worker_t *w, double *used_ms); /* how many times it had to watch for 20 ms (profile) */
 
 /* glue generated per signature */

@@ -40,7 +40,19 @@ void kfh_final_check(struct harness *h) {
   if (w->dead || h->plan.cuda || strcmp(h->verdict, "accepted") != 0) return;
   worker_quiet(w, 1000.0);
   double used;
-  if (!worker_used_cpu_between_calls(w, &used)) return;
+  int between = worker_used_cpu_between_calls(w, &used);
+  if (!between) return;
+  if (between == 2) {
+    /* Only the last call's own last stretch (stretch_only): one more flagged call, rejected only when
+       that puts the flagged calls past the judge's share. */
+    w->between_flagged = 0;
+    h->flagged_calls++;
+    if (!kfh_flagged_rejects(&h->plan, h->flagged_calls, h->runs)) return;
+    char m[600];
+    snprintf(m, sizeof m, "%s (%d of %d calls)", w->between_why, h->flagged_calls, h->runs);
+    kfh_fail(h, "work_after_return", "rejected", m);
+    return;
+  }
   char m[200];
   if (w->started_between)
     snprintf(m, sizeof m, "work went on after solution() returned (a thread was started after the last call)");
@@ -103,7 +115,8 @@ int kfh_timed_call(struct harness *h, worker_t *w, const case_desc *c, double *o
   kf_reply rep, run;
   kfh_args_for(h, c, NULL, a, 1);
   double used;
-  if (w == &h->cand && worker_used_cpu_between_calls(w, &used)) {
+  /* 2: flagged, the call goes on (worker_busy_after_return flags it after its reply). */
+  if (w == &h->cand && worker_used_cpu_between_calls(w, &used) == 1) {
     char m[400];
     if (w->started_between)
       snprintf(m, sizeof m, "work went on after solution() returned (a thread was started between calls)");

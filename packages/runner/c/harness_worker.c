@@ -397,11 +397,13 @@ static int descendants(pid_t root, pid_t *out, int cap) {
   return count;
 }
 
-/* Per-thread cpu times of one scan (optional). */
+/* Per-thread cpu times of one scan (optional), and how many times each thread has been given a cpu (schedstat's
+   third field; 0 where the kernel does not count it). */
 typedef struct {
   int n;
   pid_t tid[256];
   long long cpu[256];
+  long long ran[256];
 } thread_cpu;
 
 /* The last scan's time runnable but waiting for a cpu (ns, schedstat's second field), summed over the threads. */
@@ -463,11 +465,15 @@ static int scan_threads_each(pid_t root, long long *cpu_ns, pid_t *running_tids,
       close(fd);
       if (r > 0) {
         buf[r] = 0;
-        char *after = NULL;
-        long long c = strtoll(buf, &after, 10);
-        if (after) scan_wait_ns += strtoll(after, NULL, 10);
+        char *after = NULL, *third = NULL;
+        long long c = strtoll(buf, &after, 10), ran = 0;
+        if (after) {
+          scan_wait_ns += strtoll(after, &third, 10);
+          if (third) ran = strtoll(third, NULL, 10);
+        }
         if (each && each->n < 256) {
           each->tid[each->n] = (pid_t)atoi(e->d_name);
+          each->ran[each->n] = ran;
           each->cpu[each->n++] = c;
         }
       }
@@ -561,17 +567,31 @@ static int left_running(worker_t *w) {
 /* How long a call's work may take to go quiet after a flagged return before it counts as left running. */
 #define KF_SETTLE_MS 1000.0
 
-/* Waits until no thread of the sandbox is runnable (up to KF_SETTLE_MS). Only then are the cpu times exact:
-   the kernel folds a running thread's time since its last tick into its total when it next stops, so a
-   reading taken while a thread runs can be up to a tick short, and the time shows up later. 1 when quiet,
-   with the sandbox's cpu in *cpu_ns. */
-static int settle(worker_t *w, long long *cpu_ns) {
+/* A quiet reading is confirmed by a second one this long after it (ns): see settle. */
+#define KF_CONFIRM_NS 50000L
+
+/* Waits until no thread of the sandbox is runnable (up to KF_SETTLE_MS), and the reading holds. Only then are the cpu
+   times exact: the kernel folds a running thread's time since its last tick into its total when it next stops, so a
+   reading taken while a thread runs can be up to a tick short, and the time shows up later. "Not runnable" is not
+   yet "stopped": a thread that has just set itself asleep (state S) is still on its cpu until the scheduler switches
+   it out, and only then is its last stretch added. A reading taken in that moment (microseconds, longer when the
+   hypervisor stops the vcpu there) was short by most of a call (a 1.5 ms ReLU call), and the next call's reading
+   counted the difference as cpu used between calls: an honest kernel rejected (issue 31; bench/lag-window.c shows
+   the stretch arriving after a state read). So a quiet reading counts only when a second one, KF_CONFIRM_NS later,
+   finds nothing running and the same cpu. `seen`: a quiet reading already taken (-1: none). 1 when quiet, with the
+   sandbox's cpu in *cpu_ns (and scan_wait_ns, scan_nprocs, scan_clock_fails from the confirming scan). */
+static int settle(worker_t *w, long long *cpu_ns, long long seen) {
   double t0 = now_ms();
   pid_t tids[64];
+  long long prev = seen;
   for (;;) {
-    if (scan_threads(w->pid, cpu_ns, tids, 64) == 0) return 1;
+    long long c;
+    int running = scan_threads(w->pid, &c, tids, 64);
+    *cpu_ns = c; /* the last reading, whatever the answer (a cuda worker goes on with it) */
+    if (running == 0 && c == prev) return 1;
+    prev = running == 0 ? c : -1;
     if (now_ms() - t0 > KF_SETTLE_MS) return 0;
-    struct timespec ts = {0, 500000};
+    struct timespec ts = {0, running == 0 ? KF_CONFIRM_NS : 500000L};
     nanosleep(&ts, NULL);
   }
 }
@@ -662,9 +682,7 @@ static int busy_after_return(worker_t *w) {
                      "cpu in the %.0f ms after return)",
                      (double)(now - before) * 1e-6, 20.0);
   }
-  if (n == 0)
-    quiet = before;
-  else if (!settle(w, &quiet) && !w->cuda) {
+  if (!settle(w, &quiet, n == 0 ? before : -1) && !w->cuda) {
     /* (A cuda worker's runtime keeps threads of its own: it is held to the coarse rules only.) */
     snprintf(w->why, sizeof w->why, "work was still running %.0f ms after solution() returned",
              KF_SETTLE_MS + 20.0);
@@ -696,6 +714,7 @@ static int busy_after_return(worker_t *w) {
   w->idle_nthreads = idle.n;
   memcpy(w->idle_tids, idle.tid, sizeof(pid_t) * (size_t)idle.n);
   memcpy(w->idle_tcpu, idle.cpu, sizeof(long long) * (size_t)idle.n);
+  memcpy(w->idle_tran, idle.ran, sizeof(long long) * (size_t)idle.n);
   w->idle_cpu_ns = quiet;
   w->idle_nprocs = quiet_nprocs;
   w->idle_clock_fails = quiet_fails;
@@ -709,6 +728,12 @@ int worker_busy_after_return(worker_t *w) {
     w->after_done = 1;
     w->after_result = busy_after_return(w);
     w->call_cpu_known = 0;
+    /* cpu used before this call, between calls (worker_used_cpu_between_calls said 2): this call is flagged. */
+    if (w->between_flagged && w->after_result == 0) {
+      w->after_result = 1;
+      snprintf(w->why, sizeof w->why, "%s", w->between_why);
+    }
+    w->between_flagged = 0;
   }
   return w->after_result;
 }
@@ -751,6 +776,29 @@ static void between_detail(worker_t *w, const thread_cpu *now, long long used) {
   (void)used;
 }
 
+/* Whether cpu seen between calls can be nothing but the last call's own last stretch, which a quiet reading misses
+   when the hypervisor stops the vcpu of a thread on its way to sleep for longer than settle's confirmation (see
+   settle): every thread whose clock moved was there at the quiet reading and has not been given a cpu since (the
+   kernel's count of its turns on a cpu is unchanged: a thread that woke to work must have had one), the threads'
+   clocks account for all of the process's (no thread started and ended in between), and it is no more than the last
+   call lasted. Work by a thread that wakes between calls, however little, is never this. 0 where the kernel gives no
+   count of turns. */
+static int stretch_only(const worker_t *w, const thread_cpu *now, long long used) {
+  long long sum = 0;
+  int counted = 0;
+  for (int i = 0; i < now->n; i++) {
+    int j = 0;
+    while (j < w->idle_nthreads && w->idle_tids[j] != now->tid[i]) j++;
+    if (j == w->idle_nthreads) return 0;
+    long long d = now->cpu[i] - w->idle_tcpu[j];
+    sum += d;
+    if (now->ran[i] > 0) counted = 1;
+    if (d > 0 && now->ran[i] != w->idle_tran[j]) return 0;
+  }
+  if (!counted || used - sum > KF_IDLE_CPU_NS) return 0;
+  return (double)used <= w->call_ms * 1e6 + KF_IDLE_CPU_NS;
+}
+
 int worker_used_cpu_between_calls(worker_t *w, double *used_ms) {
   *used_ms = 0;
   long long cpu;
@@ -777,6 +825,16 @@ int worker_used_cpu_between_calls(worker_t *w, double *used_ms) {
   /* Idle team threads use nothing; work left running uses most of a core. */
   if (!w->cuda && used > KF_IDLE_CPU_NS) {
     between_detail(w, &each, used);
+    /* Possibly the last call's own last stretch (stretch_only): the coming call is flagged (its time counted as the
+       slowest sample, and against the share of flagged calls the judge allows), never silently timed. Anything
+       else is work after return: rejected at once. */
+    if (stretch_only(w, &each, used)) {
+      w->between_flagged = 1;
+      snprintf(w->between_why, sizeof w->between_why,
+               "work was still running after solution() returned (the sandbox used %.2f ms of cpu between calls%s)",
+               *used_ms, w->between_detail);
+      return 2;
+    }
     return 1;
   }
   if (!w->cuda) return 0;

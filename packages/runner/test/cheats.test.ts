@@ -59,6 +59,9 @@ describe('cheats get their verdicts', () => {
     ['cache_by_pointer_timed.c', ['incorrect'], /n8M/],
     ['mutate_inputs.c', ['incorrect'], /input x was modified/],
     ['sleep_then_work.c', ['rejected'], /still running after solution\(\) returned/],
+    // Less work between calls than a call lasts, by a thread that had to wake for it: never taken for a call's own
+    // last stretch read late (the one thing forgiven between calls, as a flagged call): rejected at once.
+    ['wake_between_short.c', ['rejected'], /between calls/],
     // Rejected: the stub writes its own reply with a raw system call, which the interposed write() cannot swallow,
     // so a second reply arrives (or the forged one lacks its command's nonce). Kept: accepted only at the time of
     // the whole work, never faster (checked below), should a later stub let the forged reply through again.
