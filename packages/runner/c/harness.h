@@ -151,7 +151,8 @@ extern int busy_windows;
 /* Whether the sandbox used cpu (more than KF_IDLE_CPU_NS) between the last call's return, once it was seen idle, and
    now: work that went to sleep at return and woke up later. 0: it did not. 1: a thread was started between calls
    (started_between), or cpu was used that cannot be the last call's own last stretch: rejected. 2: cpu that can only
-   be that stretch, missed by the quiet reading (harness_worker.c, stretch_only): the coming call is flagged
+   be that stretch, missed by the quiet reading (harness_worker.c, stretch_only), or two readings that did not find
+   the same processes and clocks, which cannot be compared: the coming call is flagged
    (between_flagged; worker_busy_after_return answers 1 for it). Its reading is also where the next call's cpu
    accounting starts, so it is called right before every RUN. */
 int worker_used_cpu_between_calls(worker_t *w, double *used_ms); /* how many times it had to watch for 20 ms (profile) */

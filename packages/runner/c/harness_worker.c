@@ -816,6 +816,17 @@ int worker_used_cpu_between_calls(worker_t *w, double *used_ms) {
   long long used = cpu - w->idle_cpu_ns;
   *used_ms = (double)used * 1e-6;
   w->started_between = 0;
+  /* The two readings did not find the same processes (a worker cannot start one: the seccomp filter) or could not
+     read the same cpu clocks: a reading missed part of the sandbox, and the two cannot be compared. The coming call is
+     flagged (never silently timed) and the harness goes on; a candidate cannot cause it, and were it on every call,
+     the share of flagged calls would reject it. */
+  if (!w->cuda && (scan_nprocs != w->idle_nprocs || scan_clock_fails != w->idle_clock_fails)) {
+    w->between_flagged = 1;
+    snprintf(w->between_why, sizeof w->between_why,
+             "the sandbox's cpu could not be compared between calls (processes %d then %d, unread clocks %d then %d)",
+             w->idle_nprocs, scan_nprocs, w->idle_clock_fails, scan_clock_fails);
+    return 2;
+  }
   for (int i = 0; i < each.n && !w->cuda; i++) {
     int seen = 0;
     for (int j = 0; j < w->idle_nthreads && !seen; j++) seen = w->idle_tids[j] == each.tid[i];
