@@ -207,3 +207,47 @@ test('a heartbeat with a bad progress gets a 422 that says which field, and chan
   }
   expect((await progress(s.id)).evaluation).toEqual(good);
 });
+
+test("a runner's waits (the timing lock, then quiet) are stored with their start, holder and bound; older reports still do", async () => {
+  const s = await createReluSession(app, user, 'waits', 1);
+  await waitForQueuedAttempt(app, s.id, 1);
+  const job = await claimFor(s.id);
+  // An older runner's report, without a wait: taken as before.
+  const checking = { stage: 'correctness', case_index: 5, case_count: 5, samples: 0 };
+  expect((await beat(job, { progress: checking })).status).toBe(200);
+  expect((await progress(s.id)).evaluation).toEqual(checking);
+
+  const since = new Date(Date.now() - 45_000).toISOString();
+  const until = new Date(Date.now() + 20_000).toISOString();
+  const lock = {
+    stage: 'lock',
+    case_index: 0,
+    case_count: 2,
+    samples: 0,
+    wait: { since, max_seconds: 120, holder: 'held by a ranked evaluation, timing case 2 of 5', holder_until: until },
+  };
+  expect((await beat(job, { progress: lock })).status).toBe(200);
+  expect((await progress(s.id)).evaluation).toEqual(lock);
+  const quiet = {
+    stage: 'quiet',
+    case_index: 0,
+    case_count: 0,
+    samples: 0,
+    wait: { since, max_seconds: 60, busy_cores: 1.6, cores: 2, quiet_below: 0.5 },
+  };
+  expect((await beat(job, { progress: quiet })).status).toBe(200);
+  expect((await progress(s.id)).evaluation).toEqual(quiet);
+
+  // A wait that is not one is refused, naming the field, and changes nothing.
+  for (const [wait, field] of [
+    [{ ...quiet.wait, max_seconds: -1 }, 'max_seconds'],
+    [{ ...quiet.wait, busy_cores: 'many' }, 'busy_cores'],
+    [{ ...lock.wait, holder: 'x'.repeat(201) }, 'holder'],
+    [{ max_seconds: 60 }, 'since'],
+  ] as const) {
+    const r = await beat(job, { progress: { ...quiet, wait } });
+    expect(r.status, JSON.stringify(wait)).toBe(422);
+    expect(r.body.detail?.[0]?.loc.at(-1)).toBe(field);
+  }
+  expect((await progress(s.id)).evaluation).toEqual(quiet);
+});
