@@ -1,6 +1,6 @@
 // Issue 35 item 3 in real Chromium against the real server: a submission's page says why it has no verdict yet, as a
-// session's does: its place in the device's queue, what its runner reports now, and why it waits again after a try
-// ended without a result. A stand-in runner (the runner API, over HTTP) holds the jobs, so every wait is made on cue.
+// session's does: its place in the device's queue, what its runner reports now (its waits for the timing lock and
+// for quiet included, with their cause and estimate), and why it waits again after a try ended without a result. A stand-in runner (the runner API, over HTTP) holds the jobs, so every wait is made on cue.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, openPage, startHarness } from './harness';
 
@@ -33,7 +33,7 @@ afterAll(async () => {
 });
 
 describe('waits explained on submissions', () => {
-  it('names the queue place, the runner’s stage and a retry’s cause, live', async () => {
+  it('names the queue place, the runner’s stage, its lock and quiet waits and a retry’s cause, live', async () => {
     const device = {
       id: 'cpu-waits',
       kind: 'cpu',
@@ -69,6 +69,52 @@ describe('waits explained on submissions', () => {
     });
     expect(beat.status).toBe(200);
     await wait.getByText(/^Evaluating: Checking case 2 of 5 · \d+ s so far\./).waitFor();
+
+    // The runner's own waits, each with its cause and an estimate: the timing lock (what holds it, for about how
+    // long), then quiet (the busy cores seen, the longest it waits).
+    const since = new Date(Date.now() - 30_000).toISOString();
+    const lock = await runner(`jobs/${job.job_id}/heartbeat`, {
+      runner_id: runnerId,
+      lease_token: job.lease_token,
+      progress: {
+        stage: 'lock',
+        case_index: 0,
+        case_count: 2,
+        samples: 0,
+        wait: {
+          since,
+          max_seconds: 120,
+          holder: 'held by a ranked evaluation, timing case 2 of 5',
+          holder_until: new Date(Date.now() + 600_000).toISOString(),
+        },
+      },
+    });
+    expect(lock.status).toBe(200);
+    await wait
+      .getByText(
+        /^Evaluating: Waiting for the timing lock \(one evaluation is timed at a time on this machine\): held by a ranked evaluation, timing case 2 of 5, about (9|10) min \d\d s more · waiting \d+ s, at most 2 min 00 s, then it is timed anyway · \d+ s so far/,
+      )
+      .waitFor();
+    const quiet = await runner(`jobs/${job.job_id}/heartbeat`, {
+      runner_id: runnerId,
+      lease_token: job.lease_token,
+      progress: {
+        stage: 'quiet',
+        case_index: 0,
+        case_count: 0,
+        samples: 0,
+        wait: { since, max_seconds: 60, busy_cores: 1.6, cores: 2, quiet_below: 0.5 },
+      },
+    });
+    expect(quiet.status).toBe(200);
+    await wait
+      .getByText(
+        /^Evaluating: Waiting for the machine to quiet before timing again: other work keeps 1\.6 of 2 cores busy \(quiet is under 0\.5\) · waiting \d+ s, at most 1 min 00 s, then it is timed anyway and flagged · \d+ s so far/,
+      )
+      .waitFor();
+    // The waited time is counted from the runner's start of the wait (30 s before it was reported), not from the report.
+    const shown = (await wait.textContent()) ?? '';
+    expect(Number(/waiting (\d+) s/.exec(shown)?.[1])).toBeGreaterThanOrEqual(30);
 
     // A try that ends without a result: the submission waits again, and its page says why.
     const failed = await runner(`jobs/${job.job_id}/result`, {

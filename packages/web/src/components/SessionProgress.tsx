@@ -75,7 +75,8 @@ export function evaluationText(
 
 /**
  * The current attempt's phase in words. While its job waits in a queue (the report says so), it is waiting, not
- * compiling, checking and timing: "#7 is waiting for a runner" beside "Waiting: next in line, 1 running".
+ * compiling, checking and timing: "#7 is waiting for a runner" beside "Waiting: next in line, 1 running"; likewise
+ * while its runner waits for the timing lock or for quiet.
  */
 export function phaseLabel(
   report: TimedProgress | undefined,
@@ -83,6 +84,10 @@ export function phaseLabel(
 ): string {
   if (report?.queue && report.attempt_id === current.id && report.phase === current.status)
     return report.queue.job === 'evaluate' ? 'waiting for a runner' : 'waiting for an agent';
+  // Its runner waits inside the evaluation: for the device's timing lock, or for the machine to quiet (issue 35).
+  const stage = evaluationText(report, current) !== null ? report?.evaluation?.stage : undefined;
+  if (stage === 'lock') return 'waiting for the timing lock';
+  if (stage === 'quiet') return 'waiting for the machine to quiet';
   return PHASES.find((p) => p.status === current.status)?.label ?? current.status;
 }
 
