@@ -141,6 +141,51 @@ describe('sessions watch screen', () => {
       },
     });
     await eventually(() => expect(view.lastFrame()).toContain('#3 Checking case 12 of 30'));
+    // The runner's waits inside the evaluation, with their cause and estimate (issue 35 item 3).
+    const since = new Date(Date.now() - 30_000).toISOString();
+    events.push({
+      type: 'progress',
+      progress: {
+        ...report,
+        queue: null,
+        phase_elapsed_seconds: 67,
+        estimate_seconds: 0,
+        evaluation: {
+          stage: 'lock',
+          case_index: 0,
+          case_count: 2,
+          samples: 0,
+          wait: { since, max_seconds: 120, holder: 'held by a ranked evaluation, timing case 2 of 5' },
+        },
+      },
+    });
+    const flat = () => (view.lastFrame() ?? '').replace(/\s+/g, ' ');
+    await eventually(() =>
+      expect(flat()).toMatch(
+        /#3 Waiting for the timing lock \(one evaluation is timed at a time on this machine\): held by a ranked evaluation, timing case 2 of 5 · waiting \d+ s, at most 2 min 00 s, then it is timed anyway/,
+      ),
+    );
+    events.push({
+      type: 'progress',
+      progress: {
+        ...report,
+        queue: null,
+        phase_elapsed_seconds: 67,
+        estimate_seconds: 0,
+        evaluation: {
+          stage: 'quiet',
+          case_index: 0,
+          case_count: 0,
+          samples: 0,
+          wait: { since, max_seconds: 60, busy_cores: 1.6, cores: 2, quiet_below: 0.5 },
+        },
+      },
+    });
+    await eventually(() =>
+      expect(flat()).toContain(
+        '#3 Waiting for the machine to quiet before timing again: other work keeps 1.6 of 2 cores busy (quiet is under 0.5)',
+      ),
+    );
     // The attempt moves on before the next poll: the stale report is not shown.
     events.push({
       type: 'attempt.updated',
