@@ -1,8 +1,12 @@
 // The standalone runner against a local server that speaks the runner API, including a server restart.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import type { EvaluationJobPayload, RunnerResultRequest } from '@kernelforge/sdk';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startRunnerLoop } from '../src/index.js';
+import { timingLockPath } from '../src/sandbox/timing-lock.js';
 import { catalogue, cpuDevice, fixture, payload, workDir } from './helpers.js';
 
 interface Fake {
@@ -14,11 +18,16 @@ interface Fake {
   stages: string[];
   registrations: number;
   runners: Set<string>;
+  /** An older server's: progress of a stage it does not know is refused (422), counted here. */
+  refused: number;
+  /** Heartbeats without a progress taken after a refusal. */
+  bareAfterRefusal: number;
 }
 
 const TOKEN = 'runner-secret-token';
 
-function fakeServer(port: number, jobs: Fake['jobs'], results: Fake['results']): Promise<Fake> {
+/** `older`: a server from before the lock and quiet stages (issue 35), which refuses them with a 422. */
+function fakeServer(port: number, jobs: Fake['jobs'], results: Fake['results'], older = false): Promise<Fake> {
   const fake: Fake = {
     server: undefined as unknown as Server,
     jobs,
@@ -27,6 +36,8 @@ function fakeServer(port: number, jobs: Fake['jobs'], results: Fake['results']):
     stages: [],
     registrations: 0,
     runners: new Set(),
+    refused: 0,
+    bareAfterRefusal: 0,
   };
   const body = (req: IncomingMessage) =>
     // biome-ignore lint/suspicious/noExplicitAny: the fake server reads loosely shaped JSON bodies
@@ -68,6 +79,13 @@ function fakeServer(port: number, jobs: Fake['jobs'], results: Fake['results']):
     }
     const hb = /^\/api\/v1\/runner\/jobs\/([^/]+)\/heartbeat$/.exec(url);
     if (hb) {
+      if (older && b?.progress && !['compiling', 'correctness', 'timing'].includes(b.progress.stage)) {
+        fake.refused++;
+        return send(res, 422, {
+          detail: [{ loc: ['body', 'progress', 'stage'], msg: 'Invalid enum value', type: 'x' }],
+        });
+      }
+      if (!b?.progress && fake.refused > 0) fake.bareAfterRefusal++;
       fake.heartbeats++;
       if (b?.progress?.stage) fake.stages.push(b.progress.stage);
       return send(res, 200, { lease_expires_at: new Date(Date.now() + 30_000).toISOString() });
@@ -120,7 +138,8 @@ describe('kforge-runner loop', () => {
     // The heartbeats carried the evaluation's progress, in order, from compiling on.
     expect(fake.stages[0]).toBe('compiling');
     expect(fake.stages).toContain('timing');
-    const order = ['compiling', 'correctness', 'timing'];
+    // A wait for the timing lock (another lane's timing) comes between the checks and the timing.
+    const order = ['compiling', 'correctness', 'lock', 'timing'];
     for (let i = 1; i < fake.stages.length; i++)
       if (fake.stages[i] !== 'compiling')
         expect(order.indexOf(fake.stages[i] as string)).toBeGreaterThanOrEqual(
@@ -142,6 +161,55 @@ describe('kforge-runner loop', () => {
     fake.server.closeAllConnections();
     await new Promise<void>((r) => fake.server.close(() => r()));
   }, 120_000);
+
+  it('keeps its lease on a server that predates the lock stage: a refused progress is beaten again without it', async () => {
+    // The device's lock, held by another timing in a lock folder of this test's own, so the harness reports `lock`.
+    const before = process.env.KFORGE_TIMING_LOCK_DIR;
+    process.env.KFORGE_TIMING_LOCK_DIR = mkdtempSync(join(workDir, 'lock-'));
+    const other = spawn(
+      'python3',
+      [
+        '-c',
+        'import fcntl,sys,time\nf=open(sys.argv[1],"a")\nfcntl.flock(f,fcntl.LOCK_EX)\nprint("held",flush=True)\ntime.sleep(300)',
+        timingLockPath(cpuDevice().id),
+      ],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    const results = new Map<string, RunnerResultRequest>();
+    const fake = await fakeServer(
+      0,
+      [{ id: 'job-old', payload: payload('19_ReLU', fixture('./candidates/relu_omp.c')) }],
+      results,
+      true,
+    );
+    try {
+      await new Promise<void>((resolve) => other.stdout?.once('data', () => resolve()));
+      const port = (fake.server.address() as { port: number }).port;
+      const loop = startRunnerLoop({
+        serverUrl: `http://127.0.0.1:${port}`,
+        token: TOKEN,
+        devices: [cpuDevice()],
+        problems: catalogue,
+        workDir,
+        claimWaitMs: 200,
+        timing: 'quick',
+        log: () => {},
+      });
+      stops.push(() => loop.stop());
+      // Refused, then kept by a beat without the progress; then the other timing ends.
+      expect(await until(() => fake.refused > 0 && fake.bareAfterRefusal > 0, 60_000)).toBe(true);
+      other.kill('SIGKILL');
+      expect(await until(() => results.has('job-old'), 120_000)).toBe(true);
+      expect(results.get('job-old')?.evaluation_state?.verdict).toBe('accepted');
+      await loop.stop();
+    } finally {
+      other.kill('SIGKILL');
+      fake.server.closeAllConnections();
+      await new Promise<void>((r) => fake.server.close(() => r()));
+      if (before === undefined) delete process.env.KFORGE_TIMING_LOCK_DIR;
+      else process.env.KFORGE_TIMING_LOCK_DIR = before;
+    }
+  }, 240_000);
 
   it('reports an infrastructure error for a problem it does not know', async () => {
     const results = new Map<string, RunnerResultRequest>();

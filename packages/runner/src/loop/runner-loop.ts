@@ -216,6 +216,9 @@ class StandaloneRunner {
     } catch (e) {
       // 409: another runner owns the job now; our result would be refused, so stop working on it.
       if (e instanceof ApiError && (e.status === 409 || e.status === 404)) return false;
+      // 422 on a progress: a server older than it (the lock and quiet stages, issue 35) refuses it; the lease is
+      // still kept, by a beat without it.
+      if (e instanceof ApiError && e.status === 422 && progress) return this.heartbeat(job);
       // Keep evaluating: the lease outlives a few missed beats, and the next one may reach another replica.
       const every = Math.max(1, this.heartbeatSeconds) * 1000;
       this.log(
