@@ -248,6 +248,46 @@ describe('submit --wait screen', () => {
     expect(view.lastFrame()).toContain('19_ReLU on cpu-x86_64 · queued · 0s');
     updates.push(submission({ status: 'evaluating' }));
     await eventually(() => expect(view.lastFrame()).toContain('· evaluating ·'));
+    // Why it has no verdict yet, as the web's submission page says it: the queue, then the runner's waits.
+    const pending = {
+      phase: 'queued' as const,
+      queue: { job: 'evaluate' as const, ahead: 2, running: 1 },
+      phase_elapsed_seconds: null,
+      estimate_seconds: null,
+      typical_seconds: null,
+      evaluation: null,
+      notice: null,
+    };
+    updates.push({ ...submission({ status: 'queued' }), progress: pending });
+    await eventually(() =>
+      expect(view.lastFrame()).toContain(
+        'Waiting for a runner on cpu-x86_64: 2 evaluations ahead of it, 1 running now',
+      ),
+    );
+    updates.push({
+      ...submission({ status: 'evaluating' }),
+      progress: {
+        ...pending,
+        phase: 'evaluating',
+        queue: null,
+        evaluation: {
+          stage: 'lock',
+          case_index: 0,
+          case_count: 2,
+          samples: 0,
+          wait: {
+            since: new Date().toISOString(),
+            max_seconds: 120,
+            holder: 'held by a ranked evaluation, timing case 2 of 5',
+          },
+        },
+      },
+    });
+    await eventually(() =>
+      expect((view.lastFrame() ?? '').replace(/\s+/g, ' ')).toContain(
+        'Waiting for the timing lock (one evaluation is timed at a time on this machine): held by a ranked evaluation, timing case 2 of 5',
+      ),
+    );
     updates.push(
       submission({
         status: 'completed',

@@ -3,7 +3,7 @@ import type { Submission, SubmissionDetail } from '@kernelforge/sdk';
 import { Box, Text, useApp } from 'ink';
 import { useEffect, useRef, useState } from 'react';
 import { formatDuration, formatMs, formatSpeedup } from '../output/format.js';
-import { isAccepted, isSubmissionDone } from '../watch/submission.js';
+import { type FollowedSubmission, isAccepted, isSubmissionDone, submissionWaitLine } from '../watch/submission.js';
 
 export interface SubmissionResult {
   submission: SubmissionDetail;
@@ -11,7 +11,7 @@ export interface SubmissionResult {
 
 export interface SubmissionProgressProps {
   initial: Submission;
-  updates: AsyncIterable<SubmissionDetail>;
+  updates: AsyncIterable<FollowedSubmission>;
   /** The clock, injectable for tests. */
   now?: () => number;
   /** How often the elapsed time redraws (default 100 ms; 0 turns the ticker off). */
@@ -30,7 +30,7 @@ export function SubmissionProgress({
   onExit,
 }: SubmissionProgressProps) {
   const { exit } = useApp();
-  const [submission, setSubmission] = useState<Submission | SubmissionDetail>(initial);
+  const [submission, setSubmission] = useState<Submission | FollowedSubmission>(initial);
   const [tick, setTick] = useState(0);
   const started = useRef(now());
 
@@ -69,10 +69,15 @@ export function SubmissionProgress({
   const elapsed = formatDuration(now() - started.current);
   const where = `${submission.problem_name} on ${submission.device}`;
   if (!isSubmissionDone(submission)) {
+    // Why it has no verdict yet: its place in the queue, or what its runner does (its waits named).
+    const wait = 'progress' in submission ? submissionWaitLine(submission) : undefined;
     return (
-      <Text>
-        <Text color="cyan">{SPINNER[tick % SPINNER.length]}</Text> {where} · {submission.status} · {elapsed}
-      </Text>
+      <Box flexDirection="column">
+        <Text>
+          <Text color="cyan">{SPINNER[tick % SPINNER.length]}</Text> {where} · {submission.status} · {elapsed}
+        </Text>
+        {wait ? <Text dimColor>{wait}</Text> : null}
+      </Box>
     );
   }
   if (isAccepted(submission)) {

@@ -12,7 +12,7 @@ import { ExitCode } from '../../core/exit-codes.js';
 import { defaultDevice } from '../../internal/devices.js';
 import { readStdin } from '../../internal/prompt.js';
 import { formatMs, formatSpeedup } from '../../output/format.js';
-import { isAccepted, isSubmissionDone, pollSubmission } from '../../watch/submission.js';
+import { isAccepted, isSubmissionDone, pollSubmission, submissionWaitLine } from '../../watch/submission.js';
 
 interface SubmitOptions {
   device?: string;
@@ -165,9 +165,15 @@ async function submit(
             ? `Test run ${created.id} (not ranked); waiting for the verdict...`
             : `Submitted ${created.id}; waiting for the verdict...`,
         );
+      let lastWait = '';
       for await (const update of updates) {
         if (!output.json && update.status !== last) output.info(`${update.status}`);
         last = update.status;
+        // Why it waits, said again when its words change (not for each second waited or sample taken).
+        const wait = submissionWaitLine(update);
+        const key = wait?.replace(/\d+(\.\d+)?/g, '#') ?? '';
+        if (!output.json && wait && key !== lastWait) output.info(wait);
+        lastWait = key;
         final = update;
       }
     }
