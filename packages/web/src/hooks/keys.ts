@@ -23,6 +23,7 @@ export const keys = {
   submissionProgress: (id: string) => ['submission-progress', id] as const,
   mySubmissions: 'my-submissions',
   mySubmissionsOn: (problem: string) => ['my-submissions', problem] as const,
+  myTestRuns: 'my-test-runs',
   tokens: 'tokens',
   outbox: 'outbox',
   notices: 'notices',

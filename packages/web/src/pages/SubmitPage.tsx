@@ -1,5 +1,6 @@
 // `/kernels/submit` ('Submit a solution'): problem, device, language, source; follows the evaluation to its verdict.
-// "Run tests" evaluates the same source in benchmark mode (public inputs) and shows its result: never ranked.
+// "Run tests" evaluates the same source in benchmark mode (public inputs) and shows its result: never ranked; the
+// user's test runs are listed apart from their submissions ("Your test runs").
 // A pytorch problem takes `pytorch` only, and its editor starts from the reference renamed to ModelNew.
 import { type Language, modelNewTemplate, type Problem } from '@kernelforge/sdk';
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
@@ -11,6 +12,7 @@ import { Card } from '../components/Card';
 import { DeviceSelect } from '../components/DeviceSelect';
 import { HowToAnswer } from '../components/HowToAnswer';
 import { MySubmissionsTable } from '../components/MySubmissions';
+import { MyTestRunsTable } from '../components/MyTestRuns';
 import { SelectField } from '../components/fields';
 import { PageHeader } from '../components/PageHeader';
 import { ProblemSummary } from '../components/ProblemPicker';
@@ -19,7 +21,7 @@ import { SourceEditor } from '../components/SourceEditor';
 import { SubmissionResult } from '../components/SubmissionResult';
 import { useAction } from '../hooks/useAction';
 import { useDevices } from '../hooks/useDevices';
-import { useCreateSubmission, useMySubmissions, useRunTests } from '../hooks/useMySubmissions';
+import { useCreateSubmission, useMySubmissions, useMyTestRuns, useRunTests } from '../hooks/useMySubmissions';
 import { useProblems } from '../hooks/useProblems';
 import { useSubmission } from '../hooks/useSubmission';
 import { problemLabel } from '../lib/problemName';
@@ -78,6 +80,24 @@ function MySubmissions() {
               emptyAction={{ label: 'Write your solution', focus: 'submit-source' }}
             />
           )}
+        </QueryState>
+      </Card>
+    </section>
+  );
+}
+
+/** Beside "Your submissions", never mixed into them: the test runs, each marked as not ranked. */
+function MyTestRuns() {
+  const { data, error } = useMyTestRuns();
+  return (
+    <section aria-label="Your test runs" className="mt-8">
+      <h2 className="mb-1 text-lg font-semibold text-slate-900 dark:text-white">Your test runs</h2>
+      <p className="mb-3 text-sm text-slate-600 dark:text-slate-300">
+        Run tests results: checked and timed on public inputs, never ranked and never on a leaderboard.
+      </p>
+      <Card>
+        <QueryState data={data} error={error} label="Loading your test runs…">
+          {(page) => <MyTestRunsTable runs={page.data} total={page.count} />}
         </QueryState>
       </Card>
     </section>
@@ -226,6 +246,7 @@ export default function SubmitPage() {
       </form>
       {followed ? <FollowedSubmission key={followed.id} id={followed.id} test={followed.test} /> : null}
       <MySubmissions />
+      <MyTestRuns />
     </>
   );
 }
