@@ -16,6 +16,7 @@ import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { SessionWatch, type WatchResult } from '../src/ui/SessionWatch.js';
 import { SubmissionProgress, type SubmissionResult } from '../src/ui/SubmissionProgress.js';
 import { initialWatchState, type WatchEvent } from '../src/watch/session-state.js';
+import type { FollowedSubmission } from '../src/watch/submission.js';
 import {
   attempt,
   Channel,
@@ -239,7 +240,7 @@ describe('sessions watch screen', () => {
 
 describe('submit --wait screen', () => {
   test('shows the status while it is evaluated, then the verdict, time, speedup and rank', async () => {
-    const updates = new Channel<SubmissionDetail>();
+    const updates = new Channel<FollowedSubmission>();
     const onExit = vi.fn<(result: SubmissionResult) => void>();
     const view = render(
       <SubmissionProgress initial={queuedSubmission()} updates={updates} tickMs={0} now={() => 0} onExit={onExit} />,
