@@ -16,6 +16,12 @@ export class NotFoundError extends DomainError {}
 /** The thing is in a state that does not allow the move (409). */
 export class ConflictError extends DomainError {}
 
+/** The caller may not do this (a confirmation link of another account) (403). */
+export class ForbiddenError extends DomainError {}
+
+/** Refused as asked (a wrong current password, a used link): the detail says what to do instead (400). */
+export class RefusedError extends DomainError {}
+
 /** A limit is reached (daily quota, sign-in throttle): try again after `retryAfterSeconds` (429, `Retry-After`). */
 export class LimitError extends DomainError {
   constructor(

@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ValidationIssue } from '@kernelforge/sdk';
-import { ConflictError, DomainError, InvalidInputError, LimitError, NotFoundError } from '../errors.js';
+import { ConflictError, DomainError, ForbiddenError, InvalidInputError, LimitError, NotFoundError } from '../errors.js';
 import type { Logger } from '../log.js';
 
 export class HttpError extends Error {
@@ -33,6 +33,7 @@ export function httpErrorOf(err: DomainError): HttpError {
   if (err instanceof InvalidInputError) return new ValidationError(err.issues);
   if (err instanceof NotFoundError) return new HttpError(404, err.detail);
   if (err instanceof ConflictError) return new HttpError(409, err.detail);
+  if (err instanceof ForbiddenError) return new HttpError(403, err.detail);
   if (err instanceof LimitError)
     return new HttpError(429, err.detail, { 'Retry-After': String(err.retryAfterSeconds) });
   return new HttpError(400, err.detail);

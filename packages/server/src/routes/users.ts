@@ -24,6 +24,7 @@ import { routeTable } from '../http/route.js';
 import { noticesFor } from '../services/notices.js';
 import { createSigninThrottle } from '../auth/throttle.js';
 import { clientIp } from '../http/rate-limit.js';
+import { MailDeliveryError } from '../mail/mailer.js';
 import { confirmEmailChange, deleteAccount, requestEmailChange, setPassword } from '../services/account.js';
 
 const UserList = listOf(User);
@@ -114,7 +115,15 @@ export function mountUserRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       response: Message,
       errors: [400, 403, 422, 429, 502],
     },
-    async (c, { body }) => requestEmailChange(ctx, guesses, caller(c), body),
+    async (c, { body }) => {
+      try {
+        return await requestEmailChange(ctx, guesses, caller(c), body);
+      } catch (err) {
+        // A refusing SMTP server: 502, so the caller knows the link never left (as routes/auth.ts answers).
+        if (err instanceof MailDeliveryError) throw new HttpError(502, err.message);
+        throw err;
+      }
+    },
   );
 
   route(

@@ -6,9 +6,8 @@ import { hashPassword, verifyPassword } from '../auth/password.js';
 import type { SigninThrottle } from '../auth/throttle.js';
 import { findUserById, normalizeEmail, type UserRecord } from '../auth/users.js';
 import type { AppContext } from '../context.js';
-import { HttpError, ValidationError } from '../http/errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, RefusedError, invalidInput } from '../errors.js';
 import { cancelOwnerJobs } from '../jobs/queue.js';
-import { type Mail, MailDeliveryError } from '../mail/mailer.js';
 import { confirmEmailChangeMail, confirmEmailUrl, emailChangedMail } from '../mail/templates.js';
 
 export const WRONG_PASSWORD = 'Your current password is not right: type the password you sign in with';
@@ -23,9 +22,8 @@ export const CANCELLED_BY_DELETION = 'cancelled: its owner deleted their account
 
 async function ownRecord(ctx: AppContext, userId: string): Promise<UserRecord> {
   const user = await findUserById(ctx.db, userId);
-  // Deleted between the guard's read and this one.
-  if (!user || !user.is_active)
-    throw new HttpError(401, 'Could not validate credentials', { 'WWW-Authenticate': 'Bearer' });
+  // Deleted or deactivated between the guard's read and this one.
+  if (!user || !user.is_active) throw new NotFoundError('User not found');
   return user;
 }
 
@@ -41,11 +39,11 @@ async function checkCurrentPassword(
   address: string,
 ): Promise<void> {
   if (user.hashed_password === null) return;
-  if (!given) throw new ValidationError([{ loc: ['body', 'current_password'], msg: NEED_PASSWORD, type: 'missing' }]);
+  if (!given) throw invalidInput(['body', 'current_password'], NEED_PASSWORD);
   await throttle.before(user.email, address);
   if (!(await verifyPassword(given, user.hashed_password))) {
     throttle.failed(user.email, address);
-    throw new HttpError(400, WRONG_PASSWORD);
+    throw new RefusedError(WRONG_PASSWORD);
   }
   throttle.succeeded(user.email, address);
 }
@@ -89,10 +87,11 @@ export async function requestEmailChange(
   const user = await ownRecord(ctx, caller.userId);
   const next = normalizeEmail(body.new_email);
   if (next === user.email)
-    throw new HttpError(400, `${next} is already your address: type the new address you want to use`);
+    throw new RefusedError(`${next} is already your address: type the new address you want to use`);
   await checkCurrentPassword(user, body.current_password, throttle, caller.address);
   const token = await issueOneTimeToken(ctx.db, 'email_change', next, { user_id: user.id });
-  await send(ctx, confirmEmailChangeMail(next, confirmEmailUrl(ctx.config.publicUrl, token)));
+  // A refusing SMTP server throws MailDeliveryError: the route answers 502, so the caller knows the link never left.
+  await ctx.mailer.send(confirmEmailChangeMail(next, confirmEmailUrl(ctx.config.publicUrl, token)));
   return {
     message: `A confirmation link is on its way to ${next}: open it while signed in as yourself to make the change (it expires in 15 minutes). Until then your address stays ${user.email}.`,
   };
@@ -110,18 +109,17 @@ export async function confirmEmailChange(
   const user = await ownRecord(ctx, userId);
   const result = await ctx.db.transaction(async (tx) => {
     const used = await consumeOneTimeToken(tx, 'email_change', token);
-    if (!used) throw new HttpError(400, INVALID_CONFIRMATION);
+    if (!used) throw new RefusedError(INVALID_CONFIRMATION);
     if (used.payload.user_id !== user.id)
-      throw new HttpError(
-        403,
+      throw new ForbiddenError(
         'This confirmation link belongs to another account: sign out, then sign in as the account that asked for it and open the link again',
       );
     const taken = await tx.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [used.email]);
-    if (taken.length > 0 && taken[0]?.id !== user.id) throw new HttpError(409, ADDRESS_TAKEN);
+    if (taken.length > 0 && taken[0]?.id !== user.id) throw new ConflictError(ADDRESS_TAKEN);
     try {
       await tx.query('UPDATE users SET email = $2, updated_at = now() WHERE id = $1', [user.id, used.email]);
     } catch (err) {
-      if ((err as { code?: string }).code === '23505') throw new HttpError(409, ADDRESS_TAKEN);
+      if ((err as { code?: string }).code === '23505') throw new ConflictError(ADDRESS_TAKEN);
       throw err;
     }
     // A sign-in link still open for the old address would now make a new account there; a second change link would
@@ -153,13 +151,7 @@ export async function deleteAccount(
   const user = await ownRecord(ctx, caller.userId);
   const typed = body.confirm.trim().toLowerCase();
   if (typed !== 'delete' && normalizeEmail(typed) !== user.email)
-    throw new ValidationError([
-      {
-        loc: ['body', 'confirm'],
-        msg: `Type your email address (${user.email}) or the word delete to confirm`,
-        type: 'value_error',
-      },
-    ]);
+    throw invalidInput(['body', 'confirm'], `Type your email address (${user.email}) or the word delete to confirm`);
   await checkCurrentPassword(user, body.current_password, throttle, caller.address);
   await ctx.db.transaction(async (tx) => {
     if (user.is_superuser) {
@@ -168,7 +160,7 @@ export async function deleteAccount(
         'SELECT id FROM users WHERE is_superuser AND is_active AND id <> $1 FOR UPDATE',
         [user.id],
       );
-      if (others.length === 0) throw new HttpError(409, LAST_SUPERUSER);
+      if (others.length === 0) throw new ConflictError(LAST_SUPERUSER);
     }
     await cancelOwnerJobs(tx, user.id, CANCELLED_BY_DELETION);
     await tx.query("DELETE FROM one_time_tokens WHERE email = $1 OR payload->>'user_id' = $2", [user.email, user.id]);
@@ -180,14 +172,4 @@ export async function deleteAccount(
     );
     await tx.query('DELETE FROM users WHERE id = $1', [user.id]);
   });
-}
-
-/** A refusing SMTP server is the request's 502, so the caller knows the link never left (as routes/auth.ts does). */
-async function send(ctx: AppContext, mail: Mail): Promise<void> {
-  try {
-    await ctx.mailer.send(mail);
-  } catch (err) {
-    if (err instanceof MailDeliveryError) throw new HttpError(502, err.message);
-    throw err;
-  }
 }
