@@ -117,11 +117,20 @@ describe('result mail through the outbox', () => {
       app.request('/api/v1/users/me', { method: 'PATCH', token: user.token, json: { mail_results: false } }),
     );
     expect(off).toMatchObject({ status: 200, body: { display_name: 'Quiet one', mail_results: false } });
+    const read = await json<User>(app.request('/auth/users/me', { token: user.token }));
+    expect(read.body.mail_results).toBe(false);
     const id = await submitAndFinish(app, runnerId, user, fakeState('ranked', 1));
     await mailResult(app.ctx, id);
     expect(await mailsTo(app, user.user.email)).toEqual([]);
+    // Turned on again, a result that finished while it was off is not mailed later.
+    const on = await json<User>(
+      app.request('/api/v1/users/me', { method: 'PATCH', token: user.token, json: { mail_results: true } }),
+    );
+    expect(on.body.mail_results).toBe(true);
+    await mailResult(app.ctx, id);
+    expect(await mailsTo(app, user.user.email)).toEqual([]);
     const me = await json<User>(app.request('/auth/users/me', { token: user.token }));
-    expect(me.body.mail_results).toBe(false);
+    expect(me.body).toMatchObject({ display_name: 'Quiet one', mail_results: true });
   });
 });
 

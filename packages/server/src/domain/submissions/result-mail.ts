@@ -1,8 +1,9 @@
 // The mail a ranked submission's owner gets when it finishes (its verdict, figure and link) or is flagged for review
 // (the reasons, and what happens next) (issue 35 item 4): sent through the one mail path (SMTP when configured, the
 // outbox otherwise) after the result is written, never for test runs, never to a user who turned it off on /account
-// (users.mail_results), and each at most once per submission (submissions.finish_mailed_at, flag_mailed_at, claimed
-// before sending). A mail that cannot be sent is logged; the result it tells of is written already.
+// (users.mail_results), and each at most once per submission (submissions.finish_mailed_at, flag_mailed_at: claimed
+// before sending, or set without sending while the owner has it off). A mail that cannot be sent is logged; the
+// result it tells of is written already.
 import type { AppContext } from '../../context.js';
 
 interface Row {
@@ -39,26 +40,28 @@ const NEXT =
  */
 export async function mailResult(ctx: AppContext, submissionId: string): Promise<void> {
   try {
-    // Claimed first: a second call (a result written again, a retry) finds the column set and sends nothing.
-    const [finished] = await ctx.db.query<{ id: string }>(
+    // Claimed first: a second call (a result written again, a retry) finds the column set and sends nothing. The
+    // claim is made whether or not the owner wants mail (then nothing is sent): a result that finished while it was
+    // off is not mailed later, and the columns say the decision was made.
+    const [finished] = await ctx.db.query<{ mail: boolean }>(
       `UPDATE submissions s SET finish_mailed_at = now(),
          flag_mailed_at = CASE WHEN s.flagged_for_review THEN coalesce(s.flag_mailed_at, now()) ELSE s.flag_mailed_at END
        FROM users u
-       WHERE s.id = $1 AND u.id = s.user_id AND u.mail_results AND s.purpose = 'submit'
+       WHERE s.id = $1 AND u.id = s.user_id AND s.purpose = 'submit'
          AND s.status IN ('completed', 'failed') AND s.finish_mailed_at IS NULL
-       RETURNING s.id`,
+       RETURNING u.mail_results AS mail`,
       [submissionId],
     );
     const [flaggedLater] = finished
       ? []
-      : await ctx.db.query<{ id: string }>(
+      : await ctx.db.query<{ mail: boolean }>(
           `UPDATE submissions s SET flag_mailed_at = now() FROM users u
-           WHERE s.id = $1 AND u.id = s.user_id AND u.mail_results AND s.purpose = 'submit' AND s.flagged_for_review
+           WHERE s.id = $1 AND u.id = s.user_id AND s.purpose = 'submit' AND s.flagged_for_review
              AND s.flag_mailed_at IS NULL
-           RETURNING s.id`,
+           RETURNING u.mail_results AS mail`,
           [submissionId],
         );
-    if (!finished && !flaggedLater) return;
+    if (!finished?.mail && !flaggedLater?.mail) return;
     const [row] = await ctx.db.query<Row>(
       `SELECT u.email, s.problem_name, s.device, s.status, s.verdict, s.time_ms, s.speedup, s.error,
          s.evaluation_state->>'message' AS message, s.flagged_for_review,
