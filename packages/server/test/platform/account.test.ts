@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { lastMailTo, outbox } from '../helpers/mail.js';
+import { startSmtpServer } from '../helpers/smtp.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -211,6 +212,26 @@ describe('changing the email address', () => {
       json: { token: link },
     });
     expect(ok.status).toBe(200);
+  });
+
+  it('answers 502 when the SMTP server refuses the confirmation mail, and changes nothing', async () => {
+    const refusing = await startSmtpServer({ rejectAll: true });
+    const s = await createTestApp({ env: { SMTP_URL: refusing.url }, logLevel: 'silent' });
+    try {
+      const { user, token } = await s.createUser();
+      const r = await s.request('/api/v1/users/me/email', {
+        method: 'POST',
+        token,
+        json: { new_email: 'bounced@kforge.test' },
+      });
+      expect(r.status).toBe(502);
+      expect(await detail(r)).toMatch(/mail server/);
+      const me = (await (await s.request('/auth/users/me', { token })).json()) as { email: string };
+      expect(me.email).toBe(user.email);
+    } finally {
+      await s.stop();
+      await refusing.close();
+    }
   });
 
   it('never lets a change link register or sign in', async () => {
