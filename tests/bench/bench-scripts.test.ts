@@ -39,6 +39,10 @@ describe('bench scripts in their short modes', () => {
   it('tuner: the search against the OpenBLAS and STREAM anchors', () => {
     const r = bench('tuner.mjs', ['1'], 280_000);
     expect(r.status, r.tail).toBe(0);
+    // OpenBLAS under its own detection and the best kernel it can be forced to (issue 34), each named.
+    expect(r.out).toMatch(/OpenBLAS OPENBLAS_CORETYPE=\(unset\): kernel \w+, best [\d.]+ ms/);
+    expect(r.out).toMatch(/OpenBLAS default kernel: \w+; best kernel: \w+ \(OPENBLAS_CORETYPE=/);
+    expect(r.out).toMatch(/BEST 1_Square_matrix_multiplication_: \d+ GFLOP\/s .* of the runner's measured fp32 peak/);
     expect(r.out).toMatch(/19_ReLU #1/);
   }, 300_000);
 
