@@ -139,73 +139,110 @@ describe('live progress of an evaluation', () => {
   );
 });
 
+/**
+ * Evaluates `job` while another runner's timing holds the device's lock (a process holding it, in a lock folder of
+ * this test's own so no other lane's timing is waited for, and the note such a runner leaves beside it), let go as
+ * soon as the wait is reported; checks the `lock` report and the note this evaluation leaves while it times.
+ */
+async function lockWaitSeen(job: EvaluationJobPayload, problems: typeof catalogue, benchmarks: number | undefined) {
+  const before = process.env.KFORGE_TIMING_LOCK_DIR;
+  process.env.KFORGE_TIMING_LOCK_DIR = mkdtempSync(join(workDir, 'lock-'));
+  const device = cpuDevice();
+  const other = spawn(
+    'python3',
+    [
+      '-c',
+      'import fcntl,sys,time\nf=open(sys.argv[1],"a")\nfcntl.flock(f,fcntl.LOCK_EX)\nprint("held",flush=True)\ntime.sleep(300)',
+      timingLockPath(device.id),
+    ],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  try {
+    await new Promise<void>((resolve) => other.stdout?.once('data', () => resolve()));
+    const until = new Date(Date.now() + 20_000).toISOString();
+    writeHolder(device.id, {
+      pid: other.pid as number,
+      token: 'another-runner',
+      what: 'held by a ranked evaluation, timing case 2 of 5',
+      until,
+    });
+    const started = Date.now();
+    const seen: EvaluationProgress[] = [];
+    let noteWhileTiming: ReturnType<typeof readHolder> | undefined;
+    const state = await evaluate(job, {
+      problems,
+      device,
+      workDir,
+      timing: 'quick',
+      ...(job.language === 'pytorch' ? { compiledBaseline: false } : {}),
+      onProgress: (p) => {
+        seen.push(p);
+        // Reported: the other timing ends, and this one takes the lock.
+        if (p.stage === 'lock') other.kill('SIGKILL');
+        if (p.stage === 'timing' && noteWhileTiming === undefined) noteWhileTiming = readHolder(device.id);
+      },
+    });
+    expect(state.verdict, state.message).toBe('accepted');
+    expectOrdered(seen);
+    const lock = seen.find((p) => p.stage === 'lock');
+    expect(lock, JSON.stringify(seen)).toMatchObject({
+      case_index: 0,
+      case_count: benchmarks,
+      samples: 0,
+      wait: { max_seconds: 120, holder: 'held by a ranked evaluation, timing case 2 of 5', holder_until: until },
+    });
+    const since = Date.parse(lock?.wait?.since ?? '');
+    expect(since).toBeGreaterThanOrEqual(started - 1000);
+    expect(since).toBeLessThanOrEqual(Date.now());
+    // After the checks, before the timing.
+    const at = seen.indexOf(lock as EvaluationProgress);
+    expect(seen.slice(0, at).some((p) => p.stage === 'correctness')).toBe(true);
+    expect(seen.slice(at).some((p) => p.stage === 'timing')).toBe(true);
+    // While it timed, the note named it for others; afterwards the note is gone.
+    expect(noteWhileTiming?.what).toMatch(/^held by an evaluation, timing case 1 of \d+$/);
+    expect(noteWhileTiming?.pid).toBe(process.pid);
+    expect(readHolder(device.id)).toBeNull();
+  } finally {
+    other.kill('SIGKILL');
+    if (before === undefined) delete process.env.KFORGE_TIMING_LOCK_DIR;
+    else process.env.KFORGE_TIMING_LOCK_DIR = before;
+  }
+}
+
 describe('waits named in the progress (issue 35 item 3)', () => {
   it('a wait for the timing lock says since when, what holds it and until when; its own timing leaves that note', async () => {
-    // A lock folder of this test's own, so no other lane's timing is waited for or told of.
-    const before = process.env.KFORGE_TIMING_LOCK_DIR;
-    process.env.KFORGE_TIMING_LOCK_DIR = mkdtempSync(join(workDir, 'lock-'));
-    const device = cpuDevice();
-    // Another runner's timing: a process holding the device's lock, and the note such a runner leaves beside it.
-    const other = spawn(
-      'python3',
-      [
-        '-c',
-        'import fcntl,sys,time\nf=open(sys.argv[1],"a")\nfcntl.flock(f,fcntl.LOCK_EX)\nprint("held",flush=True)\ntime.sleep(300)',
-        timingLockPath(device.id),
-      ],
-      { stdio: ['ignore', 'pipe', 'ignore'] },
+    await lockWaitSeen(
+      payload('19_ReLU', fixture('./candidates/relu_omp.c')),
+      catalogue,
+      catalogue.get('19_ReLU')?.cases.benchmark.length,
     );
-    try {
-      await new Promise<void>((resolve) => other.stdout?.once('data', () => resolve()));
-      const until = new Date(Date.now() + 20_000).toISOString();
-      writeHolder(device.id, {
-        pid: other.pid as number,
-        token: 'another-runner',
-        what: 'held by a ranked evaluation, timing case 2 of 5',
-        until,
-      });
-      const started = Date.now();
-      const seen: EvaluationProgress[] = [];
-      let noteWhileTiming: ReturnType<typeof readHolder> | undefined;
-      const state = await evaluate(payload('19_ReLU', fixture('./candidates/relu_omp.c')), {
-        problems: catalogue,
-        device,
-        workDir,
-        timing: 'quick',
-        onProgress: (p) => {
-          seen.push(p);
-          // Reported: the other timing ends, and this one takes the lock.
-          if (p.stage === 'lock') other.kill('SIGKILL');
-          if (p.stage === 'timing' && noteWhileTiming === undefined) noteWhileTiming = readHolder(device.id);
-        },
-      });
-      expect(state.verdict, state.message).toBe('accepted');
-      expectOrdered(seen);
-      const lock = seen.find((p) => p.stage === 'lock');
-      const benchmarks = catalogue.get('19_ReLU')?.cases.benchmark.length;
-      expect(lock, JSON.stringify(seen)).toMatchObject({
-        case_index: 0,
-        case_count: benchmarks,
-        samples: 0,
-        wait: { max_seconds: 120, holder: 'held by a ranked evaluation, timing case 2 of 5', holder_until: until },
-      });
-      const since = Date.parse(lock?.wait?.since ?? '');
-      expect(since).toBeGreaterThanOrEqual(started - 1000);
-      expect(since).toBeLessThanOrEqual(Date.now());
-      // After the checks, before the timing.
-      const at = seen.indexOf(lock as EvaluationProgress);
-      expect(seen.slice(0, at).some((p) => p.stage === 'correctness')).toBe(true);
-      expect(seen.slice(at).some((p) => p.stage === 'timing')).toBe(true);
-      // While it timed, the note named it for others; afterwards the note is gone.
-      expect(noteWhileTiming?.what).toMatch(/^held by an evaluation, timing case 1 of \d+$/);
-      expect(noteWhileTiming?.pid).toBe(process.pid);
-      expect(readHolder(device.id)).toBeNull();
-    } finally {
-      other.kill('SIGKILL');
-      if (before === undefined) delete process.env.KFORGE_TIMING_LOCK_DIR;
-      else process.env.KFORGE_TIMING_LOCK_DIR = before;
-    }
   }, 180_000);
+
+  it.skipIf(!torchToolchain().ok)(
+    'the torch harness reports its wait for the timing lock the same way',
+    async () => {
+      const files = torchFilesIn(join(repoRoot, 'problems', 'pytorch'), 'builtin').filter((f) =>
+        f.path.endsWith('101_HardSigmoid.py'),
+      );
+      const r = await loadTorchProblems(files, {
+        taken: new Set(catalogue.keys()),
+        cacheDir: join(workDir, 'cache'),
+        budgets: { cpu: 16 << 20, cuda: 64 << 20 },
+      });
+      const problems = new Map(r.problems.map((p) => [p.name, p] as const));
+      const problem = problems.get('101_HardSigmoid');
+      const source = problem?.torch?.source ?? '';
+      await lockWaitSeen(
+        payload('101_HardSigmoid', source.replace(/\bModel\b/g, 'ModelNew'), {
+          language: 'pytorch',
+          device: cpuDevice().id,
+        }),
+        problems,
+        problem?.cases.benchmark.length,
+      );
+    },
+    300_000,
+  );
 });
 
 describe('reading a progress file', () => {
