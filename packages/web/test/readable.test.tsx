@@ -300,6 +300,44 @@ describe('a running session', () => {
     expect(screen.queryByTestId('progress-evaluation')).toBeNull();
   });
 
+  it("names the runner's waits: the timing lock (what holds it, about how long) and quiet (the busy cores)", () => {
+    const since = new Date(Date.now() - 45_000).toISOString();
+    const lock = report({
+      evaluation: {
+        stage: 'lock',
+        case_index: 0,
+        case_count: 2,
+        samples: 0,
+        wait: {
+          since,
+          max_seconds: 120,
+          holder: 'held by a ranked evaluation, timing case 2 of 5',
+          holder_until: new Date(Date.now() + 600_000).toISOString(),
+        },
+      },
+    });
+    render(<SessionProgress session={running()} streamed={{}} report={lock} />);
+    expect(screen.getByTestId('progress-phase').textContent).toBe('waiting for the timing lock');
+    expect(screen.getByTestId('progress-evaluation').textContent).toMatch(
+      /^Waiting for the timing lock \(one evaluation is timed at a time on this machine\): held by a ranked evaluation, timing case 2 of 5, about (9|10) min \d\d s more · waiting \d+ s, at most 2 min 00 s, then it is timed anyway$/,
+    );
+    cleanup();
+    const quiet = report({
+      evaluation: {
+        stage: 'quiet',
+        case_index: 0,
+        case_count: 0,
+        samples: 0,
+        wait: { since, max_seconds: 60, busy_cores: 1.64, cores: 2, quiet_below: 0.5 },
+      },
+    });
+    render(<SessionProgress session={running()} streamed={{}} report={quiet} />);
+    expect(screen.getByTestId('progress-phase').textContent).toBe('waiting for the machine to quiet');
+    expect(screen.getByTestId('progress-evaluation').textContent).toMatch(
+      /^Waiting for the machine to quiet before timing again: other work keeps 1\.6 of 2 cores busy \(quiet is under 0\.5\) · waiting \d+ s, at most 1 min 00 s, then it is timed anyway and flagged$/,
+    );
+  });
+
   it('says nothing of a report about another attempt or phase, or without an earlier attempt to go by', () => {
     const current = { id: 'a2', status: 'evaluating' } as const;
     expect(horizonText(report({ attempt_id: 'a1', estimate_seconds: 5, typical_seconds: 9 }), current, 0)).toBeNull();
