@@ -145,6 +145,10 @@ describe('the space is derived from the machine facts the device states', () => 
     expect(cl).toMatchObject({ KC: 512, MC: 256, NC: 8192 });
     expect(spr).toMatchObject({ KC: 768, MC: 384, NC: 8192 });
     expect(zen).toMatchObject({ KC: 512, MC: 128, NC: 2048 });
+    // A device whose caches are not described (a Zen 5 VM's sysfs lists none) gets the conservative figures (256 KiB
+    // L2): KC never goes below what fills L1 (256 with 32-float rows), as it started before.
+    const bare = intel(0, 0, 0);
+    expect(defines((await first(MATMUL, bare)).source)).toMatchObject({ VW_DEVICE: 16, MR: 12, KC: 256, MC: 128 });
   });
 });
 
