@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { discoverDevices, evaluate, loadCatalogue, sandboxAvailable } from '../packages/runner/src/index.ts';
-import { toolchainFor } from '../packages/runner/src/compile/toolchain.ts';
+import { toolchainFor } from '../packages/runner/src/backends/c-abi/compile/toolchain.ts';
 import { findCuobjdump } from '../packages/runner/src/profile/cuda-facts.ts';
 import { findNcu, ncuArgv, runNcuProfile } from '../packages/runner/src/profile/ncu.ts';
 

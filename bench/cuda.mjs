@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { discoverDevices, evaluate, loadCatalogue, sandboxAvailable } from '../packages/runner/src/index.ts';
-import { CUBLAS_HEADER } from '../packages/runner/src/compile/toolchain.ts';
+import { CUBLAS_HEADER } from '../packages/runner/src/backends/c-abi/compile/toolchain.ts';
 import { measureCudaPeaks } from '../packages/runner/src/devices/cuda-peaks.ts';
 
 const root = process.env.KFORGE_ROOT ?? fileURLToPath(new URL('..', import.meta.url));

@@ -32,23 +32,36 @@ export const SERVER_LAYERS = [
 ];
 
 /**
- * The runner's layers, top first. Its evaluation is one layer: the evaluate/ backends and the judge, the harness
- * they build and run, compiling, profiling, the problems and the devices call one another (a pytorch problem's
- * toolchain, a harness plan's stopping rule); under it the sandbox every one of them spawns through, which never
- * imports the evaluation (its job-sandbox.ts, which builds a job's shared library, sits with the evaluation).
+ * The runner's layers, top first. Its evaluation is organised by backend: backends/<name>/ holds one backend's
+ * driver, report schema and toolchain (c-abi: C on a cpu and CUDA; torch: PyTorch), and no backend imports another
+ * (RUNNER_SIBLINGS). Above them the composition: evaluate() picks a job's backend from the registry
+ * (backends/index.ts), and device discovery asks each what it supports. Below them what every backend shares: the
+ * driver and the judge (evaluate/), the timing rules and plan (harness/), profiling, the problems, the devices; then
+ * the sandbox every one of them spawns through, which never imports the evaluation (its job-sandbox.ts, which opens a
+ * job's folder and cgroup, sits with the evaluation).
  */
 export const RUNNER_LAYERS = [
   // The process (main.ts) and the package's API (index.ts, what the server and the cli import).
   ['main.ts', 'index.ts'],
   // The job loop: claims jobs from a server (or the in-process host's table), runs them, posts the results.
   ['loop'],
-  // One evaluation: backends, judge, harness, compile, profile, problems, devices.
-  ['evaluate', 'harness', 'compile', 'profile', 'problems', 'devices', 'sandbox/job-sandbox.ts'],
+  // The composition: the backend registry, evaluate() (picks a job's backend) and device discovery (asks each).
+  ['backends/index.ts', 'evaluate/evaluate.ts', 'devices/discover.ts'],
+  // The backends, one folder each (RUNNER_SIBLINGS: none imports another).
+  ['backends'],
+  // What the backends share: driver and judge, timing rules, profiling, problems, devices.
+  ['evaluate', 'harness', 'profile', 'problems', 'devices', 'sandbox/job-sandbox.ts'],
   // Processes in a sandbox: spawn, bubblewrap, cgroups, seccomp, the timing lock.
   ['sandbox'],
   // Leaves.
   ['internal', 'settings.ts'],
 ];
+
+/**
+ * Folders whose subfolders are siblings that may not import one another (each may import the layers below, and a
+ * file of the folder's own, e.g. the registry, may import them all): the runner's backends.
+ */
+export const RUNNER_SIBLINGS = ['backends'];
 
 /** The web's layers, top first: pages use components and hooks; components use hooks; hooks use lib. */
 export const WEB_LAYERS = [
@@ -149,6 +162,7 @@ export function checkImports(
   layers = SERVER_LAYERS,
   compositionRoot = COMPOSITION_ROOT,
   allowedCycles = [],
+  siblings = [],
 ) {
   const files = new Set(tsFiles(srcDir));
   const units = layers.flat();
@@ -177,7 +191,12 @@ export function checkImports(
           );
         continue;
       }
-      if (from === compositionRoot || from === to) continue;
+      if (from === compositionRoot) continue;
+      const apart = siblingOf(rel(file), siblings);
+      const other = siblingOf(rel(target), siblings);
+      if (apart && other && apart !== other)
+        problems.push(`${rel(file)}: imports ${rel(target)} (${apart} may not import its sibling ${other})`);
+      if (from === to) continue;
       if (rank.get(to) < rank.get(from))
         problems.push(`${rel(file)}: upward import of ${rel(target)} (${from} may not import ${to})`);
     }
@@ -188,6 +207,15 @@ export function checkImports(
   for (const cycle of cycles)
     if (!allowed.has([...cycle].sort().join(' '))) problems.push(`import cycle: ${[...cycle, cycle[0]].join(' -> ')}`);
   return { files: files.size, edges: [...graph.values()].reduce((n, e) => n + e.length, 0), cycles, problems };
+}
+
+/** The sibling folder a src/-relative path lies in (`backends/torch` for backends/torch/driver.ts), or undefined. */
+function siblingOf(path, siblings) {
+  for (const folder of siblings) {
+    const m = path.startsWith(`${folder}/`) ? path.slice(folder.length + 1).match(/^([^/]+)\//) : null;
+    if (m) return `${folder}/${m[1]}`;
+  }
+  return undefined;
 }
 
 /** Strongly connected components with more than one file (or a file importing itself): Tarjan's algorithm. */
@@ -255,18 +283,18 @@ export function checkPackages(packagesDir = join(root, 'packages'), allowed = PA
 
 /** The packages whose src/ is checked, with their layers and composition root (the server's alone has one). */
 export const LAYERED_PACKAGES = {
-  server: { layers: SERVER_LAYERS, compositionRoot: COMPOSITION_ROOT, allowedCycles: [] },
+  server: { layers: SERVER_LAYERS, compositionRoot: COMPOSITION_ROOT, allowedCycles: [], siblings: [] },
   // (The judge <-> cuda-trust cycle the runner had when its check began is gone: the interval helper both use lives
   // in evaluate/stats.ts.)
-  runner: { layers: RUNNER_LAYERS, compositionRoot: null, allowedCycles: [] },
-  web: { layers: WEB_LAYERS, compositionRoot: null, allowedCycles: [] },
+  runner: { layers: RUNNER_LAYERS, compositionRoot: null, allowedCycles: [], siblings: RUNNER_SIBLINGS },
+  web: { layers: WEB_LAYERS, compositionRoot: null, allowedCycles: [], siblings: [] },
 };
 
 /** Every layered package checked: its name and checkImports's result. */
 export function checkAll(packagesDir = join(root, 'packages')) {
-  return Object.entries(LAYERED_PACKAGES).map(([name, { layers, compositionRoot, allowedCycles }]) => ({
+  return Object.entries(LAYERED_PACKAGES).map(([name, { layers, compositionRoot, allowedCycles, siblings }]) => ({
     name,
-    ...checkImports(join(packagesDir, name, 'src'), layers, compositionRoot, allowedCycles),
+    ...checkImports(join(packagesDir, name, 'src'), layers, compositionRoot, allowedCycles, siblings),
   }));
 }
 

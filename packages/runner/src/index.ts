@@ -27,16 +27,16 @@ export {
   type TorchFile,
   type TorchLoadError,
   type TorchLoadWarning,
-} from './problems/torch.js';
-export { torchJobProblem } from './evaluate/torch.js';
-export { torchToolchain } from './evaluate/torch-toolchain.js';
+} from './backends/torch/problems.js';
+export { torchJobProblem } from './backends/torch/driver.js';
+export { torchToolchain } from './backends/torch/toolchain.js';
 export {
   DEFAULT_PYTHON,
   DEFAULT_RUNNER_SETTINGS,
   type RunnerSettings,
   runnerSettingsFromEnv,
 } from './settings.js';
-export { pythonReviewReasons } from './evaluate/python-scan.js';
+export { pythonReviewReasons } from './backends/torch/python-scan.js';
 export { discoverDevices } from './devices/discover.js';
 export { cpuInfo, deviceForJob, genericDeviceId } from './devices/cpu.js';
 export { evaluate, EvaluationSetupError, type EvaluateOptions, type EvaluationProfile } from './evaluate/evaluate.js';

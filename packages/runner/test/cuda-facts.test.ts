@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Device } from '@kernelforge/sdk';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compileCandidate } from '../src/compile/compile-candidate.js';
+import { compileCandidate } from '../src/backends/c-abi/compile/compile-candidate.js';
 import { evaluate } from '../src/index.js';
-import { toolchainFor } from '../src/compile/toolchain.js';
+import { toolchainFor } from '../src/backends/c-abi/compile/toolchain.js';
 import {
   CUDA_FACTS_FLAGS,
   KEEP_DIR,

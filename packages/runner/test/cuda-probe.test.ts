@@ -9,9 +9,9 @@ import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { glueSource } from '../src/harness/glue.js';
+import { glueSource } from '../src/backends/c-abi/harness/glue.js';
 import { planText, QUICK_TIMING } from '../src/harness/plan.js';
-import { HarnessReportSchema } from '../src/harness/report-json.js';
+import { HarnessReportSchema } from '../src/backends/c-abi/report-json.js';
 import { cSourceDir } from '../src/internal/paths.js';
 import { sandboxArgv, sandboxAvailable } from '../src/sandbox/bwrap.js';
 import { catalogue } from './helpers.js';

@@ -12,7 +12,7 @@ import { cudaPeaksFrom, measureCudaPeaks, parseCudaPeaks } from '../src/devices/
 import { TRUST_REJECT_SHARE, trustGap, trustVerdict } from '../src/evaluate/cuda-trust.js';
 import { judgeTimed, type TimedCase } from '../src/evaluate/judge.js';
 import { cudaLines, CUDA_BUSY_US } from '../src/harness/plan.js';
-import { HarnessReportSchema } from '../src/harness/report-json.js';
+import { HarnessReportSchema } from '../src/backends/c-abi/report-json.js';
 import { cSourceDir } from '../src/internal/paths.js';
 
 const has = (cmd: string, args: string[]) => {

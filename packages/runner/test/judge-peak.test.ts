@@ -3,7 +3,7 @@
 import type { Device, EvaluationState } from '@kernelforge/sdk';
 import { describe, expect, it } from 'vitest';
 import { judgeWithPeakRecheck, peakRecheck, RECHECK_MEASURE, type RefreshPeaks } from '../src/evaluate/judge/peak.js';
-import { stateFromTorchReport, type TorchReport } from '../src/evaluate/torch-report.js';
+import { stateFromTorchReport, type TorchReport } from '../src/backends/torch/report.js';
 
 const MiB = 1 << 20;
 const cpu = (bandwidth: number): Device =>

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BuildFacts } from '@kernelforge/sdk';
 import { afterAll, describe, expect, it } from 'vitest';
-import { glueSource } from '../src/harness/glue.js';
+import { glueSource } from '../src/backends/c-abi/harness/glue.js';
 import { planText } from '../src/harness/plan.js';
-import { runHarness } from '../src/harness/run-harness.js';
+import { runHarness } from '../src/backends/c-abi/harness/run-harness.js';
 import { cSourceDir } from '../src/internal/paths.js';
 import {
   NCU_RUN_TIMING,

@@ -9,9 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { readProgress } from '../src/evaluate/progress.js';
 import { readHolder, writeHolder } from '../src/evaluate/waits.js';
 import { timingLockPath } from '../src/sandbox/timing-lock.js';
-import { torchToolchain } from '../src/evaluate/torch.js';
+import { torchToolchain } from '../src/backends/torch/driver.js';
 import { evaluate } from '../src/index.js';
-import { loadTorchProblems, torchFilesIn } from '../src/problems/torch.js';
+import { loadTorchProblems, torchFilesIn } from '../src/backends/torch/problems.js';
 import { catalogue, cpuDevice, fixture, payload, repoRoot, workDir } from './helpers.js';
 
 // A wait for the timing lock (another lane's evaluation timing at that moment) comes between the checks and the

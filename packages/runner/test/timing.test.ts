@@ -3,7 +3,7 @@
 import type { EvaluationState } from '@kernelforge/sdk';
 import { describe, expect, it } from 'vitest';
 import { llcBytes } from '../src/devices/cpu.js';
-import { clockCheck } from '../src/evaluate/build-state.js';
+import { clockCheck } from '../src/backends/c-abi/report.js';
 import { DEFAULT_TIMING, planText } from '../src/harness/plan.js';
 import { evaluate } from '../src/index.js';
 import { catalogue, cpuDevice, fixture, payload, run, workDir } from './helpers.js';

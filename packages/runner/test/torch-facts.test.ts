@@ -8,14 +8,14 @@ import { join } from 'node:path';
 import type { BuildFacts, EvaluationState } from '@kernelforge/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runBackend, timingRules, type Backend, type EvaluationJob } from '../src/evaluate/backend.js';
-import { torchToolchain } from '../src/evaluate/torch.js';
+import { torchToolchain } from '../src/backends/torch/driver.js';
 import { evaluate } from '../src/index.js';
 import { profileAccepted, withFacts } from '../src/profile/attach.js';
-import { parseTorchFacts, torchBuildFacts } from '../src/profile/torch-facts.js';
-import { pyDir } from '../src/problems/torch.js';
+import { parseTorchFacts, torchBuildFacts } from '../src/backends/torch/profile-facts.js';
+import { pyDir } from '../src/backends/torch/problems.js';
 import { DEFAULT_RUNNER_SETTINGS } from '../src/settings.js';
 import { catalogue, cpuDevice, repoRoot, workDir } from './helpers.js';
-import { loadTorchProblems, torchFilesIn } from '../src/problems/torch.js';
+import { loadTorchProblems, torchFilesIn } from '../src/backends/torch/problems.js';
 
 const hasTorch = torchToolchain().ok;
 

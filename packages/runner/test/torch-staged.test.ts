@@ -5,11 +5,11 @@
 import type { Device, EvaluationJobPayload, EvaluationState } from '@kernelforge/sdk';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { torchCudaUnavailable, torchToolchain } from '../src/evaluate/torch.js';
-import { outsideRoots } from '../src/evaluate/torch-toolchain.js';
-import { pythonReviewReasons } from '../src/evaluate/python-scan.js';
+import { torchCudaUnavailable, torchToolchain } from '../src/backends/torch/driver.js';
+import { outsideRoots } from '../src/backends/torch/toolchain.js';
+import { pythonReviewReasons } from '../src/backends/torch/python-scan.js';
 import { evaluate, type Catalogue, type ProblemDefinition } from '../src/index.js';
-import { loadTorchProblems, torchFilesIn } from '../src/problems/torch.js';
+import { loadTorchProblems, torchFilesIn } from '../src/backends/torch/problems.js';
 import { catalogue, cpuDevice, fixture, repoRoot, workDir } from './helpers.js';
 
 const tc = torchToolchain();

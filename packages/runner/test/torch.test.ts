@@ -8,9 +8,9 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { EvaluationJobPayload, EvaluationState } from '@kernelforge/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { torchToolchain } from '../src/evaluate/torch.js';
+import { torchToolchain } from '../src/backends/torch/driver.js';
 import { evaluate, type Catalogue, type ProblemDefinition } from '../src/index.js';
-import { loadTorchProblems, torchFilesIn } from '../src/problems/torch.js';
+import { loadTorchProblems, torchFilesIn } from '../src/backends/torch/problems.js';
 import { catalogue, cpuDevice, fixture, repoRoot, workDir } from './helpers.js';
 
 const hasTorch = torchToolchain().ok;

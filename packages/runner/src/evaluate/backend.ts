@@ -1,4 +1,6 @@
-// The one shape of an evaluation backend (C on a cpu, CUDA, PyTorch) and the one driver that runs any of them:
+// The one shape of an evaluation backend (C on a cpu, CUDA, PyTorch), what the registry (backends/index.ts) knows of
+// each (BackendEntry: the problem kind it evaluates, what it supports on a device), and the one driver that runs any of
+// them:
 // prepare (outside any sandbox), then in a job sandbox compile, launch the trusted harness (again when the judge's
 // re-timing rule asks) and parse its report into an EvaluationState. Every rule that decides a verdict or a figure
 // is the judge's (judge.ts); a backend only feeds it its harness's facts.
@@ -10,12 +12,15 @@ import type {
   EvaluationJobPayload,
   EvaluationMode,
   EvaluationState,
+  ProblemKind,
 } from '@kernelforge/sdk';
 import { profileAccepted } from '../profile/attach.js';
 import { DEFAULT_TIMING, QUICK_TIMING, RANKED_TIMING, type TimingRules } from '../harness/plan.js';
 import type { CgroupLimits } from '../sandbox/cgroup.js';
 import { JobSandbox } from '../sandbox/job-sandbox.js';
+import type { ProblemDefinition } from '../problems/schema.js';
 import type { RunnerSettings } from '../settings.js';
+import type { EvaluateOptions } from './options.js';
 import { combineTimings, heavyLoad, type RawLoad, shouldRetime, timeTwice } from './judge.js';
 import { COMPILING, PROGRESS_FOLDER, type ProgressListener, watchProgress } from './progress.js';
 import { waitForQuiet } from './quiet.js';
@@ -82,6 +87,39 @@ export interface Backend<P, J, R> {
   /** Optional: one extra, untimed run of an accepted candidate for its profiler facts (profile/attach.ts): they join
       `compile.facts` and change nothing else; null, a throw or an overrun leave the state as judged. */
   profile?(job: J, sandbox: JobSandbox, state: EvaluationState): Promise<BuildFacts | null>;
+}
+
+/** What a backend offers on one device: device discovery (devices/discover.ts) asks every registered backend. */
+export interface DeviceSupport {
+  /** Versions of its toolchains on the device (`python`, `torch`, `cxx`, `cuda`), shown with the device. */
+  toolchains?: Record<string, string>;
+  /** Why its kind of problem cannot run on the device; absent when it can. */
+  unavailable?: string;
+}
+
+/** What evaluate() hands the backend a job is for. */
+export interface BackendContext {
+  opts: EvaluateOptions;
+  settings: RunnerSettings;
+  /** The catalogue's problem the job names (none for a custom problem or one the runner does not hold). */
+  catalogued: ProblemDefinition | undefined;
+  /** The job as every backend sees it, with the backend's own problem; its clock (runner_seconds) starts here. */
+  job<P>(problem: P): EvaluationJob<P>;
+}
+
+/**
+ * A backend as the registry (backends/index.ts) lists it: one folder under backends/ holds its driver (a Backend run
+ * by runBackend), its report's schema and its toolchain, and exports one of these.
+ */
+export interface BackendEntry {
+  /** Its folder's name under backends/. */
+  name: string;
+  /** The kind of problem it evaluates (evaluate() picks the backend by it). */
+  kind: ProblemKind;
+  /** What it offers on `device` (cheap: asked once per device at discovery). */
+  supports(device: Device, settings: RunnerSettings): DeviceSupport;
+  /** Evaluates one job of its kind (throws EvaluationSetupError when it cannot evaluate at all). */
+  evaluate(payload: EvaluationJobPayload, ctx: BackendContext): Promise<EvaluationState>;
 }
 
 function isRefusal<J>(x: J | Refusal): x is Refusal {

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { totalmem } from 'node:os';
 import { join } from 'node:path';
-import { makeShared } from '../harness/build.js';
+import { makeShared } from './shared-folder.js';
 import { type CgroupLimits, defaultJobCpus, JobCgroup } from './cgroup.js';
 import { jobUid, NOBODY_UID } from './spawn.js';
 

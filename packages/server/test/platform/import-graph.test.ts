@@ -11,6 +11,7 @@ import {
   checkPackages,
   LAYERED_PACKAGES,
   RUNNER_LAYERS,
+  RUNNER_SIBLINGS,
   SERVER_LAYERS,
   WEB_LAYERS,
 } from '../../../../scripts/check-imports.mjs';
@@ -113,6 +114,28 @@ test('web: .tsx resolves, assets are not code, and a hook importing a component 
     'hooks/useRows.ts: upward import of components/Table.tsx (hooks may not import components)',
     'import cycle: components/Table.tsx -> hooks/useRows.ts -> components/Table.tsx',
   ]);
+});
+
+test('runner: a backend imports the shared layers only, never another backend, and nothing shared imports one', () => {
+  const dir = tree({
+    'index.ts': "export { evaluate } from './evaluate/evaluate.js';\n",
+    'evaluate/evaluate.ts': "import { BACKENDS } from '../backends/index.js';\nexport const evaluate = BACKENDS;\n",
+    'backends/index.ts':
+      "import { c } from './c-abi/index.js';\nimport { t } from './torch/index.js';\nexport const BACKENDS = [c, t];\n",
+    'backends/c-abi/index.ts': "import { judge } from '../../evaluate/judge.js';\nexport const c = judge;\n",
+    // One backend reaching into another's folder: refused even though both sit in one layer.
+    'backends/torch/index.ts':
+      "import { judge } from '../../evaluate/judge.js';\nimport { c } from '../c-abi/index.js';\nexport const t = [judge, c];\n",
+    // A shared file importing a backend: an upward import.
+    'evaluate/judge.ts': "import { settings } from '../settings.js';\nexport const judge = settings;\n",
+    'devices/cpu.ts': "import { t } from '../backends/torch/index.js';\nexport const cpu = t;\n",
+    'settings.ts': 'export const settings = 1;\n',
+  });
+  expect(checkImports(dir, RUNNER_LAYERS, null, [], RUNNER_SIBLINGS).problems).toEqual([
+    'backends/torch/index.ts: imports backends/c-abi/index.ts (backends/torch may not import its sibling backends/c-abi)',
+    'devices/cpu.ts: upward import of backends/torch/index.ts (devices may not import backends)',
+  ]);
+  expect(LAYERED_PACKAGES.runner.siblings).toEqual(['backends']);
 });
 
 test('runner: a layer entry may name one file inside a folder, and an allowed cycle is the only one let through', () => {

@@ -4,14 +4,14 @@
 import { chmodSync, chownSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { BuildFacts, CompileReport, EvaluationEnvironment, EvaluationState } from '@kernelforge/sdk';
-import { compileCandidate } from '../compile/compile-candidate.js';
-import { type Toolchain, toolchainFor } from '../compile/toolchain.js';
-import { deviceLlcBytes } from '../devices/cpu.js';
-import { type BuiltHarness, buildHarness, stageWorkerObjects } from '../harness/build.js';
-import { planText } from '../harness/plan.js';
-import { type HarnessOptions, type HarnessRun, runHarness } from '../harness/run-harness.js';
-import type { CaseDef, ProblemDefinition } from '../problems/schema.js';
-import { elementCount } from '../problems/validate.js';
+import { compileCandidate } from './compile/compile-candidate.js';
+import { type Toolchain, toolchainFor } from './compile/toolchain.js';
+import { deviceLlcBytes } from '../../devices/cpu.js';
+import { type BuiltHarness, buildHarness, stageWorkerObjects } from './harness/build.js';
+import { planText } from '../../harness/plan.js';
+import { type HarnessOptions, type HarnessRun, runHarness } from './harness/run-harness.js';
+import type { CaseDef, ProblemDefinition } from '../../problems/schema.js';
+import { elementCount } from '../../problems/validate.js';
 import {
   NCU_RUN_TIMING,
   NCU_TMP_BYTES,
@@ -20,23 +20,15 @@ import {
   ncuKernelNames,
   ncuWorkerPrefix,
   withCounters,
-} from '../profile/ncu-run.js';
-import { sandboxName } from '../sandbox/bwrap.js';
-import { type JobSandbox, jobCgroupLimits } from '../sandbox/job-sandbox.js';
-import { NOBODY_UID } from '../sandbox/spawn.js';
-import type { Backend, EvaluationJob, Refusal } from './backend.js';
-import { stateFromReport } from './build-state.js';
-import { judgeWithPeakRecheck } from './judge/peak.js';
-import { seedsFor } from './seeds.js';
-
-/** Milliseconds per phase of one evaluation; `harness` is the harness's own breakdown (see c/harness_main.c). */
-export interface EvaluationProfile {
-  build_ms: number;
-  compile_ms: number;
-  harness_ms: number;
-  total_ms: number;
-  harness: Record<string, number>;
-}
+} from '../../profile/ncu-run.js';
+import { sandboxName } from '../../sandbox/bwrap.js';
+import { type JobSandbox, jobCgroupLimits } from '../../sandbox/job-sandbox.js';
+import { NOBODY_UID } from '../../sandbox/spawn.js';
+import type { Backend, EvaluationJob, Refusal } from '../../evaluate/backend.js';
+import type { EvaluationProfile } from '../../evaluate/options.js';
+import { stateFromReport } from './report.js';
+import { judgeWithPeakRecheck } from '../../evaluate/judge/peak.js';
+import { seedsFor } from '../../evaluate/seeds.js';
 
 /** What a C-ABI job needs beside the common ones. */
 export interface CAbiProblem {

@@ -1,31 +1,8 @@
 // The JSON the C harness prints, parsed with zod so a malformed report is an error, not a guess.
 import { z } from 'zod';
+import { CorrectnessRow, HarnessVerdict } from '../../evaluate/report-rows.js';
 
 const num = z.number().nullable();
-
-/** Verdicts a harness (the C one or the torch one) gives. */
-export const HarnessVerdict = z.enum([
-  'accepted',
-  'incorrect',
-  'nondeterministic',
-  'rejected',
-  'runtime_error',
-  'timeout',
-]);
-
-/** One correctness check as either harness reports it. */
-export const CorrectnessRow = z.object({
-  name: z.string(),
-  sizes: z.record(z.string(), z.number()),
-  seed: z.number(),
-  distribution: z.string(),
-  passed: z.boolean(),
-  max_abs_error: num,
-  mean_abs_error: num,
-  max_rel_error: num,
-  mean_rel_error: num,
-  message: z.string().optional(),
-});
 
 export const HarnessReportSchema = z.object({
   /** What stopped the harness (a code of src/evaluate/judge/facts.ts, which decides the verdict); absent when

@@ -1,13 +1,13 @@
 // Turns the C harness's report (facts: samples, flagged calls, the candidate's own clock, load) into the sdk
 // EvaluationState. Every rule that decides the verdict and the figures is the judge's (judge.ts).
 import type { CompileReport, Device, EvaluationEnvironment, EvaluationMode, EvaluationState } from '@kernelforge/sdk';
-import type { HarnessRun } from '../harness/run-harness.js';
-import { deviceLlcBytes } from '../devices/cpu.js';
-import { evalExpr } from '../problems/expr.js';
-import type { ProblemDefinition } from '../problems/schema.js';
-import type { HarnessReport } from '../harness/report-json.js';
-import { judgeTimed, type TimedCase } from './judge.js';
-import { judgeFailure, verdictOf } from './judge/facts.js';
+import type { HarnessRun } from './harness/run-harness.js';
+import { deviceLlcBytes } from '../../devices/cpu.js';
+import { evalExpr } from '../../problems/expr.js';
+import type { ProblemDefinition } from '../../problems/schema.js';
+import type { HarnessReport } from './report-json.js';
+import { judgeTimed, type TimedCase } from '../../evaluate/judge.js';
+import { judgeFailure, verdictOf } from '../../evaluate/judge/facts.js';
 
 export {
   CLOCK_CHECK_MIN_MS,
@@ -20,7 +20,7 @@ export {
   clockCheck,
   heavyLoad,
   NOISY_OUTSIDE_CORES,
-} from './judge.js';
+} from '../../evaluate/judge.js';
 
 function safe(f: () => number): number {
   try {

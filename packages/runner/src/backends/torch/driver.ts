@@ -16,26 +16,26 @@ import type {
   TorchJobProblem,
   Verdict,
 } from '@kernelforge/sdk';
-import type { TimingRules } from '../harness/plan.js';
-import type { ProblemDefinition } from '../problems/schema.js';
-import { pyDir } from '../problems/torch.js';
-import { sandboxArgv, sandboxAvailable, sandboxName, type SandboxLimits } from '../sandbox/bwrap.js';
-import { type JobSandbox, jobCgroupLimits } from '../sandbox/job-sandbox.js';
-import { workerFilter } from '../sandbox/seccomp.js';
-import { type SpawnResult, runCommand } from '../sandbox/spawn.js';
-import { openTimingLock } from '../sandbox/timing-lock.js';
-import { gatherTorchFacts } from '../profile/torch-facts.js';
-import { PROGRESS_FILE, PROGRESS_FOLDER } from './progress.js';
-import type { Backend, EvaluationJob, Refusal } from './backend.js';
-import { planRules } from './judge.js';
-import { judgeFailure, verdictOf } from './judge/facts.js';
-import { judgeWithPeakRecheck } from './judge/peak.js';
+import type { TimingRules } from '../../harness/plan.js';
+import type { ProblemDefinition } from '../../problems/schema.js';
+import { pyDir } from './problems.js';
+import { sandboxArgv, sandboxAvailable, sandboxName, type SandboxLimits } from '../../sandbox/bwrap.js';
+import { type JobSandbox, jobCgroupLimits } from '../../sandbox/job-sandbox.js';
+import { workerFilter } from '../../sandbox/seccomp.js';
+import { type SpawnResult, runCommand } from '../../sandbox/spawn.js';
+import { openTimingLock } from '../../sandbox/timing-lock.js';
+import { gatherTorchFacts } from './profile-facts.js';
+import { PROGRESS_FILE, PROGRESS_FOLDER } from '../../evaluate/progress.js';
+import type { Backend, EvaluationJob, Refusal } from '../../evaluate/backend.js';
+import { planRules } from '../../evaluate/judge.js';
+import { judgeFailure, verdictOf } from '../../evaluate/judge/facts.js';
+import { judgeWithPeakRecheck } from '../../evaluate/judge/peak.js';
 import { pythonReviewReasons } from './python-scan.js';
-import { seedsFor } from './seeds.js';
-import { parseTorchReport, stateFromTorchReport, type TorchReport } from './torch-report.js';
-import { type TorchToolchain, torchCudaUnavailable, torchToolchain } from './torch-toolchain.js';
+import { seedsFor } from '../../evaluate/seeds.js';
+import { parseTorchReport, stateFromTorchReport, type TorchReport } from './report.js';
+import { type TorchToolchain, torchCudaUnavailable, torchToolchain } from './toolchain.js';
 
-export { type TorchToolchain, torchCudaUnavailable, torchToolchain, torchToolchainQuick } from './torch-toolchain.js';
+export { type TorchToolchain, torchCudaUnavailable, torchToolchain, torchToolchainQuick } from './toolchain.js';
 
 /** The seed torch.manual_seed gets before a model is built: public, the same for every run. */
 export const PUBLIC_CTOR_SEED = 42;

@@ -17,13 +17,13 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { TorchProblemInfo } from '@kernelforge/sdk';
-import { packageRoot } from '../internal/paths.js';
-import { makeShared } from '../harness/build.js';
-import { sandboxArgv } from '../sandbox/bwrap.js';
-import { runCommand, type SpawnResult } from '../sandbox/spawn.js';
-import { DEFAULT_PYTHON } from '../settings.js';
-import type { ProblemDefinition } from './schema.js';
-import { torchToolchain, torchToolchainQuick } from '../evaluate/torch-toolchain.js';
+import { packageRoot } from '../../internal/paths.js';
+import { makeShared } from '../../sandbox/shared-folder.js';
+import { sandboxArgv } from '../../sandbox/bwrap.js';
+import { runCommand, type SpawnResult } from '../../sandbox/spawn.js';
+import { DEFAULT_PYTHON } from '../../settings.js';
+import type { ProblemDefinition } from '../../problems/schema.js';
+import { torchToolchain, torchToolchainQuick } from './toolchain.js';
 
 /** Bumped when the inspector's output changes, so cached inspections are redone. */
 const INSPECTOR_VERSION = 4;

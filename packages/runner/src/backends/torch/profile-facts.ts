@@ -6,10 +6,10 @@
 import { closeSync, copyFileSync, existsSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BuildFacts, TorchFacts } from '@kernelforge/sdk';
-import { pyDir } from '../problems/torch.js';
-import { sandboxArgv } from '../sandbox/bwrap.js';
-import type { JobSandbox } from '../sandbox/job-sandbox.js';
-import { runCommand } from '../sandbox/spawn.js';
+import { pyDir } from './problems.js';
+import { sandboxArgv } from '../../sandbox/bwrap.js';
+import type { JobSandbox } from '../../sandbox/job-sandbox.js';
+import { runCommand } from '../../sandbox/spawn.js';
 
 /** The profiled run's wall limit: a model build, two warm-up calls (Triton compiles its kernels in the first),
     one profiled call. KFORGE_TORCH_FACTS_TIMEOUT_S changes it. */

@@ -2,10 +2,10 @@
 // sdk EvaluationState. Every rule that decides the verdict and the figures is the judge's (judge.ts).
 import type { CompileReport, Device, EvaluationJobPayload, EvaluationState } from '@kernelforge/sdk';
 import { z } from 'zod';
-import { deviceLlcBytes } from '../devices/cpu.js';
-import { CorrectnessRow, HarnessVerdict } from '../harness/report-json.js';
-import { judgeTimed } from './judge.js';
-import { judgeFailure } from './judge/facts.js';
+import { deviceLlcBytes } from '../../devices/cpu.js';
+import { CorrectnessRow, HarnessVerdict } from '../../evaluate/report-rows.js';
+import { judgeTimed } from '../../evaluate/judge.js';
+import { judgeFailure } from '../../evaluate/judge/facts.js';
 
 export const TorchReport = z.object({
   /** What the harness saw stop it (judge/facts.ts decides its verdict); absent when nothing did. */

@@ -1,7 +1,7 @@
 // The torch backend's toolchain: the runner's Python (its `python` setting, KFORGE_PYTHON), its PyTorch and the C++
 // compiler load_inline uses. Checked once per process and interpreter.
 import { execFileSync } from 'node:child_process';
-import { DEFAULT_PYTHON } from '../settings.js';
+import { DEFAULT_PYTHON } from '../../settings.js';
 
 export interface TorchToolchain {
   ok: boolean;

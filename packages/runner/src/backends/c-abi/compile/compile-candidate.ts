@@ -2,14 +2,14 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuildFacts, CompileReport, Language } from '@kernelforge/sdk';
-import { makeShared } from '../harness/build.js';
-import { VECTORIZATION_REPORT, gatherBuildFacts, writesVectorizationReport } from '../profile/build-facts.js';
-import { CUDA_FACTS_FLAGS, KEEP_DIR, gatherCudaFacts } from '../profile/cuda-facts.js';
-import { withoutPtxasInfo } from '../profile/ptxas.js';
-import { VECTORIZATION_FLAG } from '../profile/vectorization.js';
-import { sandboxArgv } from '../sandbox/bwrap.js';
-import type { JobCgroup } from '../sandbox/cgroup.js';
-import { runCommand } from '../sandbox/spawn.js';
+import { makeShared } from '../../../sandbox/shared-folder.js';
+import { VECTORIZATION_REPORT, gatherBuildFacts, writesVectorizationReport } from '../../../profile/build-facts.js';
+import { CUDA_FACTS_FLAGS, KEEP_DIR, gatherCudaFacts } from '../../../profile/cuda-facts.js';
+import { withoutPtxasInfo } from '../../../profile/ptxas.js';
+import { VECTORIZATION_FLAG } from '../../../profile/vectorization.js';
+import { sandboxArgv } from '../../../sandbox/bwrap.js';
+import type { JobCgroup } from '../../../sandbox/cgroup.js';
+import { runCommand } from '../../../sandbox/spawn.js';
 import type { Toolchain } from './toolchain.js';
 
 export const COMPILE_TIMEOUT_MS = 120_000;

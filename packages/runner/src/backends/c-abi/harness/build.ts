@@ -1,21 +1,12 @@
 // Builds, once per content hash, the trusted harness for a problem and the worker stub objects a candidate links with.
-import {
-  chmodSync,
-  chownSync,
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { contentHash } from '../internal/hash.js';
-import { cSourceDir } from '../internal/paths.js';
-import type { ProblemDefinition } from '../problems/schema.js';
-import { sandboxArgv } from '../sandbox/bwrap.js';
-import { runCommand } from '../sandbox/spawn.js';
+import { contentHash } from '../../../internal/hash.js';
+import { cSourceDir } from '../../../internal/paths.js';
+import type { ProblemDefinition } from '../../../problems/schema.js';
+import { sandboxArgv } from '../../../sandbox/bwrap.js';
+import { makeShared } from '../../../sandbox/shared-folder.js';
+import { runCommand } from '../../../sandbox/spawn.js';
 import { CUBLAS_HEADER, toolchainFor, type Toolchain } from '../compile/toolchain.js';
 import { glueSource } from './glue.js';
 
@@ -52,12 +43,6 @@ export interface BuiltHarness {
 }
 
 const building = new Map<string, Promise<BuiltHarness>>();
-
-export function makeShared(dir: string, uid = 65534): void {
-  // The sandbox runs as nobody (or the job's own uid) when the runner is root: let it write here, and nowhere else.
-  chmodSync(dir, 0o777);
-  if (process.getuid?.() === 0) chownSync(dir, uid, uid);
-}
 
 async function compileIn(dir: string, tc: Toolchain, argv: string[], what: string): Promise<void> {
   const r = await runCommand(

@@ -1,6 +1,6 @@
 // Generates the per-signature C glue: the typed call of `solution` (worker side) or `reference` (harness side).
-import { cParam, prototypeOf } from '../problems/prototype.js';
-import type { SignatureArgDef } from '../problems/schema.js';
+import { cParam, prototypeOf } from '../../../problems/prototype.js';
+import type { SignatureArgDef } from '../../../problems/schema.js';
 
 const UNION_FIELD: Record<string, string> = { f32: 'f32', f64: 'f64', i32: 'i32', i64: 'i64' };
 

@@ -1,14 +1,14 @@
 // Runs the harness for one compiled candidate and returns its parsed report plus the candidate's output.
 import { chmodSync, chownSync, closeSync, copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sandboxArgv, sandboxAvailable, type SandboxLimits } from '../sandbox/bwrap.js';
-import type { JobCgroup } from '../sandbox/cgroup.js';
-import { openTimingLock } from '../sandbox/timing-lock.js';
-import { PROGRESS_FILE, PROGRESS_FOLDER } from '../evaluate/progress.js';
-import { workerFilter } from '../sandbox/seccomp.js';
-import { runCommand, type SpawnResult } from '../sandbox/spawn.js';
+import { sandboxArgv, sandboxAvailable, type SandboxLimits } from '../../../sandbox/bwrap.js';
+import type { JobCgroup } from '../../../sandbox/cgroup.js';
+import { openTimingLock } from '../../../sandbox/timing-lock.js';
+import { PROGRESS_FILE, PROGRESS_FOLDER } from '../../../evaluate/progress.js';
+import { workerFilter } from '../../../sandbox/seccomp.js';
+import { runCommand, type SpawnResult } from '../../../sandbox/spawn.js';
 import type { BuiltHarness } from './build.js';
-import { HarnessReportSchema, type HarnessReport } from './report-json.js';
+import { HarnessReportSchema, type HarnessReport } from '../report-json.js';
 
 export interface HarnessRun {
   report?: HarnessReport;
