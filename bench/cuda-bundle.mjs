@@ -4,7 +4,8 @@
 // repository with packages/runner/.gpu to the GPU machine, then run there (see bench/README.md, "CUDA"):
 //   sh packages/runner/.gpu/run.sh [--quick] [case name filter...]
 // bench/torch-cuda.mjs (the torch backend on the GPU, issue 33) is packed the same way, beside it, as torch-cuda.mjs with
-// its own run-torch.sh (the runner's py/ files and bench/torch_do_bench.py are read from the repository):
+// its own run-torch.sh (the torch backend's Python package, packages/runner/src/backends/torch/py/kforge_torch, and
+// bench/torch_do_bench.py are read from the repository):
 //   sh packages/runner/.gpu/run-torch.sh [--quick] [check name filter...]
 // bench/cuda-facts.mjs (issue 37: the cuda build facts and the prepared ncu run) likewise, with run-facts.sh:
 //   sh packages/runner/.gpu/run-facts.sh [--rehearse] [--save DIR]

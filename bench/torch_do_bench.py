@@ -13,8 +13,10 @@ import time
 
 import torch
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "packages", "runner", "py"))
-from kf_torch_common import load_module  # noqa: E402
+sys.path.insert(
+    0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "packages", "runner", "src", "backends", "torch", "py")
+)
+from kforge_torch.common import load_module  # noqa: E402
 
 problem_path, candidate_path = sys.argv[1], sys.argv[2]
 constants = json.loads(sys.stdin.read() or "{}").get("constants", {})

@@ -10,6 +10,15 @@ import { FACTS, type Fact, judgeFailure, verdictOf } from '../src/evaluate/judge
 
 const runner = fileURLToPath(new URL('..', import.meta.url));
 const cDir = join(runner, 'c');
+const pyPackage = join(runner, 'src', 'backends', 'torch', 'py', 'kforge_torch');
+
+/** The PyTorch harness's sources: every module of the kforge_torch package, one text. */
+const pySource = (): string =>
+  readdirSync(pyPackage)
+    .filter((f) => f.endsWith('.py'))
+    .sort()
+    .map((f) => readFileSync(join(pyPackage, f), 'utf8'))
+    .join('\n');
 
 /** Every [fact, verdict] a C harness call site passes to kfh_fail / kfh_refail (ternaries give several). */
 function cSites(): { file: string; pairs: [string, string][] }[] {
@@ -32,7 +41,7 @@ function cSites(): { file: string; pairs: [string, string][] }[] {
 
 /** Every [fact, verdict] of a `raise Verdict(...)` in the PyTorch harness. */
 function pySites(): [string, string][] {
-  const src = readFileSync(join(runner, 'py', 'kf_torch_harness.py'), 'utf8');
+  const src = pySource();
   return [...src.matchAll(/raise Verdict\(\s*"(\w+)",\s*"(\w+)"/g)].map((m) => [m[1] as string, m[2] as string]);
 }
 
@@ -58,7 +67,7 @@ describe('the facts the harnesses report', () => {
 
   it('every `raise Verdict` of the PyTorch harness reports a fact whose verdict (the judge’s) is the one it prints', () => {
     const sites = pySites();
-    const src = readFileSync(join(runner, 'py', 'kf_torch_harness.py'), 'utf8');
+    const src = pySource();
     expect(sites.length).toBe((src.match(/raise Verdict\(/g) ?? []).length);
     expect(sites.length).toBeGreaterThanOrEqual(28);
     for (const [fact, verdict] of sites) {

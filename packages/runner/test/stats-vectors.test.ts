@@ -1,6 +1,6 @@
 // The statistics the harnesses need mid-run (the stopping rules, the flagged-call rule, the wait rule) exist three
 // times: in the judge (src/evaluate/judge.ts), in the C harness (c/harness_stats.c) and in the PyTorch harness
-// (py/kf_torch_harness.py). One file of vectors (test/vectors/stats.json) is run through all three here.
+// (src/backends/torch/py/kforge_torch/stats.py). One file of vectors (test/vectors/stats.json) is run through all three here.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -142,10 +142,14 @@ describe('shared statistics vectors (test/vectors/stats.json)', () => {
     expect(bad).toEqual([]);
   });
 
-  it('the PyTorch harness (py/kf_torch_harness.py) gives every expected answer', () => {
+  it('the PyTorch harness (kforge_torch/stats.py) gives every expected answer', () => {
     const r = spawnSync(
       'python3',
-      [join(here, 'vectors', 'stats_vectors.py'), join(runner, 'py', 'kf_torch_harness.py'), vectorsPath],
+      [
+        join(here, 'vectors', 'stats_vectors.py'),
+        join(runner, 'src', 'backends', 'torch', 'py', 'kforge_torch', 'stats.py'),
+        vectorsPath,
+      ],
       { encoding: 'utf8' },
     );
     expect(r.stdout + r.stderr).toContain(`${vectors.length} vectors, 0 disagreements`);

@@ -12,7 +12,7 @@ import { torchToolchain } from '../src/backends/torch/driver.js';
 import { evaluate } from '../src/index.js';
 import { profileAccepted, withFacts } from '../src/profile/attach.js';
 import { parseTorchFacts, torchBuildFacts } from '../src/backends/torch/profile-facts.js';
-import { pyDir } from '../src/backends/torch/problems.js';
+import { pyDir } from '../src/backends/torch/py-package.js';
 import { DEFAULT_RUNNER_SETTINGS } from '../src/settings.js';
 import { catalogue, cpuDevice, repoRoot, workDir } from './helpers.js';
 import { loadTorchProblems, torchFilesIn } from '../src/backends/torch/problems.js';
@@ -179,7 +179,7 @@ class Autotuner:
 import sys, types
 sys.path.insert(0, ${JSON.stringify(fake)})
 sys.path.insert(0, ${JSON.stringify(pyDir())})
-import kf_torch_profile as p
+from kforge_torch import profile as p
 from triton.runtime.jit import JITFunction, Compiled, Autotuner
 m = types.ModuleType("candidate")
 a = JITFunction(); a.device_caches[0] = ({"k1": Compiled(4, 3, 8192, 32, 0)}, "cuda", None, None)

@@ -341,7 +341,9 @@ describe.skipIf(!hasTorch)('cheats get their verdicts', () => {
     const state = await runTorch('101_HardSigmoid', cheat('read_plan.py'));
     expect(state.verdict, state.message).toBe('accepted');
     expect(state.stdout).toContain('FOUND');
-    expect(state.stdout).not.toMatch(/bench_seed|"seeds"|plan\.json|kf_torch_harness|seccomp/);
+    expect(state.stdout).not.toMatch(
+      /bench_seed|"seeds"|plan\.json|plan\.py|harness\.py|kforge_torch\.harness|seccomp/,
+    );
   }, 300_000);
 
   it('no network, no files outside the box, and the box is read-only', async () => {

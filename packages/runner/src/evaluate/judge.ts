@@ -1,4 +1,4 @@
-// The one judge. Both harnesses (c/harness_main.c and py/kf_torch_harness.py) collect facts: clean timing
+// The one judge. Both harnesses (c/harness_main.c and the torch backend's py/kforge_torch/) collect facts: clean timing
 // samples, how many calls were flagged, the candidate's own clock (C), the bytes and flops a call moves, the
 // load on the machine while it was timed. Every rule that turns those facts into a verdict and the figures we
 // publish lives here, once, for both backends; the few a harness needs mid-run (when to stop sampling, when
@@ -51,7 +51,7 @@ export function medianRse(xs: readonly number[]): number {
 }
 
 /** The stopping rule on one side's times (ms): enough samples, enough time, and the median's standard error small
-    enough (c/harness_stats.c kfh_converged, py/kf_torch_harness.py converged; test/vectors/stats.json). */
+    enough (c/harness_stats.c kfh_converged, kforge_torch/stats.py converged; test/vectors/stats.json). */
 export function converged(
   xsMs: readonly number[],
   rule: { minSamples: number; minMs: number; targetRse: number },

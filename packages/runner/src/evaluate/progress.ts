@@ -1,5 +1,5 @@
 // An evaluation's progress as the session page shows it ("Timing case 1 of 2 · 37 samples"): the runner says when it
-// compiles; the trusted harness (c/harness_progress.c, py/kf_torch_harness.py) rewrites a small JSON file in the job's
+// compiles; the trusted harness (c/harness_progress.c, kforge_torch/plan.py) rewrites a small JSON file in the job's
 // progress folder while it checks and times, which the runner watches. The folder is the harness's alone: no worker
 // sandbox mounts it (a worker sees only box/ or refbox/). Informational only: no verdict or figure comes from it.
 import { closeSync, constants, fstatSync, openSync, readSync, watch, type FSWatcher } from 'node:fs';

@@ -1,6 +1,6 @@
-"""Runs the PyTorch harness's statistics (py/kf_torch_harness.py) on the shared vectors (test/vectors/stats.json).
+"""Runs the PyTorch harness's statistics (src/backends/torch/py/kforge_torch/stats.py) on the shared vectors (test/vectors/stats.json).
 
-The harness reads its plan and imports torch when it is loaded, so the functions under test are taken from its
+The harness reads its plan (kforge_torch/plan.py) when it is loaded, so the functions under test are taken from its
 source as they are (ast) and run with the globals they read (T, FLAGGED_MIN, FLAGGED_SHARE, RETAKE) set per vector.
 Prints every disagreement and exits 1 if there is one; run by test/stats-vectors.test.ts.
 """

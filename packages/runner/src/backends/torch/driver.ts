@@ -1,10 +1,10 @@
 // The torch backend: evaluates a `ModelNew` file against a KernelBench-format problem. The same rules as the C
 // backend (docs/evaluation.md): the candidate is imported only inside a bwrap sandbox, as its pid 1, in its own
-// process, seeing only its box; the trusted harness (py/kf_torch_harness.py, another process) makes the inputs,
+// process, seeing only its box; the trusted harness (py/kforge_torch/harness.py, another process) makes the inputs,
 // computes the reference outputs, shares tensors through memfds it owns, checks and times from outside.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, closeSync, copyFileSync, cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, hostname, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type {
@@ -18,7 +18,7 @@ import type {
 } from '@kernelforge/sdk';
 import type { TimingRules } from '../../harness/plan.js';
 import type { ProblemDefinition } from '../../problems/schema.js';
-import { pyDir } from './problems.js';
+import { entryArgs, stagePackage, WORKER_MODULES } from './py-package.js';
 import { sandboxArgv, sandboxAvailable, sandboxName, type SandboxLimits } from '../../sandbox/bwrap.js';
 import { type JobSandbox, jobCgroupLimits } from '../../sandbox/job-sandbox.js';
 import { workerFilter } from '../../sandbox/seccomp.js';
@@ -47,7 +47,7 @@ export const PUBLIC_CTOR_SEED = 42;
     matmul, a tiny elementwise op). Before issue 31 it was 10 ms of per-thread cpu, which hid a tick of lag. */
 export const AFTER_REPLY_CPU_MS = 0.5;
 
-/** The candidate's limits the torch harness applies (py/kf_torch_harness.py; docs/evaluation.md, "Time limits"):
+/** The candidate's limits the torch harness applies (py/kforge_torch/plan.py; docs/evaluation.md, "Time limits"):
     cpu between a quiet moment and the next command (the C harness's 0.1 ms), and the wall time of its calls and
     model builds: a call the larger of `call_floor_s` and `ref_multiple` x the reference's time on its case, a build
     the larger of `init_floor_s` and that multiple of the reference's build and two calls, all of them the larger of
@@ -208,11 +208,9 @@ function hasTimingLock(deviceId: string): boolean {
 
 /** The harness's files in the job folder; the candidate's in box/, the reference's (for its workers) in refbox/. */
 function stageFiles(j: TorchJob, sandbox: JobSandbox): void {
-  const worker = join(pyDir(), 'kf_torch_worker.py');
-  for (const f of ['kf_torch_harness.py', 'kf_torch_common.py', 'kf_torch_worker.py'])
-    copyFileSync(join(pyDir(), f), sandbox.path(f));
-  copyFileSync(worker, sandbox.path('box', 'kf_torch_worker.py'));
-  copyFileSync(worker, sandbox.path('refbox', 'kf_torch_worker.py'));
+  stagePackage(sandbox.dir);
+  stagePackage(sandbox.path('box'), WORKER_MODULES);
+  stagePackage(sandbox.path('refbox'), WORKER_MODULES);
   writeFileSync(sandbox.path('box', 'candidate.py'), j.job.payload.source);
   writeFileSync(sandbox.path('refbox', 'reference.py'), j.job.problem.definition.source);
   writeFileSync(sandbox.path('reference.py'), j.job.problem.definition.source);
@@ -309,7 +307,7 @@ function importOnce(j: TorchJob, sandbox: JobSandbox): Promise<SpawnResult> {
         tmpBytes: 512 << 20,
         limits: { cpuSeconds: 300, processes: 256, fileSize: 1 << 30, openFiles: 256 },
       },
-      [j.job.settings.python, '-I', '-B', '/w/kf_torch_worker.py', '--mode', 'compile-only', '--threads', '1'],
+      [j.job.settings.python, '-I', '-B', ...entryArgs('worker'), '--mode', 'compile-only', '--threads', '1'],
     ),
     {
       cwd: boxDir,
@@ -373,7 +371,7 @@ function workerArgv(j: TorchJob, box: string, module: string, cls: string, mode:
       '-B',
       // Unbuffered: the worker is killed at the end, and its prints must reach the report.
       '-u',
-      '/w/kf_torch_worker.py',
+      ...entryArgs('worker'),
       '--sock',
       '11',
       '--module',
@@ -468,7 +466,7 @@ function harnessArgv(j: TorchJob, sandbox: JobSandbox): string[] {
       gpu: j.isCuda,
       ...(j.toolchain.roots ? { roBinds: j.toolchain.roots } : {}),
     },
-    [j.job.settings.python, '-E', '-s', '-B', '/w/kf_torch_harness.py', '/w/plan.json'],
+    [j.job.settings.python, '-E', '-s', '-B', ...entryArgs('harness'), '/w/plan.json'],
   );
 }
 

@@ -4,7 +4,6 @@
 // for all the files that need it.
 import { createHash, randomUUID } from 'node:crypto';
 import {
-  copyFileSync,
   existsSync,
   mkdirSync,
   readFileSync,
@@ -17,18 +16,16 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { TorchProblemInfo } from '@kernelforge/sdk';
-import { packageRoot } from '../../internal/paths.js';
 import { makeShared } from '../../sandbox/shared-folder.js';
 import { sandboxArgv } from '../../sandbox/bwrap.js';
 import { runCommand, type SpawnResult } from '../../sandbox/spawn.js';
 import { DEFAULT_PYTHON } from '../../settings.js';
 import type { ProblemDefinition } from '../../problems/schema.js';
+import { entryArgs, stagePackage } from './py-package.js';
 import { torchToolchain, torchToolchainQuick } from './toolchain.js';
 
 /** Bumped when the inspector's output changes, so cached inspections are redone. */
 const INSPECTOR_VERSION = 4;
-
-export const pyDir = (): string => join(packageRoot(), 'py');
 
 export interface TorchBudgets {
   /** Bytes of inputs + outputs + parameters allowed per device kind. */
@@ -231,7 +228,7 @@ async function inspectSome(
 
 /** The inspector, the files and its request in a fresh folder the sandbox sees (at /w). */
 function stageInspection(run: InspectRun, todo: readonly number[], box: string): void {
-  for (const f of ['kf_torch_inspect.py', 'kf_torch_common.py']) copyFileSync(join(pyDir(), f), join(box, f));
+  stagePackage(box, ['__init__.py', 'inspection.py', 'common.py']);
   const files = todo.map((i) => {
     const s = run.sources[i] as { name: string; text: string };
     writeFileSync(join(box, 'files', `${i}.py`), s.text);
@@ -265,12 +262,7 @@ function runInspector(run: InspectRun, count: number, box: string): Promise<Spaw
         // The interpreter's folders outside /usr (a virtual environment): the check imports torch once, as this does.
         roBinds: inspectorRoots(run.python),
       },
-      [
-        run.python,
-        '-I',
-        '-c',
-        'import sys; sys.path.insert(0, "/w"); sys.argv=["x","/w/request.json"]; import kf_torch_inspect as m; m.main()',
-      ],
+      [run.python, '-I', ...entryArgs('inspection'), '/w/request.json'],
     ),
     {
       cwd: box,

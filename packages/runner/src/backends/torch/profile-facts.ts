@@ -1,12 +1,12 @@
 // A PyTorch candidate's facts (docs/evaluation.md "Build facts", torch): after an accepted evaluation, one extra,
-// untimed run of py/kf_torch_profile.py in the candidate's own sandbox (its box, read-only, pid 1, rlimits, the
+// untimed run of py/kforge_torch/profile.py in the candidate's own sandbox (its box, read-only, pid 1, rlimits, the
 // job's cgroup, the worker's seccomp filter on a cpu) lists what one `ModelNew` call launched (torch.profiler) and
 // its Triton kernels' compiled metadata. Its output is the candidate's process's: read as one JSON line, checked
 // against the schema, capped. It never changes the verdict or a figure (profile/attach.ts).
-import { closeSync, copyFileSync, existsSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BuildFacts, TorchFacts } from '@kernelforge/sdk';
-import { pyDir } from './problems.js';
+import { entryArgs, stagePackage, WORKER_MODULES } from './py-package.js';
 import { sandboxArgv } from '../../sandbox/bwrap.js';
 import type { JobSandbox } from '../../sandbox/job-sandbox.js';
 import { runCommand } from '../../sandbox/spawn.js';
@@ -77,9 +77,8 @@ export function torchBuildFacts(torch: TorchFacts | null, notes: string[]): Buil
 /** Stages the profiled run in the candidate's box and runs it; the facts, or build facts with the reason none. */
 export async function gatherTorchFacts(o: TorchFactsRun): Promise<BuildFacts> {
   const box = o.sandbox.path('box');
-  const py = pyDir();
-  copyFileSync(join(py, 'kf_torch_profile.py'), join(box, 'kf_torch_profile.py'));
-  copyFileSync(join(py, 'kf_torch_common.py'), join(box, 'kf_torch_common.py'));
+  // The profiler imports the candidate as a worker does (the worker's modules), and the reference (common.py).
+  stagePackage(box, [...WORKER_MODULES, 'profile.py', 'common.py']);
   writeFileSync(join(box, 'kf_profile_reference.py'), o.referenceSource);
   writeFileSync(
     join(box, 'kf_profile_plan.json'),
@@ -112,7 +111,7 @@ export async function gatherTorchFacts(o: TorchFactsRun): Promise<BuildFacts> {
           ...(o.device === 'cuda' ? { tmpBytes: 512 << 20 } : {}),
           ...(seccomp !== null ? { seccompFd: 3 } : {}),
         },
-        [o.python, '-I', '-B', '-u', '/w/kf_torch_profile.py', '--plan', '/w/kf_profile_plan.json'],
+        [o.python, '-I', '-B', '-u', ...entryArgs('profile'), '--plan', '/w/kf_profile_plan.json'],
       ),
       {
         cwd: box,

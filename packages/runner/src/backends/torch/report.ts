@@ -1,4 +1,4 @@
-// The torch harness's report (py/kf_torch_harness.py prints it: facts, as the C harness's) and its reading into the
+// The torch harness's report (py/kforge_torch/harness.py prints it: facts, as the C harness's) and its reading into the
 // sdk EvaluationState. Every rule that decides the verdict and the figures is the judge's (judge.ts).
 import type { CompileReport, Device, EvaluationJobPayload, EvaluationState } from '@kernelforge/sdk';
 import { z } from 'zod';

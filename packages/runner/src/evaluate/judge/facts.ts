@@ -1,4 +1,4 @@
-// The verdict on a failure, decided here for both harnesses. A harness (c/harness_*.c, py/kf_torch_harness.py)
+// The verdict on a failure, decided here for both harnesses. A harness (c/harness_*.c, backends/torch/py/kforge_torch/)
 // stops at the first failure it sees and reports what it saw as a fact: a code from FACTS below and a message with
 // the numbers. This table turns each fact into the verdict. The harnesses still print the verdict they have always
 // printed beside the fact, as a cross-check only: where the two differ, the judge's table and a harness have drifted

@@ -10,8 +10,8 @@ import traceback
 
 import torch
 
-from kf_torch_common import FROZEN_NAME_HINTS, SCALE_FLOOR, SCALE_MIN, int_constants, load_module, split_chained
-from kf_torch_common import tolerance_of
+from .common import FROZEN_NAME_HINTS, SCALE_FLOOR, SCALE_MIN, int_constants, load_module, split_chained
+from .common import tolerance_of
 
 FACTORIES = (
     "randn", "rand", "randint", "zeros", "ones", "empty", "full", "arange", "linspace", "eye", "randperm",

@@ -10,21 +10,14 @@
 # kernels by device time; and for every Triton kernel of the candidate's module its compiled metadata (warps,
 # stages, shared memory, registers, spills) where Triton is importable, else why not.
 import argparse
-import importlib.util
 import json
 import sys
 import time
 
+from . import common, loader
+
 MAX_OPS = 40
 MARK = "KF_TORCH_FACTS "
-
-
-def load(path, name):
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def _num(x):
@@ -122,12 +115,10 @@ def main():
     if device != "cpu":
         torch.backends.cuda.matmul.allow_tf32 = False
         torch.backends.cudnn.allow_tf32 = False
-    common = load("/w/kf_torch_common.py", "kf_torch_common")
-    worker = load("/w/kf_torch_worker.py", "kf_torch_worker")
     with open("/w/kf_profile_reference.py", encoding="utf-8") as f:
         ref = common.load_module(f.read(), plan["file_name"], plan.get("constants") or None)
-    worker.install_prebuilt_loader()
-    cand = worker.import_module("/w/candidate.py", "candidate")
+    loader.install_prebuilt_loader()
+    cand = loader.import_module("/w/candidate.py", "candidate")
     init = list(ref.get_init_inputs())
     torch.manual_seed(int(plan["ctor_seed"]))
     model = cand.ModelNew(*init)

@@ -1,0 +1,134 @@
+# Readings of processes and cpus from outside (/proc, process cpu clocks): what the harness measures a worker by,
+# and the core budget. Part of the harness, never of a worker.
+import os
+import time
+
+
+def core_budget(probe_s=0.05):
+    """The core budget (c/harness_budget.c has the same rule): the cpus free now, read from /proc/stat's per-cpu
+    counters twice, probe_s apart, while this process sleeps; a cpu is free when busy under half that window. The
+    harness confines itself to them and every worker it starts inherits that; a candidate that moves its threads
+    outside it is set back after each call (keep_budget). None free, or all: every allowed cpu."""
+
+    def ticks():
+        out = {}
+        with open("/proc/stat") as f:
+            for line in f:
+                if not line.startswith("cpu"):
+                    break
+                name, *v = line.split()
+                if name == "cpu" or len(v) < 4:
+                    continue
+                v = [int(x) for x in v[:8]] + [0] * (8 - min(8, len(v)))
+                busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7]
+                out[int(name[3:])] = (busy, busy + v[3] + v[4])
+        return out
+
+    allowed = os.sched_getaffinity(0)
+    try:
+        a = ticks()
+        time.sleep(probe_s)
+        b = ticks()
+        free = set()
+        for c in allowed:
+            if c in a and c in b:
+                busy, total = b[c][0] - a[c][0], b[c][1] - a[c][1]
+                if total == 0 or busy * 2 < total:
+                    free.add(c)
+        if 0 < len(free) < len(allowed):
+            os.sched_setaffinity(0, free)
+            allowed = free
+    except (OSError, ValueError):
+        pass
+    return sorted(allowed)
+
+
+def cpu_list(cpus):
+    parts, i = [], 0
+    while i < len(cpus):
+        j = i
+        while j + 1 < len(cpus) and cpus[j + 1] == cpus[j] + 1:
+            j += 1
+        parts.append(str(cpus[i]) if i == j else f"{cpus[i]}-{cpus[j]}")
+        i = j + 1
+    return ",".join(parts)
+
+
+def proc_cpu(pid):
+    """The worker process's cpu time (ns): all its threads, ENDED ONES INCLUDED, read from outside through its
+    process cpu clock (clock_gettime on CPUCLOCK_SCHED of the pid, process-wide: clockid ((~pid) << 3) | 2; Linux
+    lets any process read it for a pid it can see, across the sandbox's pid namespace). Exact while none of its
+    threads is on a cpu (a running thread's share lags by up to a scheduler tick). None when the process is gone.
+    Before issue 31 the harness summed the cpu of the threads alive at each reading: a thread born after one
+    reading and gone by the next was never counted."""
+    try:
+        return time.clock_gettime_ns(((~pid) << 3) | 2)
+    except OSError:
+        return None
+
+
+def tids_of(pid):
+    try:
+        return set(os.listdir(f"/proc/{pid}/task"))
+    except OSError:
+        return set()
+
+
+def thread_cpu(pid):
+    """{tid: cpu ns} of the threads alive now (schedstat): only to name the busiest in a message."""
+    out = {}
+    for t in tids_of(pid):
+        try:
+            with open(f"/proc/{pid}/task/{t}/schedstat") as f:
+                out[t] = int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            pass
+    return out
+
+
+def sched_of(pid):
+    """(cpu ns, ns runnable but waiting for a cpu) summed over pid's threads (schedstat's first two fields)."""
+    cpu = wait = 0
+    try:
+        for t in os.listdir(f"/proc/{pid}/task"):
+            try:
+                with open(f"/proc/{pid}/task/{t}/schedstat") as f:
+                    fields = f.read().split()
+                cpu += int(fields[0])
+                wait += int(fields[1])
+            except (OSError, IndexError, ValueError):
+                pass
+    except OSError:
+        pass
+    return cpu, wait
+
+
+def runnable(pid):
+    """How many threads of pid are running or waiting for a core, or in uninterruptible sleep (state R or D): any
+    is not quiet."""
+    n = 0
+    try:
+        for t in os.listdir(f"/proc/{pid}/task"):
+            try:
+                with open(f"/proc/{pid}/task/{t}/stat") as f:
+                    n += f.read().rsplit(")", 1)[1].split()[0] in ("R", "D")
+            except (OSError, IndexError):
+                pass
+    except OSError:
+        pass
+    return n
+
+
+def comm(pid, tid):
+    try:
+        with open(f"/proc/{pid}/task/{tid}/comm") as f:
+            return f.read().strip()
+    except OSError:
+        return "?"
+
+
+def proc_stat_busy():
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    # user nice system idle iowait irq softirq steal
+    return (v[0] + v[1] + v[2] + v[5] + v[6] + (v[7] if len(v) > 7 else 0)) / os.sysconf("SC_CLK_TCK")
