@@ -80,7 +80,7 @@ describe('the facts the harnesses report', () => {
     const used = new Set<string>([
       ...cSites().flatMap((s) => s.pairs.map(([f]) => f)),
       ...pySites().map(([f]) => f),
-      // The driver's own (evaluate/build-state.ts, evaluate/torch.ts): the harness ran past its limit, or gave no report.
+      // The driver's own (backends/c-abi/report.ts, backends/torch/driver.ts): the harness ran past its limit, or gave no report.
       'harness_timeout',
       'no_report',
     ]);

@@ -84,7 +84,7 @@ export function cudaPeaksBinary(workDir: string, arch: string): string {
     execFileSync('nvcc', ['-O3', `-arch=${arch}`, '-o', bin, src], {
       timeout: 180_000,
       stdio: 'pipe',
-      // Where the runner's own cuda builds look for it (harness/build.ts) as well as the PATH.
+      // Where the runner's own cuda builds look for it (backends/c-abi/harness/build.ts) as well as the PATH.
       env: { ...process.env, PATH: `/usr/local/cuda/bin:${process.env.PATH ?? '/usr/bin:/bin'}` },
     });
   return bin;

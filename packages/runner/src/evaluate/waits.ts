@@ -10,8 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { EvaluationProgress, EvaluationWait } from '@kernelforge/sdk';
-import { TIMING_LOCK_WAIT_MS } from '../harness/run-harness.js';
-import { timingLockPath } from '../sandbox/timing-lock.js';
+import { TIMING_LOCK_WAIT_MS, timingLockPath } from '../sandbox/timing-lock.js';
 import type { ProgressListener } from './progress.js';
 import { quietThreshold } from './quiet.js';
 

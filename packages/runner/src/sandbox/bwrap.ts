@@ -28,7 +28,7 @@ export interface SandboxSpec {
   /** Size of the private /tmp (bytes). */
   tmpBytes?: number;
   /** Host folders outside /usr mounted read-only at the same path: the torch backend's interpreter and packages
-      where they live elsewhere (a virtual environment, /opt; torch-toolchain.ts `roots`). */
+      where they live elsewhere (a virtual environment, /opt; backends/torch/toolchain.ts `roots`). */
   roBinds?: readonly string[];
   /** An fd the launcher has open on a seccomp program (bwrap `--seccomp`). */
   seccompFd?: number;

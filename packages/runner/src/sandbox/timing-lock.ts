@@ -12,6 +12,10 @@ export function timingLockDir(): string {
   return existsSync('/run/lock') ? '/run/lock' : tmpdir();
 }
 
+/** How long a harness waits for another runner's timed phase on the same device before it times anyway (and
+    says so); c/harness_phase.c KF_LOCK_WAIT_MS. */
+export const TIMING_LOCK_WAIT_MS = 120_000;
+
 export function timingLockPath(deviceId: string): string {
   return join(timingLockDir(), `kforge-timing-${deviceId.replace(/[^A-Za-z0-9_.-]/g, '_')}.lock`);
 }

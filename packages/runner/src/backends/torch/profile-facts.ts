@@ -19,7 +19,7 @@ const MARK = 'KF_TORCH_FACTS ';
 export interface TorchFactsRun {
   sandbox: JobSandbox;
   python: string;
-  /** Read-only host folders the interpreter needs (torch-toolchain's roots). */
+  /** Read-only host folders the interpreter needs (the torch toolchain's roots). */
   roots?: readonly string[] | undefined;
   device: 'cpu' | 'cuda';
   threads: number;

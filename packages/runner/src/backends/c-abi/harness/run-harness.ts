@@ -3,7 +3,7 @@ import { chmodSync, chownSync, closeSync, copyFileSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { sandboxArgv, sandboxAvailable, type SandboxLimits } from '../../../sandbox/bwrap.js';
 import type { JobCgroup } from '../../../sandbox/cgroup.js';
-import { openTimingLock } from '../../../sandbox/timing-lock.js';
+import { openTimingLock, TIMING_LOCK_WAIT_MS } from '../../../sandbox/timing-lock.js';
 import { PROGRESS_FILE, PROGRESS_FOLDER } from '../../../evaluate/progress.js';
 import { workerFilter } from '../../../sandbox/seccomp.js';
 import { runCommand, type SpawnResult } from '../../../sandbox/spawn.js';
@@ -19,10 +19,6 @@ export interface HarnessRun {
   stderr: string;
   wallMs: number;
 }
-
-/** How long a harness waits for another runner's timed phase on the same device before it times anyway (and
-    says so); c/harness_phase.c KF_LOCK_WAIT_MS. */
-export const TIMING_LOCK_WAIT_MS = 120_000;
 
 export interface HarnessOptions {
   built: BuiltHarness;
