@@ -3,16 +3,7 @@
 // (bwrap, no network, rlimits, a wall limit), once per file content (cached by SHA-256), in one Python process
 // for all the files that need it.
 import { createHash, randomUUID } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { TorchProblemInfo } from '@kernelforge/sdk';
