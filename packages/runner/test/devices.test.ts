@@ -24,6 +24,8 @@ import {
   theoreticalClockGhz,
   withConditions,
 } from '../src/devices/cpu.js';
+import { BACKENDS, backendFor } from '../src/backends/index.js';
+import { discoverDevices } from '../src/devices/discover.js';
 import { outsideBusyCores } from '../src/devices/quiet-peaks.js';
 import { flopsPeak, implausibleReason } from '../src/evaluate/plausibility.js';
 
@@ -294,4 +296,33 @@ describe('peaks', () => {
       /above the device's peak of 80\.0 GFLOP\/s/,
     );
   });
+});
+
+describe('device discovery asks every registered backend what it supports (backends/index.ts)', () => {
+  it('a device carries the refusal of each backend under its problem kind', () => {
+    expect(BACKENDS.map((b) => [b.name, b.kind])).toEqual([
+      ['c-abi', 'c'],
+      ['torch', 'pytorch'],
+    ]);
+    expect(backendFor('pytorch')?.name).toBe('torch');
+    // An interpreter that is not there: the torch backend refuses every device, the C-ABI backend none.
+    const settings = { python: '/nonexistent/kf-python3', jobCgroup: false };
+    const workDir = mkdtempSync(join(tmpdir(), 'kf-discover-'));
+    try {
+      const [cpu] = discoverDevices({ workDir, python: settings.python });
+      if (!cpu) throw new Error('no cpu device');
+      const asked = BACKENDS.flatMap((b) => {
+        const a = b.supports(cpu, settings);
+        return a.unavailable !== undefined ? [{ kind: b.kind, reason: a.unavailable }] : [];
+      });
+      expect(cpu.unavailable).toEqual(asked);
+      expect(cpu.unavailable?.map((u) => u.kind)).toEqual(['pytorch']);
+      expect(cpu.unavailable?.[0]?.reason).toMatch(/kf-python3 did not run/);
+      const gpu: Device = { ...cpu, id: 'cuda-test', kind: 'cuda' };
+      expect(backendFor('c')?.supports(gpu, settings)).toEqual({});
+      expect(backendFor('pytorch')?.supports(gpu, settings).unavailable).toMatch(/did not run/);
+    } finally {
+      rmSync(workDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
