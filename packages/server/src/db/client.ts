@@ -397,6 +397,15 @@ async function openPostgres(url: string, log?: Logger): Promise<Database> {
     },
     async transaction(fn) {
       const client = await run(() => pool.connect());
+      // The pool listens for 'error' only on idle clients. A connection that ends while this transaction holds it
+      // between statements (a Postgres restart while `fn` awaits something else) emits 'error' with no one else to
+      // hear it, which would end the process: keep it here, and give the client back broken so the pool drops it.
+      let broken: Error | undefined;
+      const onError = (err: Error) => {
+        broken ??= err;
+        failed(err);
+      };
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const result = await fn(inTransaction((sql, params) => client.query(sql, params)));
@@ -404,10 +413,12 @@ async function openPostgres(url: string, log?: Logger): Promise<Database> {
         return result;
       } catch (err) {
         failed(err);
-        await client.query('ROLLBACK').catch(() => {});
+        if (isConnectionError(err)) broken ??= err as Error;
+        else await client.query('ROLLBACK').catch(() => {});
         throw err;
       } finally {
-        client.release();
+        client.removeListener('error', onError);
+        client.release(broken);
       }
     },
     async listen(channel, onPayload, onResume) {

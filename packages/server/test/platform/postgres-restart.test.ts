@@ -106,7 +106,19 @@ async function replica(databaseUrl: string, secret: string, llmUrl: string): Pro
 }
 
 const ready = async (s: ServerProcess) => {
-  const r = await fetch(`${s.url}/readyz`);
+  let r: Response;
+  try {
+    r = await fetch(`${s.url}/readyz`);
+  } catch (err) {
+    // Say which replica, why, and whether it is still alive, with its log: "fetch failed" alone explains nothing.
+    const state =
+      s.child.exitCode !== null || s.child.signalCode !== null
+        ? `exited (${s.child.exitCode ?? s.child.signalCode})`
+        : 'running';
+    throw new Error(
+      `GET ${s.url}/readyz: ${String((err as Error).cause ?? err)}; the replica is ${state}\n${s.log().slice(-6000)}`,
+    );
+  }
   return { status: r.status, body: (await r.json()) as { status?: string; detail?: string } };
 };
 
