@@ -5,8 +5,9 @@
 // `N passed, N failed` computed from vitest's JSON reports; every failure is named just above it.
 //   node scripts/test.mjs [vitest filters...]     KFORGE_TEST_POSTGRES=0 skips the Postgres pass (said loudly)
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { startPostgres } from './postgres.mjs';
 import { checkPasses, POSTGRES, SERIAL, SERIAL_PRODUCT, SERIAL_TIMING, SIDE } from './test-passes.mjs';
 
@@ -19,14 +20,77 @@ const failures = [];
 /** [pass name, file, seconds] for every file of every pass. */
 const durations = [];
 
-/** Wall time of each step and pass, printed with the slowest files. */
+/** Wall time of each step and pass, printed with the slowest files (with what the machine did meanwhile). */
 const stepTimes = [];
+
+/**
+ * What the machine did while the suite ran, sampled once a second: busy cores (/proc/stat) and whether any runner
+ * held a host-wide timing lock (an flock on a kforge-timing-*.lock file, from /proc/locks). Each step reports its
+ * means, which says where its time went: a step near every core busy is bound by work, one whose timing lock was
+ * held most of the time waits on timed phases (those never overlap), and one with neither mostly waits.
+ */
+const machine = (() => {
+  const cores = availableParallelism();
+  const lockDir = process.env.KFORGE_TIMING_LOCK_DIR ?? (existsSync('/run/lock') ? '/run/lock' : tmpdir());
+  const totals = { samples: 0, busy: 0, locked: 0 };
+  let last = null;
+  const stat = () => {
+    try {
+      const v = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number);
+      const busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+      return { busy, total: v.reduce((a, x) => a + (Number.isFinite(x) ? x : 0), 0) - (v[8] ?? 0) - (v[9] ?? 0) };
+    } catch {
+      return null;
+    }
+  };
+  const lockHeld = () => {
+    try {
+      const inodes = new Set();
+      for (const f of readdirSync(lockDir))
+        if (/^kforge-timing-.*\.lock$/.test(f)) inodes.add(String(statSync(join(lockDir, f)).ino));
+      if (inodes.size === 0) return false;
+      // "1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF"; waiters' lines have "->" after the number.
+      return readFileSync('/proc/locks', 'utf8')
+        .split('\n')
+        .some((l) => !l.includes('->') && inodes.has(l.trim().split(/\s+/)[5]?.split(':')[2]));
+    } catch {
+      return false;
+    }
+  };
+  const timer = setInterval(() => {
+    const now = stat();
+    if (now && last && now.total > last.total) {
+      totals.samples += 1;
+      totals.busy += ((now.busy - last.busy) / (now.total - last.total)) * cores;
+      totals.locked += lockHeld() ? 1 : 0;
+    }
+    last = now;
+  }, 1000);
+  timer.unref();
+  return {
+    cores,
+    snapshot: () => ({ ...totals }),
+    /** Means since a snapshot: busy cores and the share of time a timing lock was held (null: too short to say). */
+    since(a) {
+      const n = totals.samples - a.samples;
+      return n < 3 ? null : { busy: (totals.busy - a.busy) / n, locked: (totals.locked - a.locked) / n };
+    },
+  };
+})();
+
+/** " (busy 1.6 of 2 cores, a timing lock held 72% of the time)" for a step that began at snapshot `a`. */
+function usage(a) {
+  const u = machine.since(a);
+  return u
+    ? ` (busy ${u.busy.toFixed(1)} of ${machine.cores} cores, a timing lock held ${Math.round(u.locked * 100)}% of the time)`
+    : '';
+}
 
 function step(name, cmd, args, env = {}) {
   console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
   const t0 = Date.now();
   const res = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-  stepTimes.push([name, (Date.now() - t0) / 1000]);
+  stepTimes.push([name, (Date.now() - t0) / 1000, '']);
   return res.status === 0;
 }
 
@@ -47,6 +111,7 @@ function vitest(name, report, args, env = {}, log = undefined) {
   const full = ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${report}`, ...args];
   if (!log) console.log(`\n=== ${name}: pnpm ${full.join(' ')}`);
   const t0 = Date.now();
+  const s0 = machine.snapshot();
   const child = spawn('pnpm', full, {
     stdio: log ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     env: { ...process.env, ...env },
@@ -58,7 +123,7 @@ function vitest(name, report, args, env = {}, log = undefined) {
   }
   return new Promise((done) => {
     child.on('close', (code) => {
-      stepTimes.push([name, (Date.now() - t0) / 1000]);
+      stepTimes.push([name, (Date.now() - t0) / 1000, usage(s0)]);
       countReport(name, report, code === 0);
       done(() => {
         if (!log) return;
@@ -112,6 +177,7 @@ function firstLine(text) {
 const selected = (files) => (filters.length === 0 ? files : files.filter((f) => filters.some((x) => f.includes(x))));
 
 const started = Date.now();
+const startedUse = machine.snapshot();
 
 // A test file in neither pass would never run, one in both would run twice: say so before anything else.
 {
@@ -211,27 +277,21 @@ try {
   for (const print of printLogs) print?.();
   // 2. Files that evaluate kernels, in two lanes side by side, one file at a time in each (every timed phase takes the
   //    host's timing lock, so timings never overlap; compiling, checking and waiting do): the runner's timing files,
-  //    then the database files among the evaluating ones on Postgres; beside them, the product's files (server, CLI,
-  //    browser) on PGlite.
+  //    and beside them the product's files (server, CLI, browser) on PGlite. The database files among the evaluating
+  //    ones, on Postgres, follow whichever lane ends first, so neither lane waits on them (the lanes differ by minutes
+  //    from one machine to another).
   const timingFiles = selected(SERIAL_TIMING);
   const productFiles = selected(SERIAL_PRODUCT);
-  const lanePrints = await Promise.all([
-    (async () => {
-      if (timingFiles.length > 0)
-        await vitest(
+  const timingLane =
+    timingFiles.length > 0
+      ? vitest(
           'evaluation tests: runner and timing (embedded PGlite)',
           'reports/vitest-pglite-serial.json',
           ['--project', 'serial', '--passWithNoTests', ...timingFiles],
           cliEnv,
-        );
-      if (pg && pgSerial.length > 0)
-        await vitest(
-          'evaluation server tests (Postgres)',
-          'reports/vitest-postgres-serial.json',
-          ['--project', 'serial', '--passWithNoTests', ...pgSerial],
-          pgEnv,
-        );
-    })(),
+        )
+      : Promise.resolve(undefined);
+  const productLane =
     productFiles.length > 0
       ? vitest(
           'evaluation tests: product, CLI and browser (embedded PGlite)',
@@ -240,8 +300,19 @@ try {
           cliEnv,
           'reports/vitest-pglite-product.log',
         )
-      : undefined,
-  ]);
+      : Promise.resolve(undefined);
+  const postgresLane = (async () => {
+    await Promise.race([timingLane, productLane]);
+    if (pg && pgSerial.length > 0)
+      return vitest(
+        'evaluation server tests (Postgres)',
+        'reports/vitest-postgres-serial.json',
+        ['--project', 'serial', '--passWithNoTests', ...pgSerial],
+        pgEnv,
+        'reports/vitest-postgres-serial.log',
+      );
+  })();
+  const lanePrints = await Promise.all([timingLane, productLane, postgresLane]);
   for (const print of lanePrints) print?.();
 } finally {
   pg?.stop();
@@ -249,10 +320,10 @@ try {
 
 // Regressions in speed show here: each step's time, and the slowest files of this run, whatever pass they ran in.
 console.log('\nSteps:');
-for (const [name, s] of stepTimes) console.log(`  ${s.toFixed(1).padStart(7)} s  ${name}`);
+for (const [name, s, use] of stepTimes) console.log(`  ${s.toFixed(1).padStart(7)} s  ${name}${use}`);
 if (durations.length > 0) {
   console.log(
-    `\nSlowest test files (of ${durations.length}; the whole run took ${((Date.now() - started) / 1000).toFixed(0)} s):`,
+    `\nSlowest test files (of ${durations.length}; the whole run took ${((Date.now() - started) / 1000).toFixed(0)} s${usage(startedUse)}):`,
   );
   for (const [name, file, s] of durations.sort((a, b) => b[2] - a[2]).slice(0, 15))
     console.log(`  ${s.toFixed(1).padStart(7)} s  ${file}  (${name})`);
