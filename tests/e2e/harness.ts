@@ -1,8 +1,9 @@
-// Browser-test harness: a fresh `vite build`, the real server (startTestServer) serving it, and Debian's chromium.
+// Browser-test harness: a `vite build` of the sources as they stand (built once per change), the real server (startTestServer) serving it, and Debian's chromium.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../../packages/server/test/helpers/server';
@@ -23,9 +24,45 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-/** Builds the web app into a fresh folder and returns it. */
+/** What the web build reads: the app, the sdk's sources it resolves to, and the locked dependency versions. */
+const WEB_INPUTS = [
+  join(root, 'packages', 'web', 'src'),
+  join(root, 'packages', 'web', 'public'),
+  join(root, 'packages', 'web', 'index.html'),
+  join(root, 'packages', 'web', 'vite.config.ts'),
+  join(root, 'packages', 'web', 'package.json'),
+  join(root, 'packages', 'web', 'tsconfig.json'),
+  join(root, 'packages', 'sdk', 'src'),
+  join(root, 'pnpm-lock.yaml'),
+];
+
+/** A hash of every byte the web build reads (paths and contents) and of the VITE_ settings it would see. */
+function webInputsHash(): string {
+  const hash = createHash('sha256');
+  const add = (path: string) => {
+    if (!existsSync(path)) return;
+    if (statSync(path).isDirectory()) {
+      for (const name of readdirSync(path).sort()) add(join(path, name));
+      return;
+    }
+    hash.update(`${relative(root, path)}\0`);
+    hash.update(readFileSync(path));
+  };
+  for (const input of WEB_INPUTS) add(input);
+  for (const [k, v] of Object.entries(process.env).sort()) if (k.startsWith('VITE_')) hash.update(`${k}=${v}\0`);
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * The production build of the web app as the sources stand now, in a folder of its own. Built once per change of
+ * its inputs, not once per test file: a build costs 7-10 s of cpu, and 26 files each made their own (issue 34 item
+ * 5). A file that finds the build of the same inputs reuses it; two files building at once each build into a
+ * folder of their own and the first to finish names it (a rename is atomic; the second removes its copy).
+ */
 export function buildWeb(): string {
-  const out = mkdtempSync(join(tmpdir(), 'kforge-web-dist-'));
+  const out = join(tmpdir(), `kforge-web-dist-${webInputsHash()}`);
+  if (existsSync(join(out, 'routes.json'))) return out;
+  const building = mkdtempSync(join(tmpdir(), 'kforge-web-building-'));
   const web = join(root, 'packages', 'web');
   execFileSync(
     process.execPath,
@@ -33,7 +70,7 @@ export function buildWeb(): string {
       join(web, 'node_modules', 'vite', 'bin', 'vite.js'),
       'build',
       '--outDir',
-      out,
+      building,
       '--emptyOutDir',
       '--logLevel',
       'warn',
@@ -45,6 +82,12 @@ export function buildWeb(): string {
       env: { ...process.env, NODE_ENV: 'production' },
     },
   );
+  try {
+    renameSync(building, out);
+  } catch {
+    // Another file built the same inputs first: use its build.
+    rmSync(building, { recursive: true, force: true });
+  }
   return out;
 }
 
