@@ -1,7 +1,8 @@
 // The whole test suite: which file runs in which pass, build, type-check, then every test on the embedded database
-// (the files that do not evaluate kernels in parallel, beside the database files on a real Postgres; then the files
-// that evaluate kernels, in two lanes side by side, one file at a time in each, and the database files among them
-// on Postgres). Ends with the slowest files and one plain line
+// and the database files again on a real Postgres, in lanes side by side (the files that do not evaluate kernels in
+// parallel, then the product's evaluating files; beside them the Postgres files, the bench smoke runs and the
+// runner's timing files; the evaluating Postgres files once either lane is free). Ends with each pass's time and what
+// the machine did meanwhile, the slowest files, and one plain line
 // `N passed, N failed` computed from vitest's JSON reports; every failure is named just above it.
 //   node scripts/test.mjs [vitest filters...]     KFORGE_TEST_POSTGRES=0 skips the Postgres pass (said loudly)
 import { spawn, spawnSync } from 'node:child_process';
@@ -103,33 +104,41 @@ function count(name, ok) {
 }
 
 /**
- * Runs one vitest pass and counts its report. With `log`, its output goes to that file, printed by the caller once
- * the pass beside it has ended too (two passes at once would interleave their lines).
+ * Runs one vitest pass and counts its report. With `log`, its output goes to that file, printed whole once the pass
+ * has ended (passes run side by side: their lines would interleave); a line says when it starts.
  */
 function vitest(name, report, args, env = {}, log = undefined) {
   rmSync(report, { force: true });
   const full = ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${report}`, ...args];
-  if (!log) console.log(`\n=== ${name}: pnpm ${full.join(' ')}`);
+  const at = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
+  console.log(
+    log
+      ? `\n--- started at ${at()}: ${name} (its output follows when it ends)`
+      : `\n=== ${name}: pnpm ${full.join(' ')}`,
+  );
   const t0 = Date.now();
   const s0 = machine.snapshot();
   const child = spawn('pnpm', full, {
     stdio: log ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     env: { ...process.env, ...env },
   });
-  if (log) {
-    const out = createWriteStream(log);
-    child.stdout.pipe(out);
-    child.stderr.pipe(out);
+  // Both streams into one file, ended once the child has closed both (piped with their own end, the first to end
+  // would end the file under the other).
+  const out = log ? createWriteStream(log) : null;
+  if (out) {
+    child.stdout.pipe(out, { end: false });
+    child.stderr.pipe(out, { end: false });
   }
   return new Promise((done) => {
-    child.on('close', (code) => {
+    child.on('close', async (code) => {
+      if (out) await new Promise((flushed) => out.end(flushed));
       stepTimes.push([name, (Date.now() - t0) / 1000, usage(s0)]);
-      countReport(name, report, code === 0);
-      done(() => {
-        if (!log) return;
-        console.log(`\n=== ${name} (ran beside the pass above): pnpm ${full.join(' ')}`);
+      if (log) {
+        console.log(`\n=== ${name} (ended at ${at()}): pnpm ${full.join(' ')}`);
         process.stdout.write(readFileSync(log, 'utf8'));
-      });
+      }
+      countReport(name, report, code === 0);
+      done();
     });
   });
 }
@@ -239,72 +248,67 @@ const pgSerial = pgFiles.filter((f) => SERIAL.includes(f));
 const common = ['--passWithNoTests', ...(filters.length ? filters : [])];
 
 try {
-  // 1. Files that do not evaluate kernels, on several workers; beside them, the database files on Postgres that do
-  //    not evaluate kernels either (neither holds the timing lock). The Postgres pass gets one worker: beside the
-  //    other pass's, more left the cores too busy for the heavier files' timeouts on 2 cores.
-  //    After the Postgres pass on that side, the files that mostly wait (SIDE: bench smoke runs of servers, the CLI
-  //    and a browser), one at a time, so their waiting overlaps the busier pass.
+  // Four lanes, each one vitest pass after another, so no core waits for a pass it does not need:
+  //  - the files that do not evaluate kernels, on several workers (neither they nor the next lane's first two
+  //    passes hold the timing lock), then the product's evaluating files (server, CLI, browser) on PGlite;
+  //  - beside it, the database files on Postgres that do not evaluate (one worker: more left the cores too busy for
+  //    the heavier files' timeouts on 2 cores), then the files that mostly wait (SIDE: bench smoke runs of servers,
+  //    the CLI and a browser), then the runner's timing files. Those start as soon as the lane is free instead of
+  //    after the parallel pass (they assert what holds under any load: the lane beside them is load);
+  //  - the database files among the evaluating ones, on Postgres, once either evaluating pass has ended.
+  //  Evaluating files run one at a time in each lane, and every timed phase takes the host's timing lock, so timings
+  //  never overlap; compiling, checking and waiting do. Each pass writes its output to a log printed when it ends, so
+  //  passes never interleave their lines.
   const sideFiles = selected(SIDE);
-  const printLogs = await Promise.all([
-    vitest('tests (embedded PGlite)', 'reports/vitest-pglite.json', ['--project', 'parallel', ...common], cliEnv),
-    (async () => {
-      const prints = [];
-      if (pg && pgParallel.length > 0)
-        prints.push(
-          await vitest(
-            'server tests (Postgres)',
-            'reports/vitest-postgres.json',
-            ['--project', 'parallel', '--maxWorkers=1', '--passWithNoTests', ...pgParallel],
-            pgEnv,
-            'reports/vitest-postgres.log',
-          ),
-        );
-      if (sideFiles.length > 0)
-        prints.push(
-          await vitest(
-            'side tests (waiting on servers and a browser)',
-            'reports/vitest-side.json',
-            ['--project', 'side', '--passWithNoTests', ...sideFiles],
-            cliEnv,
-            'reports/vitest-side.log',
-          ),
-        );
-      return () => {
-        for (const print of prints) print?.();
-      };
-    })(),
-  ]);
-  for (const print of printLogs) print?.();
-  // 2. Files that evaluate kernels, in two lanes side by side, one file at a time in each (every timed phase takes the
-  //    host's timing lock, so timings never overlap; compiling, checking and waiting do): the runner's timing files,
-  //    and beside them the product's files (server, CLI, browser) on PGlite. The database files among the evaluating
-  //    ones, on Postgres, follow whichever lane ends first, so neither lane waits on them (the lanes differ by minutes
-  //    from one machine to another).
   const timingFiles = selected(SERIAL_TIMING);
   const productFiles = selected(SERIAL_PRODUCT);
-  const timingLane =
-    timingFiles.length > 0
-      ? vitest(
-          'evaluation tests: runner and timing (embedded PGlite)',
-          'reports/vitest-pglite-serial.json',
-          ['--project', 'serial', '--passWithNoTests', ...timingFiles],
-          cliEnv,
-        )
-      : Promise.resolve(undefined);
-  const productLane =
-    productFiles.length > 0
-      ? vitest(
-          'evaluation tests: product, CLI and browser (embedded PGlite)',
-          'reports/vitest-pglite-product.json',
-          ['--project', 'serial', '--passWithNoTests', ...productFiles],
-          cliEnv,
-          'reports/vitest-pglite-product.log',
-        )
-      : Promise.resolve(undefined);
+  const productLane = (async () => {
+    await vitest(
+      'tests (embedded PGlite)',
+      'reports/vitest-pglite.json',
+      ['--project', 'parallel', ...common],
+      cliEnv,
+      'reports/vitest-pglite.log',
+    );
+    if (productFiles.length > 0)
+      await vitest(
+        'evaluation tests: product, CLI and browser (embedded PGlite)',
+        'reports/vitest-pglite-product.json',
+        ['--project', 'serial', '--passWithNoTests', ...productFiles],
+        cliEnv,
+        'reports/vitest-pglite-product.log',
+      );
+  })();
+  const timingLane = (async () => {
+    if (pg && pgParallel.length > 0)
+      await vitest(
+        'server tests (Postgres)',
+        'reports/vitest-postgres.json',
+        ['--project', 'parallel', '--maxWorkers=1', '--passWithNoTests', ...pgParallel],
+        pgEnv,
+        'reports/vitest-postgres.log',
+      );
+    if (sideFiles.length > 0)
+      await vitest(
+        'side tests (waiting on servers and a browser)',
+        'reports/vitest-side.json',
+        ['--project', 'side', '--passWithNoTests', ...sideFiles],
+        cliEnv,
+        'reports/vitest-side.log',
+      );
+    if (timingFiles.length > 0)
+      await vitest(
+        'evaluation tests: runner and timing (embedded PGlite)',
+        'reports/vitest-pglite-serial.json',
+        ['--project', 'serial', '--passWithNoTests', ...timingFiles],
+        cliEnv,
+        'reports/vitest-pglite-serial.log',
+      );
+  })();
   const postgresLane = (async () => {
     await Promise.race([timingLane, productLane]);
     if (pg && pgSerial.length > 0)
-      return vitest(
+      await vitest(
         'evaluation server tests (Postgres)',
         'reports/vitest-postgres-serial.json',
         ['--project', 'serial', '--passWithNoTests', ...pgSerial],
@@ -312,8 +316,7 @@ try {
         'reports/vitest-postgres-serial.log',
       );
   })();
-  const lanePrints = await Promise.all([timingLane, productLane, postgresLane]);
-  for (const print of lanePrints) print?.();
+  await Promise.all([productLane, timingLane, postgresLane]);
 } finally {
   pg?.stop();
 }
