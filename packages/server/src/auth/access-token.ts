@@ -1,4 +1,5 @@
-// Access tokens: HS256 JWTs with sub (user id), iat and exp, signed with the server secret.
+// Access tokens: HS256 JWTs with sub (user id), iat and exp, signed with the server secret; `via: 'link'` on one
+// issued for an emailed sign-in link (a recent one lets its holder replace a forgotten password, services/account.ts).
 import { jwtVerify, SignJWT } from 'jose';
 
 // Imported once per secret: handing jose the raw bytes makes it import a WebCrypto key on every request.
@@ -18,16 +19,19 @@ function key(secret: string): Promise<CryptoKey> {
 export async function signAccessToken(
   secret: string,
   userId: string,
-  opts: { expiresInSeconds: number; now?: number },
+  opts: { expiresInSeconds: number; now?: number; via?: SignedInVia },
 ): Promise<string> {
   const iat = Math.floor((opts.now ?? Date.now()) / 1000);
-  return new SignJWT({})
+  return new SignJWT(opts.via ? { via: opts.via } : {})
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(userId)
     .setIssuedAt(iat)
     .setExpirationTime(iat + opts.expiresInSeconds)
     .sign(await key(secret));
 }
+
+/** How a token's holder signed in, where it matters: `link`, by a one-time link mailed to the account's address. */
+export type SignedInVia = 'link';
 
 /** Clocks of replicas differ a little; a token issued further in the future than this was not issued by us. */
 export const ISSUED_AT_SKEW_SECONDS = 60;
@@ -41,6 +45,15 @@ export async function verifyAccessToken(
   token: string,
   now: number = Date.now(),
 ): Promise<string | null> {
+  return (await accessTokenFacts(secret, token, now))?.userId ?? null;
+}
+
+/** verifyAccessToken's user id, with when the token was issued (ms) and how its holder signed in. */
+export async function accessTokenFacts(
+  secret: string,
+  token: string,
+  now: number = Date.now(),
+): Promise<{ userId: string; issuedAt: number; via: SignedInVia | null } | null> {
   const claims = await verifiedClaims(secret, token, now);
   if (!claims) return null;
   const seconds = Math.floor(now / 1000);
@@ -48,7 +61,7 @@ export async function verifyAccessToken(
   // second the token is no longer valid, nbf the first it is).
   if (claims.exp <= seconds || (claims.nbf !== undefined && claims.nbf > seconds)) return null;
   if (claims.iat > seconds + ISSUED_AT_SKEW_SECONDS) return null;
-  return claims.sub;
+  return { userId: claims.sub, issuedAt: claims.iat * 1000, via: claims.via };
 }
 
 interface Claims {
@@ -56,6 +69,7 @@ interface Claims {
   iat: number;
   exp: number;
   nbf: number | undefined;
+  via: SignedInVia | null;
 }
 
 /**
@@ -77,9 +91,9 @@ async function verifiedClaims(secret: string, token: string, now: number): Promi
       algorithms: ['HS256'],
       currentDate: new Date(now),
     });
-    const { sub, iat, exp, nbf } = payload;
+    const { sub, iat, exp, nbf, via } = payload;
     if (typeof sub !== 'string' || typeof iat !== 'number' || typeof exp !== 'number') return null;
-    claims = { sub, iat, exp, nbf: typeof nbf === 'number' ? nbf : undefined };
+    claims = { sub, iat, exp, nbf: typeof nbf === 'number' ? nbf : undefined, via: via === 'link' ? 'link' : null };
   } catch {
     return null;
   }

@@ -1,7 +1,7 @@
 // Bearer authentication (JWT access tokens and `kf_` API tokens) and the guards routes put in front of handlers.
 import type { Context, MiddlewareHandler } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { verifyAccessToken } from '../auth/access-token.js';
+import { accessTokenFacts, type SignedInVia } from '../auth/access-token.js';
 import { TOKEN_SCOPES, type TokenScope } from '@kernelforge/sdk';
 import {
   API_TOKEN_PREFIX,
@@ -27,6 +27,8 @@ export type AppEnv = {
     scopes: readonly TokenScope[];
     /** The row requireUserAlong read with the user (its columns among the user's), null when there was none. */
     alongside: Record<string, unknown> | null;
+    /** An access token's sign-in: when it was issued (ms) and how; null for an API token. */
+    signedIn: { at: number; via: SignedInVia | null } | null;
   };
 };
 
@@ -39,6 +41,7 @@ export interface Authenticated {
   user: AuthUser;
   kind: AppEnv['Variables']['authKind'];
   scopes: readonly TokenScope[];
+  signedIn: AppEnv['Variables']['signedIn'];
 }
 
 /**
@@ -103,11 +106,13 @@ export async function authenticate(
   if (!token) throw unauthorized();
   const kind = token.startsWith(API_TOKEN_PREFIX) ? 'api_token' : 'access_token';
   let key: string | null;
+  let signedIn: Authenticated['signedIn'] = null;
   if (kind === 'api_token') key = apiTokenHash(token);
   else {
     // Ids are uuids; anything else cannot match and must not reach Postgres as a cast error.
-    const userId = await verifyAccessToken(ctx.config.secret, token);
-    key = userId && isUserId(userId) ? userId : null;
+    const facts = await accessTokenFacts(ctx.config.secret, token);
+    key = facts && isUserId(facts.userId) ? facts.userId : null;
+    if (facts) signedIn = { at: facts.issuedAt, via: facts.via };
   }
   if (!key) throw unauthorized();
   const text = userStatement(kind, alongside);
@@ -132,13 +137,20 @@ export async function authenticate(
   // A deleted or deactivated account's tokens stop working at once.
   if (!user.is_active) throw unauthorized();
   if (request) assertScope(scopes, request.method, request.path);
-  return { user: withoutHash(user), kind, scopes, alongside: alongside && row.alongside_found ? row : null };
+  return {
+    user: withoutHash(user),
+    kind,
+    scopes,
+    signedIn,
+    alongside: alongside && row.alongside_found ? row : null,
+  };
 }
 
 function remember(c: Context<AppEnv>, found: Authenticated): void {
   c.set('user', found.user);
   c.set('authKind', found.kind);
   c.set('scopes', found.scopes);
+  c.set('signedIn', found.signedIn);
 }
 
 /** 401 without a valid bearer token; sets `user` and `authKind`. */

@@ -13,7 +13,7 @@ import {
 } from '@kernelforge/sdk';
 import type { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { signAccessToken } from '../auth/access-token.js';
+import { type SignedInVia, signAccessToken } from '../auth/access-token.js';
 import { createGoogleVerifier } from '../auth/google.js';
 import { consumeOneTimeToken, issueOneTimeToken } from '../auth/one-time-tokens.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
@@ -57,10 +57,11 @@ export function mountAuthRoutes(app: Hono<AppEnv>, ctx: AppContext): void {
   const google = createGoogleVerifier(config.google);
   const ip = (c: Parameters<typeof clientIp>[0]) => clientIp(c, config.trustProxy);
 
-  const issue = async (user: UserRecord) => {
+  const issue = async (user: UserRecord, via?: SignedInVia) => {
     await markSignedIn(db, user.id);
     const access_token = await signAccessToken(config.secret, user.id, {
       expiresInSeconds: config.accessTokenDays * 86_400,
+      ...(via ? { via } : {}),
     });
     return { access_token, token_type: 'bearer' };
   };
@@ -117,7 +118,8 @@ export function mountAuthRoutes(app: Hono<AppEnv>, ctx: AppContext): void {
       if (!used) throw new HttpError(400, INVALID_TOKEN);
       // A new address gets its account here, on its first sign-in.
       const user = activeOr400(await findOrCreateUser(db, used.email));
-      return issue(user);
+      // Marked as a link's: for a while it may replace a forgotten password (services/account.ts).
+      return issue(user, 'link');
     },
   );
 

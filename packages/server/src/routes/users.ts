@@ -87,7 +87,11 @@ export function mountUserRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
         403,
         "API tokens cannot change an account's password, email address or existence: sign in and use the Account page",
       );
-    return { userId: currentUser(c).id, address: clientIp(c, ctx.config.trustProxy) };
+    return {
+      userId: currentUser(c).id,
+      address: clientIp(c, ctx.config.trustProxy),
+      signedIn: c.get('signedIn') ?? null,
+    };
   };
 
   route(
@@ -95,7 +99,7 @@ export function mountUserRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       method: 'put',
       path: '/users/me/password',
       summary:
-        'Set a password (an account made by mail link or Google has none) or change it; one that has a password gives it as current_password',
+        'Set a password (an account made by mail link or Google has none) or change it; one that has a password gives it as current_password, unless signed in by an emailed link in the last 15 minutes (a forgotten password)',
       auth: 'user',
       body: SetPasswordRequest,
       response: Message,

@@ -11,7 +11,10 @@ import { cancelOwnerJobs } from '../jobs/queue.js';
 import { confirmEmailChangeMail, confirmEmailUrl, emailChangedMail } from '../mail/templates.js';
 
 export const WRONG_PASSWORD = 'Your current password is not right: type the password you sign in with';
-export const NEED_PASSWORD = 'Give your current password: this account has one';
+export const NEED_PASSWORD =
+  'Give your current password: this account has one. Forgot it? Sign in with an email link (the sign-in page mails one), then set a new password here within 15 minutes without it';
+/** How long after signing in by an emailed link a password can be replaced without the current one (forgotten). */
+export const RESET_BY_LINK_MS = 15 * 60_000;
 export const INVALID_CONFIRMATION =
   'This confirmation link is invalid, used or expired: ask for a new one on the Account page';
 export const ADDRESS_TAKEN =
@@ -52,9 +55,21 @@ export interface Caller {
   userId: string;
   /** The client's address, for the throttle of password guesses. */
   address: string;
+  /** When and how the caller's access token was issued (null: an API token, which these routes refuse anyway). */
+  signedIn?: { at: number; via: 'link' | null } | null;
 }
 
-/** Sets a first password or replaces the current one; access and API tokens already issued keep working. */
+/** Signed in by a link mailed to the account's address within RESET_BY_LINK_MS: the mailbox is the proof. */
+export function signedInByLinkRecently(caller: Caller, now = Date.now()): boolean {
+  const s = caller.signedIn;
+  return s?.via === 'link' && now - s.at >= -60_000 && now - s.at < RESET_BY_LINK_MS;
+}
+
+/**
+ * Sets a first password or replaces the current one; access and API tokens already issued keep working. A forgotten
+ * password is replaced without it by signing in with an emailed link first: for RESET_BY_LINK_MS after, that
+ * session may set a new one (a current password given is still checked).
+ */
 export async function setPassword(
   ctx: AppContext,
   throttle: SigninThrottle,
@@ -63,7 +78,8 @@ export async function setPassword(
 ): Promise<{ message: string }> {
   const user = await ownRecord(ctx, caller.userId);
   const had = user.hashed_password !== null;
-  await checkCurrentPassword(user, body.current_password, throttle, caller.address);
+  if (body.current_password || !signedInByLinkRecently(caller))
+    await checkCurrentPassword(user, body.current_password, throttle, caller.address);
   const hashed = await hashPassword(body.new_password);
   await ctx.db.query('UPDATE users SET hashed_password = $2, updated_at = now() WHERE id = $1', [user.id, hashed]);
   return {

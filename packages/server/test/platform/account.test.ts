@@ -1,6 +1,7 @@
 // A user's own account (issue 35 item 11): set or change the password, change the email address through a link
 // mailed to the new one, delete the account (what goes and what stays: docs/api.md, "Deleting an account").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signAccessToken } from '../../src/auth/access-token.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { lastMailTo, outbox } from '../helpers/mail.js';
 import { startSmtpServer } from '../helpers/smtp.js';
@@ -99,6 +100,40 @@ describe('PUT /api/v1/users/me/password', () => {
     expect((await login(user.email, 'second-password')).status).toBe(200);
     // The session that changed it goes on.
     expect((await app.request('/auth/users/me', { token })).status).toBe(200);
+  });
+
+  it('replaces a forgotten password without it after a sign-in by emailed link, for 15 minutes', async () => {
+    const { user } = await app.createUser({ password: 'forgotten-password' });
+    const put = (token: string, json: unknown) =>
+      app.request('/api/v1/users/me/password', { method: 'PUT', token, json });
+    // A session signed in by password still gives it, and the refusal says what to do instead.
+    const byPassword = ((await (await login(user.email, 'forgotten-password')).json()) as { access_token: string })
+      .access_token;
+    const refused = await put(byPassword, { new_password: 'remembered-password' });
+    expect(refused.status).toBe(422);
+    expect(JSON.stringify(await detail(refused))).toContain('Forgot it? Sign in with an email link');
+
+    // The link mailed to the account's address signs in the same account, which may now set a new one.
+    const byLink = await magicLinkUser(user.email);
+    expect(byLink.id).toBe(user.id);
+    // A current password given is still checked.
+    const wrong = await put(byLink.token, { current_password: 'not-it-at-all', new_password: 'remembered-password' });
+    expect(wrong.status).toBe(400);
+    const ok = await put(byLink.token, { new_password: 'remembered-password' });
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { message: string }).message).toMatch(/Password changed/);
+    expect((await login(user.email, 'forgotten-password')).status).toBe(400);
+    expect((await login(user.email, 'remembered-password')).status).toBe(200);
+
+    // A link's session issued 16 minutes ago is past the window: the current password again.
+    const stale = await signAccessToken(app.ctx.config.secret, user.id, {
+      expiresInSeconds: 3600,
+      now: Date.now() - 16 * 60_000,
+      via: 'link',
+    });
+    const late = await put(stale, { new_password: 'third-password-here' });
+    expect(late.status).toBe(422);
+    expect((await login(user.email, 'remembered-password')).status).toBe(200);
   });
 
   it('refuses API tokens, whatever their scopes', async () => {
