@@ -100,6 +100,8 @@ export interface TorchProblem {
   computeCapability?: string | undefined;
   /** The torch facts' extra, untimed profiled run of an accepted candidate (default true). */
   facts?: boolean | undefined;
+  /** Lower floors for the candidate's limits (tests: EvaluateOptions.torchLimitFloors); default TORCH_CANDIDATE_LIMITS'. */
+  limitFloors?: { call_floor_s?: number; init_floor_s?: number; total_floor_s?: number } | undefined;
 }
 
 /** The L2 flush before every timed call on a GPU (the C cuda worker's 256 MiB memset: several times any L2). */
@@ -409,9 +411,11 @@ function planOf(j: TorchJob) {
     threads: j.threads,
     timing: timingOf(j.job.timing),
     after_reply_cpu_ms: j.isCuda ? CUDA_AFTER_REPLY_CPU_MS : AFTER_REPLY_CPU_MS,
-    limits: j.isCuda
-      ? { ...TORCH_CANDIDATE_LIMITS, between_calls_cpu_ms: CUDA_BETWEEN_CALLS_CPU_MS }
-      : TORCH_CANDIDATE_LIMITS,
+    limits: {
+      ...TORCH_CANDIDATE_LIMITS,
+      ...(j.isCuda ? { between_calls_cpu_ms: CUDA_BETWEEN_CALLS_CPU_MS } : {}),
+      ...problem.limitFloors,
+    },
     device: j.isCuda ? 'cuda' : 'cpu',
     staged: j.staged,
     seccomp: j.filter ? '/w/seccomp.bpf' : null,

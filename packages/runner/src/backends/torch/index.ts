@@ -23,6 +23,7 @@ export const torch: BackendEntry = {
       staged: opts.torchStaged === true,
       computeCapability: opts.computeCapability,
       facts: opts.profileFacts !== false,
+      limitFloors: opts.torchLimitFloors,
     };
     return runBackend(torchBackend, job(problem));
   },
