@@ -5,7 +5,7 @@
 // counts. Also prints the server's event-loop stalls over 1 s, seen as late answers (the longest is what a
 // keep-alive timer must outlast).
 // Usage: node_modules/.bin/tsx bench/keepalive.mjs [seconds=300] [--interval-ms 250] [--problem 19_ReLU] [--short]
-//        --short: 20 seconds (the smoke run in tests/bench/bench-scripts.test.ts). Prints figures; never fails on them.
+//        --short: 8 seconds (the smoke run in tests/bench/bench-scripts.test.ts). Prints figures; never fails on them.
 import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +21,7 @@ const { values: args, positionals } = parseArgs({
     short: { type: 'boolean', default: false },
   },
 });
-const seconds = Number(positionals[0] ?? (args.short ? 20 : 300));
+const seconds = Number(positionals[0] ?? (args.short ? 8 : 300));
 const intervalMs = Number(args['interval-ms']);
 const undici = createRequire(join(root, 'packages/cli/package.json'))('undici');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

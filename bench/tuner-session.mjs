@@ -31,7 +31,9 @@ const m = machine();
 console.log(`machine: ${m.model}, ${m.cores} cpus, ISA ${m.vectorIsa} (${m.isa}), caches ${m.caches}; load ${m.load}`);
 if (process.env.KFORGE_RUNNER_TIMING === 'quick')
   console.log('quick timing rules (a smoke run: figures not comparable)');
-const before = measureAnchors();
+// The anchors' runs each: 15, or 5 in a smoke run under the quick rules (tests/bench/bench-scripts.test.ts).
+const anchorReps = process.env.KFORGE_RUNNER_TIMING === 'quick' ? 5 : 15;
+const before = measureAnchors({ reps: anchorReps });
 const anchorLine = (a) =>
   `OpenBLAS sgemm n=1024: best ${a.sgemm_best_ms?.toFixed(2)} ms (${gflops(1024, a.sgemm_best_ms).toFixed(1)} GFLOP/s), median ${a.sgemm_median_ms?.toFixed(2)} ms, median with caches flushed ${a.sgemm_cold_median_ms?.toFixed(2)} ms; ` +
   `triad (8M floats/array, 12 bytes/element): non-temporal best ${a.triad_nt_best_gbps.toFixed(1)} GB/s (median ${a.triad_nt_median_gbps.toFixed(1)}), plain best ${a.triad_best_gbps.toFixed(1)} GB/s (median ${a.triad_median_gbps.toFixed(1)}); load ${load()}`;
@@ -86,7 +88,7 @@ try {
   await server.stop();
 }
 
-const after = measureAnchors();
+const after = measureAnchors({ reps: anchorReps });
 console.log(`\nanchors after: ${anchorLine(after)}`);
 const sgemmBest = Math.min(before.sgemm_best_ms ?? Number.NaN, after.sgemm_best_ms ?? Number.NaN);
 const triadNt = Math.max(before.triad_nt_best_gbps, after.triad_nt_best_gbps);

@@ -2,7 +2,7 @@
 // 1_Square_matrix_multiplication_ (n = 1024) vs OpenBLAS sgemm, and 19_ReLU (n = 16M) vs a STREAM-like triad
 // (non-temporal and plain stores). The tuner sees this machine's ISA, registers and caches as the runner reports
 // them. Each attempt is compiled with the runner's flags and timed interleaved with the anchors in one process
-// (best of 21 calls each, caches warm).
+// (best of 21 calls each, caches warm; 3 in a run of 1 or 2 attempts, the smoke test's).
 // OpenBLAS is compared at its best kernel for this machine, not only the one it detects: Debian's dynamic-arch build
 // misdetects some Intel VMs and falls back to its SSE3 "Prescott" kernel. Before the attempts, sgemm is timed in a
 // child process per `OPENBLAS_CORETYPE` this CPU can run (the detected default; SkylakeX, Cooperlake and
@@ -21,8 +21,9 @@ import { defaultProblemsDir } from '../packages/server/src/agents/tuner/space.ts
 import { cblasInclude, gflops, machine } from './anchors.mjs';
 
 const ATTEMPTS = Number(process.argv[2] ?? 12);
-// Calls per OpenBLAS kernel when choosing the best (a short run, as the bench-scripts test makes, takes fewer).
-const KERNEL_REPS = ATTEMPTS <= 2 ? 5 : 21;
+// Calls per OpenBLAS kernel when choosing the best, and per side in each attempt's timing (a short run, as the
+// bench-scripts test makes, takes fewer: best of 3, not 21).
+const KERNEL_REPS = ATTEMPTS <= 2 ? 3 : 21;
 const CBLAS = cblasInclude();
 if (!CBLAS) throw new Error('no cblas.h found: install libopenblas-dev');
 
@@ -42,16 +43,17 @@ const HARNESS = {
     main: `${COMMON}#include <cblas.h>
 #include <unistd.h>
 void solution(const float* A, const float* B, float* C, int64_t n);
-int main(void){ int64_t n=1024; float*A=malloc(n*n*4),*B=malloc(n*n*4),*C=malloc(n*n*4),*R=malloc(n*n*4);
+int main(int argc,char**argv){ int64_t n=1024; int k=argc>1?atoi(argv[1]):21; if(k<1||k>21)k=21;
+  float*A=malloc(n*n*4),*B=malloc(n*n*4),*C=malloc(n*n*4),*R=malloc(n*n*4);
   for(int64_t i=0;i<n*n;i++){A[i]=rand()/(float)RAND_MAX-.5f;B[i]=rand()/(float)RAND_MAX-.5f;}
   cblas_sgemm(CblasRowMajor,CblasNoTrans,CblasNoTrans,n,n,n,1,A,n,B,n,0,R,n); solution(A,B,C,n);
   double err=0; for(int64_t i=0;i<n*n;i++) err=fmax(err,fabs(C[i]-R[i]));
   /* OpenBLAS's threads spin for about 2^28 cycles after a call: a pause after each of its calls, so they never
      share a core with the candidate's threads. */
-  double tc[21],tb[21]; usleep(200000); for(int r=0;r<21;r++){double t0=now(); solution(A,B,C,n); tc[r]=now()-t0;
+  double tc[21],tb[21]; usleep(200000); for(int r=0;r<k;r++){double t0=now(); solution(A,B,C,n); tc[r]=now()-t0;
     t0=now(); cblas_sgemm(CblasRowMajor,CblasNoTrans,CblasNoTrans,n,n,n,1,A,n,B,n,0,R,n); tb[r]=now()-t0;
     usleep(200000);}
-  printf("%f %f %g\\n",best(tc,21),best(tb,21),err); return err>1e-2; }`,
+  printf("%f %f %g\\n",best(tc,k),best(tb,k),err); return err>1e-2; }`,
     figure: (ms) => `${((2 * 1024 ** 3) / (ms * 1e6)).toFixed(0)} GFLOP/s`,
   },
   '19_ReLU': {
@@ -61,10 +63,10 @@ int main(void){ int64_t n=1024; float*A=malloc(n*n*4),*B=malloc(n*n*4),*C=malloc
 #include <immintrin.h>
 #endif
 void solution(const float* x, float* y, int64_t n);
-int main(void){ int64_t n=16777216; float*x=aligned_alloc(64,n*4),*y=aligned_alloc(64,n*4),*a=aligned_alloc(64,n*4),*b=aligned_alloc(64,n*4),*c=aligned_alloc(64,n*4);
+int main(int argc,char**argv){ int64_t n=16777216; int k=argc>1?atoi(argv[1]):21; if(k<1||k>21)k=21; float*x=aligned_alloc(64,n*4),*y=aligned_alloc(64,n*4),*a=aligned_alloc(64,n*4),*b=aligned_alloc(64,n*4),*c=aligned_alloc(64,n*4);
   #pragma omp parallel for schedule(static)
   for(int64_t i=0;i<n;i++){x[i]=(float)(i%7)-3.0f;a[i]=0;b[i]=1;c[i]=2;y[i]=0;}
-  double tc[21],tb[21],tp[21]; for(int r=0;r<21;r++){double t0=now(); solution(x,y,n); tc[r]=now()-t0;
+  double tc[21],tb[21],tp[21]; for(int r=0;r<k;r++){double t0=now(); solution(x,y,n); tc[r]=now()-t0;
     t0=now();
     #pragma omp parallel for schedule(static)
     for(int64_t i=0;i<n;i+=16){
@@ -83,7 +85,7 @@ int main(void){ int64_t n=16777216; float*x=aligned_alloc(64,n*4),*y=aligned_all
     tp[r]=now()-t0;}
   double err=0; for(int64_t i=0;i<n;i++) err=fmax(err,fabs(y[i]-(x[i]>0?x[i]:0)));
   /* The triads as the time it would take to move ReLU's 8n bytes at their bandwidth (12n bytes each): non-temporal, then plain. */
-  printf("%f %f %g %f\\n",best(tc,21),best(tb,21)*8.0/12.0,err,best(tp,21)*8.0/12.0); return err>0; }`,
+  printf("%f %f %g %f\\n",best(tc,k),best(tb,k)*8.0/12.0,err,best(tp,k)*8.0/12.0); return err>0; }`,
     figure: (ms) => `${((8 * 16777216) / (ms * 1e6)).toFixed(1)} GB/s`,
   },
 };
@@ -196,7 +198,7 @@ try {
       ]);
     };
     const run = (coretype) =>
-      execFileSync(join(dir, 'k'), { encoding: 'utf8', env: envFor(coretype) })
+      execFileSync(join(dir, 'k'), [String(KERNEL_REPS)], { encoding: 'utf8', env: envFor(coretype) })
         .trim()
         .split(' ')
         .map(Number);
@@ -265,7 +267,7 @@ try {
         h.main.replaceAll('CLOCK_MONOTONIC', 'CLOCK_THREAD_CPUTIME_ID').replaceAll('usleep(200000);', ''),
       );
       build(best.source);
-      const [mine1, base1] = execFileSync(join(dir, 'k'), {
+      const [mine1, base1] = execFileSync(join(dir, 'k'), [String(KERNEL_REPS)], {
         encoding: 'utf8',
         env: { ...envFor(blas.best.coretype), OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1' },
       })
