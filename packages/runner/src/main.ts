@@ -54,6 +54,7 @@ const USAGE = `usage: kforge-runner --server URL [--server URL ...] --token T [o
   --problems DIR    the problem catalogue. Default: the repository's problems/
   --name N          the name this runner registers with. Default: the host name
   --once            one-job mode (autoscaling): claim one job, evaluate it, post its result, deregister, exit 0
+  --timing RULES    default, or quick: few samples, unstable numbers, never re-timed (for tests only). Default: default
   --drain           do not run: tell the runner using --work-dir to drain (finish its job, claim no more,
                     deregister, exit 0) and wait until it has exited
   -h, --help        this text
@@ -85,6 +86,7 @@ async function main(): Promise<number> {
       problems: { type: 'string' },
       name: { type: 'string' },
       once: { type: 'boolean' },
+      timing: { type: 'string' },
       drain: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -95,6 +97,10 @@ async function main(): Promise<number> {
   }
   const workDir = resolve(values['work-dir'] ?? defaultWorkDir());
   if (values.drain) return drainOther(workDir);
+  if (values.timing !== undefined && values.timing !== 'default' && values.timing !== 'quick') {
+    process.stderr.write(`kforge-runner: --timing is default or quick, not ${values.timing}\n`);
+    return 2;
+  }
   const serverUrls = splitUrls(values.server?.length ? values.server : [process.env.KFORGE_SERVER_URL ?? '']);
   const token = values.token ?? process.env.KFORGE_RUNNER_TOKEN ?? tokenFromFile(process.env.KFORGE_RUNNER_TOKEN_FILE);
   if (serverUrls.length === 0 || !token) {
@@ -157,6 +163,7 @@ async function main(): Promise<number> {
     jobCgroup: settings.jobCgroup,
     version,
     ...(values.once ? { once: true } : {}),
+    ...(values.timing === 'quick' ? { timing: 'quick' as const } : {}),
     ...(values.name ? { name: values.name } : {}),
   });
   // The first SIGTERM/SIGINT drains; a second stops at once.
