@@ -1,6 +1,7 @@
 // Issue 35 item 11 in real Chromium against the real server, as a user meets it: someone who signed up by magic
 // link sets a password on /account and signs in with it, moves the account to a new address through the link mailed
-// there (read from the outbox), then deletes the account (asked twice) and can no longer sign in.
+// there (read from the outbox), then deletes the account (asked twice) and can no longer sign in; someone who forgot
+// their password signs in by an emailed link and sets a new one without the old.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, linkIn, mailTo, openPage, shoot, startHarness } from './harness';
@@ -53,15 +54,19 @@ describe('the account page', () => {
     await pw.getByLabel('Repeat the password').fill(password);
     await pw.getByRole('button', { name: 'Set password' }).click();
     await pw.getByRole('status').filter({ hasText: 'Password set' }).waitFor();
-    // Now it asks for the current one to change it.
-    await pw.getByLabel('Current password').waitFor();
+    // Signed in by a link a moment ago, this session may change it without the current one, and says until when.
+    await pw.getByTestId('password-reset-window').waitFor();
+    expect(await pw.getByLabel('Current password').count()).toBe(0);
     await shoot(first.page, 'account');
     await first.context.close();
 
-    // ... and signs in with it.
+    // ... and signs in with it; a session signed in by password asks for the current one to change it.
     const second = await openPage(h);
     await passwordLogin(second.page, email, password);
     await waitForPath(second.page, '/kernels/generate-kernel');
+    await second.page.goto('/account');
+    await card(second.page, 'Password').getByLabel('Current password').waitFor();
+    expect(await card(second.page, 'Password').getByTestId('password-reset-window').count()).toBe(0);
 
     // 2. Change the email: nothing changes until the mailed link is opened.
     await second.page.goto('/account');
@@ -109,4 +114,37 @@ describe('the account page', () => {
     await third.context.close();
     expect(h.cspViolations).toEqual([]);
   }, 180_000);
+
+  it('replaces a forgotten password: "Forgot your password?", the emailed link, then a new one on /account', async () => {
+    const email = `forgot-${Date.now().toString(36)}@kforge.test`;
+    await h.server.createUser({ email, password: 'the forgotten one' });
+    const { page, context } = await openPage(h);
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Forgot your password?' }).click();
+    // The email-link form, saying what follows.
+    expect(await page.getByTestId('forgot-password-note').textContent()).toContain('within 15 minutes');
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+    await page.getByRole('status').filter({ hasText: /./ }).first().waitFor();
+    await page.goto(linkIn((await mailTo(h, email)).text, '/magic-link-login'));
+    await waitForPath(page, '/kernels/generate-kernel');
+
+    await page.goto('/account');
+    const pw = card(page, 'Password');
+    await pw.getByTestId('password-reset-window').waitFor();
+    expect(await pw.getByLabel('Current password').count()).toBe(0);
+    await pw.getByLabel(/^New password/).fill('the remembered one');
+    await pw.getByLabel('Repeat the new password').fill('the remembered one');
+    await pw.getByRole('button', { name: 'Change password' }).click();
+    await pw.getByRole('status').filter({ hasText: 'Password changed' }).waitFor();
+    await context.close();
+
+    const again = await openPage(h);
+    await passwordLogin(again.page, email, 'the forgotten one');
+    await again.page.getByRole('alert').filter({ hasText: 'Incorrect email or password' }).waitFor();
+    await passwordLogin(again.page, email, 'the remembered one');
+    await waitForPath(again.page, '/kernels/generate-kernel');
+    await again.context.close();
+    expect(h.cspViolations).toEqual([]);
+  }, 120_000);
 });

@@ -31,6 +31,12 @@ export const UpdateMeRequest = z.object({
 });
 export type UpdateMeRequest = z.infer<typeof UpdateMeRequest>;
 
+/**
+ * A forgotten password: for this long after signing in by an emailed link, that session may set a new password
+ * without the current one (the server's rule; the Account page says so while it holds).
+ */
+export const PASSWORD_RESET_BY_LINK_MS = 15 * 60_000;
+
 /** The password rule, the same at registration and when a signed-in user sets or changes theirs. */
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;

@@ -1,6 +1,7 @@
 // A user's own account (issue 35 item 11): set or change the password, change the email address through a link
 // mailed to the new one, delete the account. What deleting removes and what it keeps: docs/api.md, "Deleting an
 // account".
+import { PASSWORD_RESET_BY_LINK_MS } from '@kernelforge/sdk';
 import { consumeOneTimeToken, issueOneTimeToken } from '../auth/one-time-tokens.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import type { SigninThrottle } from '../auth/throttle.js';
@@ -14,7 +15,7 @@ export const WRONG_PASSWORD = 'Your current password is not right: type the pass
 export const NEED_PASSWORD =
   'Give your current password: this account has one. Forgot it? Sign in with an email link (the sign-in page mails one), then set a new password here within 15 minutes without it';
 /** How long after signing in by an emailed link a password can be replaced without the current one (forgotten). */
-export const RESET_BY_LINK_MS = 15 * 60_000;
+export const RESET_BY_LINK_MS = PASSWORD_RESET_BY_LINK_MS;
 export const INVALID_CONFIRMATION =
   'This confirmation link is invalid, used or expired: ask for a new one on the Account page';
 export const ADDRESS_TAKEN =

@@ -6,6 +6,8 @@ import { type FormEvent, useState } from 'react';
 import { toast } from 'sonner';
 import { useAccount } from '../hooks/useAccount';
 import { useAuthActions } from '../hooks/useAuthActions';
+import { passwordResetUntil } from '../lib/authPaths';
+import { getToken } from '../lib/client';
 import { Button } from './Button';
 import { Card } from './Card';
 import { TextField } from './fields';
@@ -31,6 +33,9 @@ export function PasswordCard() {
   const user = useUser();
   const account = useAccount();
   const has = user.has_password === true;
+  // Signed in by an emailed link a moment ago: a forgotten password is replaced without it (the server's rule).
+  const resetUntil = has ? passwordResetUntil(getToken()) : null;
+  const askCurrent = has && resetUntil === null;
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [again, setAgain] = useState('');
@@ -44,7 +49,10 @@ export function PasswordCard() {
     }
     setBusy(true);
     try {
-      const message = await account.setPassword({ new_password: next, ...(has ? { current_password: current } : {}) });
+      const message = await account.setPassword({
+        new_password: next,
+        ...(askCurrent ? { current_password: current } : {}),
+      });
       setResult({ success: message });
       setCurrent('');
       setNext('');
@@ -63,7 +71,14 @@ export function PasswordCard() {
             ? 'You sign in with your email and this password, or by email link.'
             : 'You have no password yet: you sign in by email link or Google. Set one to sign in with your email and a password too.'}
         </p>
-        {has ? <CurrentPassword value={current} onChange={setCurrent} /> : null}
+        {resetUntil ? (
+          <p className={note} data-testid="password-reset-window">
+            You signed in by an email link: until{' '}
+            {resetUntil.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })} you can set a new password
+            without the current one (a forgotten password).
+          </p>
+        ) : null}
+        {askCurrent ? <CurrentPassword value={current} onChange={setCurrent} /> : null}
         <TextField
           label={has ? 'New password' : 'Password'}
           hint={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters`}

@@ -1,4 +1,6 @@
 // Where auth sends people: the login redirect (`/?login=1&redirect=<path>`) and the landing page after login.
+import { decodeJwtPayload, PASSWORD_RESET_BY_LINK_MS } from '@kernelforge/sdk';
+
 export const UNAUTHORIZED_MESSAGE = 'Unauthorized, please login again';
 export const AFTER_LOGIN_PATH = '/kernels/generate-kernel';
 
@@ -37,4 +39,15 @@ export function parseTokenSearch(search: string): { ok: true; token: string } | 
   const token = new URLSearchParams(search).get('token');
   if (token === null || token.length < 1) return { ok: false, error: TOKEN_REQUIRED_MESSAGE };
   return { ok: true, token };
+}
+
+/**
+ * Until when the stored session may set a new password without the current one (a forgotten password): signed in by
+ * an emailed link less than PASSWORD_RESET_BY_LINK_MS ago (the server decides; this only says so). Null otherwise.
+ */
+export function passwordResetUntil(token: string | null, now = Date.now()): Date | null {
+  const payload = token ? decodeJwtPayload(token) : undefined;
+  if (payload?.via !== 'link' || typeof payload.iat !== 'number') return null;
+  const until = payload.iat * 1000 + PASSWORD_RESET_BY_LINK_MS;
+  return until > now ? new Date(until) : null;
 }

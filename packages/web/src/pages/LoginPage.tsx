@@ -28,6 +28,8 @@ export default function LoginPage() {
   const { theme } = useTheme();
   const [, navigate] = useLocation();
   const [tab, setTab] = useState<Tab>(login === 0 ? 'signup' : 'password');
+  // "Forgot your password?" opens the email-link form, which says how to set a new one.
+  const [forgot, setForgot] = useState(false);
   const baseId = useId();
 
   useEffect(() => {
@@ -68,7 +70,10 @@ export default function LoginPage() {
               id={`${baseId}-${t.id}`}
               aria-selected={tab === t.id}
               aria-controls={`${baseId}-panel`}
-              onClick={() => setTab(t.id)}
+              onClick={() => {
+                setTab(t.id);
+                setForgot(false);
+              }}
               className={`rounded-md px-2 py-1.5 text-sm font-medium ${
                 tab === t.id
                   ? 'bg-white text-slate-900 shadow dark:bg-slate-950 dark:text-white'
@@ -80,8 +85,16 @@ export default function LoginPage() {
           ))}
         </div>
         <div role="tabpanel" id={`${baseId}-panel`} aria-labelledby={`${baseId}-${tab}`}>
-          {tab === 'password' ? <PasswordLoginForm redirect={redirect} /> : null}
-          {tab === 'magic' ? <MagicLinkForm /> : null}
+          {tab === 'password' ? (
+            <PasswordLoginForm
+              redirect={redirect}
+              onForgot={() => {
+                setTab('magic');
+                setForgot(true);
+              }}
+            />
+          ) : null}
+          {tab === 'magic' ? <MagicLinkForm forgot={forgot} /> : null}
           {tab === 'signup' ? <SignUpForm /> : null}
         </div>
         {settings?.google_client_id ? (

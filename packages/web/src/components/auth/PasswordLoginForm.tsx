@@ -7,7 +7,14 @@ import { Button } from '../Button';
 import { TextField } from '../fields';
 import { FormMessage } from '../FormMessage';
 
-export function PasswordLoginForm({ redirect }: { redirect: string | undefined }) {
+export function PasswordLoginForm({
+  redirect,
+  onForgot,
+}: {
+  redirect: string | undefined;
+  /** Shows the way back in for a forgotten password (the email-link form, which says what follows). */
+  onForgot?: () => void;
+}) {
   const { completeLogin } = useAuthActions();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -37,6 +44,15 @@ export function PasswordLoginForm({ redirect }: { redirect: string | undefined }
       <Button type="submit" variant="primary" className="w-full" disabled={busy}>
         {busy ? 'Logging in…' : 'Log in'}
       </Button>
+      {onForgot ? (
+        <button
+          type="button"
+          onClick={onForgot}
+          className="text-sm text-indigo-700 underline hover:text-indigo-900 dark:text-indigo-300 dark:hover:text-indigo-100"
+        >
+          Forgot your password?
+        </button>
+      ) : null}
     </form>
   );
 }
