@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Device } from '@kernelforge/sdk';
 import { describe, expect, it } from 'vitest';
 import { cudaPeaksFrom, measureCudaPeaks, parseCudaPeaks } from '../src/devices/cuda-peaks.js';
-import { TRUST_REJECT_SHARE, trustGap, trustVerdict } from '../src/evaluate/cuda-trust.js';
+import { stagedTrustVerdict, TRUST_REJECT_SHARE, trustGap, trustVerdict } from '../src/evaluate/cuda-trust.js';
 import { judgeTimed, type TimedCase } from '../src/evaluate/judge.js';
 import { cudaLines, CUDA_BUSY_US } from '../src/harness/plan.js';
 import { HarnessReportSchema } from '../src/backends/c-abi/report-json.js';
@@ -137,6 +137,28 @@ describe('cuda: the trusted end of a call bounds the events (cuda-trust.ts)', ()
     const j = judge({ ...c, lowClockKept: 3 });
     expect(j.verdict).toBe('accepted');
     expect(j.result.review_reasons.join(' ')).toMatch(/3 timed pairs ran with the GPU's SM clock under 75%/);
+  });
+
+  it("stagedTrustVerdict (torch's untimed prepare + fetch): a few percent of the copies is the processes', work moved there is not", () => {
+    // Copies with noise that only adds time (load), a few large outliers on the baseline's side as on a loaded VM.
+    const steps = (base: number, n: number, seed: number, outliers = 0) =>
+      Array.from(
+        { length: n },
+        (_, i) => base * (1 + 0.02 * Math.abs(Math.sin(seed + i * 1.7))) + (i < outliers ? 40 : 0),
+      );
+    // A GPU's copies: 3 ms each side, the candidate's 3% slower (another process's memory), calls of 20 us: clean.
+    expect(stagedTrustVerdict('c', 0.02, steps(3.09, 30, 1), steps(3, 30, 2)).kind).toBe('clean');
+    // The result computed in fetch (2 ms of work on the cpu's 2.9 ms of copies), the baseline's steps with 40 ms
+    // outliers (which left the medians' intervals overlapping): rejected.
+    const lazy = stagedTrustVerdict('c', 0.2, steps(4.9, 12, 3), steps(2.9, 12, 4, 4));
+    expect(lazy.kind).toBe('rejected');
+    expect(lazy.kind === 'rejected' && lazy.reason).toMatch(/work moved out of the timed call/);
+    // 8% more on the copies: beyond the 5% slack, under twice it: the excess goes on the time, flagged.
+    const more = stagedTrustVerdict('c', 1, steps(3.24, 30, 5), steps(3, 30, 6));
+    expect(more.kind === 'corrected' && more.addMs).toBeCloseTo(0.24, 1);
+    // Two samples a side: never a rejection, the excess added instead.
+    const few = stagedTrustVerdict('c', 0.2, steps(4.9, 2, 7), steps(2.9, 2, 8));
+    expect(few.kind === 'corrected' && few.addMs).toBeGreaterThan(1.9);
   });
 
   it('trustVerdict: too few samples say nothing; the rejection threshold has an absolute floor', () => {

@@ -8,7 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { torchCudaUnavailable, torchToolchain } from '../src/backends/torch/driver.js';
 import { outsideRoots } from '../src/backends/torch/toolchain.js';
 import { pythonReviewReasons } from '../src/backends/torch/python-scan.js';
-import { evaluate, type Catalogue, type ProblemDefinition } from '../src/index.js';
+import { QUICK_TIMING } from '../src/harness/plan.js';
+import { evaluate, type Catalogue, type ProblemDefinition, type TimingRules } from '../src/index.js';
 import { loadTorchProblems, torchFilesIn } from '../src/backends/torch/problems.js';
 import { catalogue, cpuDevice, fixture, repoRoot, workDir } from './helpers.js';
 
@@ -41,12 +42,17 @@ function job(problem: string, source: string, device: Device): EvaluationJobPayl
   };
 }
 
-function staged(problem: string, source: string, device: Device = cpuDevice()): Promise<EvaluationState> {
+function staged(
+  problem: string,
+  source: string,
+  device: Device = cpuDevice(),
+  timing: 'quick' | TimingRules = 'quick',
+): Promise<EvaluationState> {
   return evaluate(job(problem, source, device), {
     problems,
     device,
     workDir,
-    timing: 'quick',
+    timing,
     compiledBaseline: false,
     torchStaged: true,
   });
@@ -119,6 +125,26 @@ describe.skipIf(!hasTorch)('the staged (cuda) protocol on the cpu', () => {
     const state = await staged('101_HardSigmoid', src);
     expect(state.verdict, state.message).toBe('runtime_error');
     expect(state.message).toMatch(/shape/);
+  }, 300_000);
+
+  // Brief R (issue 31 follow-up): `prepare` and `fetch` run in the worker's process, untimed. lazy_fetch.py's forward()
+  // returns a tensor subclass that computes HardSigmoid only when the worker copies it out in `fetch`: accepted at
+  // 9-46x here (its honest twin 0.7-2.1x, on a loaded 2-core VM) before the untimed steps were held to the
+  // baseline's (each side's fastest round trip: load only adds time). More samples than the quick rules' 5, so each
+  // side's fastest is near its floor on a loaded machine.
+  const moreSamples: TimingRules = { ...QUICK_TIMING, minSamples: 12, maxMs: 6_000 };
+  it('work moved into the untimed fetch (a result computed as it is copied out) is rejected; its honest twin is not', async () => {
+    const cheat = await staged('101_HardSigmoid', fixture('./torch-cheats/lazy_fetch.py'), cpuDevice(), moreSamples);
+    expect(cheat.verdict, cheat.message).toBe('rejected');
+    expect(cheat.message).toMatch(/untimed steps .* work moved out of the timed call/);
+    const twin = await staged(
+      '101_HardSigmoid',
+      `KF_HONEST_TWIN = True\n${fixture('./torch-cheats/lazy_fetch.py')}`,
+      cpuDevice(),
+      moreSamples,
+    );
+    expect(twin.verdict, twin.message).toBe('accepted');
+    expect(twin.benchmarking_result?.review_reasons.join(' ')).not.toMatch(/untimed steps/);
   }, 300_000);
 
   it('a cuda device is refused with its reason where PyTorch has no CUDA', async () => {

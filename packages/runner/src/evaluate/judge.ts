@@ -13,7 +13,7 @@ import type {
   TimingStats,
 } from '@kernelforge/sdk';
 import { INTERVAL_Z, median, medianInterval, timingStats } from './stats.js';
-import { type TrustVerdict, trustGap, trustVerdict } from './cuda-trust.js';
+import { stagedTrustVerdict, type TrustVerdict, trustGap, trustVerdict } from './cuda-trust.js';
 
 // ---- Rules a harness applies mid-run (sent in the plan) ----
 
@@ -396,6 +396,11 @@ export interface TimedCase {
       verified answer (cuda-trust.ts), per sample. */
   outside?: readonly number[] | undefined;
   baselineOutside?: readonly number[] | undefined;
+  /** torch, staged (cuda): the untimed prepare and fetch around each clean call (ms: their wall time on a GPU, their
+      process cpu on a cpu), the candidate's and the baseline's: the candidate's are held to the baseline's
+      (stagedTrust). */
+  untimed?: readonly number[] | undefined;
+  baselineUntimed?: readonly number[] | undefined;
   /** cuda: pairs kept although a call ran under 75% of the SM's top clock (after as many were taken again). */
   lowClockKept?: number | undefined;
   /** The compiled reference (torch backend), when it was timed. */
@@ -507,7 +512,12 @@ interface CaseFigure {
 }
 
 function caseFigure(device: Device, tc: TimedCase): CaseFigure {
-  const trust = tc.outside?.length && tc.baselineOutside?.length ? cudaTrust(tc) : undefined;
+  const trust =
+    tc.outside?.length && tc.baselineOutside?.length
+      ? cudaTrust(tc)
+      : tc.untimed?.length && tc.baselineUntimed?.length
+        ? stagedTrust(tc)
+        : undefined;
   if (trust?.kind === 'corrected') return { ...caseFigure(device, corrected(tc, trust.addMs)), trust };
   const f = caseFigureOf(device, tc);
   // cuda: the events' median is the time; the outside one runs to the probe's answer.
@@ -525,6 +535,11 @@ function cudaTrust(tc: TimedCase): TrustVerdict {
   return trustVerdict(tc.name, median(tc.optimized), g);
 }
 
+/** torch, staged: the candidate's untimed steps (prepare + fetch) against the baseline's (cuda-trust.ts). */
+function stagedTrust(tc: TimedCase): TrustVerdict {
+  return stagedTrustVerdict(tc.name, median(tc.optimized), tc.untimed ?? [], tc.baselineUntimed ?? []);
+}
+
 /** A case's events' times with the excess the trusted end showed added back (each sample, and each pair's ratio). */
 function corrected(tc: TimedCase, addMs: number): TimedCase {
   const m = median(tc.optimized);
@@ -534,6 +549,7 @@ function corrected(tc: TimedCase, addMs: number): TimedCase {
     inside: tc.inside?.map((x) => x + addMs),
     ratios: tc.ratios?.map((r) => (r * m) / (m + addMs)),
     baselineOutside: undefined,
+    baselineUntimed: undefined,
   };
 }
 

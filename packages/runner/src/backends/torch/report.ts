@@ -32,6 +32,13 @@ export const TorchReport = z.object({
       nop_ms: z.number().nonnegative().optional(),
       inside: z.array(z.number()).optional(),
       baseline_inside: z.array(z.number()).optional(),
+      /** The staged path: the untimed prepare and fetch round trips around each counted call (ms), the candidate's
+          and the eager baseline's; the judge holds the first to the second (stagedTrust in judge.ts). */
+      untimed: z.array(z.number()).optional(),
+      baseline_untimed: z.array(z.number()).optional(),
+      /** The same steps' process cpu (ms): what the judge holds together on a cpu device, where load adds wall time. */
+      untimed_cpu: z.array(z.number()).optional(),
+      baseline_untimed_cpu: z.array(z.number()).optional(),
     }),
   ),
   load: z
@@ -147,6 +154,10 @@ function judgedCases(report: TorchReport, llc: number, flushed = false) {
     compiled: b.compiled ?? null,
     flagged: b.flagged,
     ratios: b.ratios,
+    // The untimed staged steps: wall time on a GPU (its host is not the contended resource; work moved there is
+    // device work, which host cpu may not show), process cpu on a cpu (load adds wall time, not cpu).
+    untimed: flushed ? b.untimed : b.untimed_cpu,
+    baselineUntimed: flushed ? b.baseline_untimed : b.baseline_untimed_cpu,
     bytes: b.bytes ?? 0,
     flops: 0,
     // On a GPU every timed call follows an L2 flush: its data comes from memory.

@@ -130,6 +130,8 @@ def benchmark(cand, report, early):
                     REF_TIMES[c["name"]].append(t / 1e9)
         times = {r: [] for r in workers}
         inside = {r: [] for r in workers}  # staged: each worker's own clock (events) per counted call, ms
+        untimed = {r: [] for r in workers}  # staged: the untimed prepare and fetch round trips per counted call, ms
+        untimed_cpu = {r: [] for r in workers}  # staged: the process cpu of those steps per counted call, ms
         ratios = []  # per clean iteration: the eager baseline's time over the candidate's (paired, same inputs)
         flagged = 0
         waited_kept = 0
@@ -174,6 +176,10 @@ def benchmark(cand, report, early):
                 times[role].append(t)
                 if STAGED and workers[role].inside is not None:
                     inside[role].append(workers[role].inside)
+                if STAGED and workers[role].untimed is not None:
+                    untimed[role].append(workers[role].untimed / 1e6)
+                if STAGED and workers[role].untimed_cpu is not None:
+                    untimed_cpu[role].append(workers[role].untimed_cpu / 1e6)
             if "candidate" in now and now["candidate"] > 0:
                 ratios.append(now["baseline"] / now["candidate"])
             # Every timed output is checked: against the baseline's output on the same fresh inputs (close_all: the
@@ -215,6 +221,12 @@ def benchmark(cand, report, early):
             entry["nop_ms"] = NOP_NS[0] / 1e6
             entry["inside"] = inside["candidate"]
             entry["baseline_inside"] = inside["baseline"]
+            # The untimed steps around each counted call (prepare + fetch round trips, ms), both sides: the judge
+            # bounds the candidate's by the baseline's (work moved out of the timed run).
+            entry["untimed"] = untimed["candidate"]
+            entry["baseline_untimed"] = untimed["baseline"]
+            entry["untimed_cpu"] = untimed_cpu["candidate"]
+            entry["baseline_untimed_cpu"] = untimed_cpu["baseline"]
         report["bench"].append(entry)
     # /proc/stat counts in 10 ms ticks: a short timed phase is padded (idle, lock held) to the judge's window, so a
     # short phase under heavy load is seen as such.

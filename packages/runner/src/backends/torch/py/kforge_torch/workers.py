@@ -94,6 +94,9 @@ class Worker:
         self.call_cpu0 = None
         self.flagged = 0
         self.last_flagged = False
+        self.untimed = None
+        self.untimed_cpu = None
+        self.op_cpu = None
         self.dead = False
         self.ready = False
         self.calls = 0
@@ -296,7 +299,9 @@ class Worker:
         return t1 - t0
 
     def op(self, name, what, timeout=None):
-        """A staged step that is not timed (prepare, fetch, nop): its round trip (ns), then quiet again."""
+        """A staged step that is not timed (prepare, fetch, nop): its round trip (ns), then quiet again. self.op_cpu:
+        the process's cpu (ns) from the command to the quiet moment after it (exact: read quiet both times)."""
+        c0 = proc_cpu(self.pid)
         t0 = time.perf_counter_ns()
         self.send({"op": name})
         r = self.recv(timeout or T["call_timeout_s"], what)
@@ -304,6 +309,8 @@ class Worker:
         if r["op"] == "error":
             raise Verdict("worker_failed", "runtime_error", f"{self.role}: {r['message']}")
         self.wait_quiet()
+        c1 = self.quiet[0]
+        self.op_cpu = c1 - c0 if c0 is not None and c1 is not None else None
         return t1 - t0, r
 
     def call(self, ref_s=0.0, case="?"):
@@ -312,9 +319,17 @@ class Worker:
         (untimed). The worker's event time is kept (self.inside) beside the outside one."""
         if not STAGED:
             return self.run(ref_s, case)
-        self.op("prepare", "copying the inputs to the device")
+        # The untimed steps' round trips (ns) are kept beside the timed one (self.untimed): they run in the worker's
+        # process, where a candidate can move its work (a result computed when `fetch` copies it, inputs worked on
+        # as `prepare` copies them; torch-cheats/lazy_fetch.py), so the judge holds them to the baseline's own
+        # (cuda-trust.ts, stagedTrust in judge.ts).
+        prep, _ = self.op("prepare", "copying the inputs to the device")
+        prep_cpu = self.op_cpu
         t = self.run(ref_s, case)
-        self.op("fetch", "copying the outputs back")
+        fetch, _ = self.op("fetch", "copying the outputs back")
+        self.untimed = prep + fetch
+        # Their process cpu too: on a cpu, work moved there is cpu, which load does not add to as it adds wall time.
+        self.untimed_cpu = prep_cpu + self.op_cpu if prep_cpu is not None and self.op_cpu is not None else None
         return max(1, t - NOP_NS[0])
 
     def nop_ns(self, n=NOP_CALLS):
