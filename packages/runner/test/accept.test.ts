@@ -141,11 +141,15 @@ describe('peaks measured on a busy machine', () => {
     const device = structuredClone(cpuDevice());
     device.peaks.bandwidth_gbps = first.benchmarking_result!.gbps! / 8;
     const understated = device.peaks.bandwidth_gbps;
+    // Measured again at once, with no wait for a quiet second before each of its runs (up to 5 s each, 2 or 3 runs,
+    // and CI's busy machine is never quiet): what is under test is that the peaks are measured again and the result
+    // judged anew.
     const state = await evaluate(payload('19_ReLU', fixture('./candidates/relu_omp.c')), {
       problems: catalogue,
       device,
       workDir,
       timing: 'quick',
+      peakRecheckWaitMs: 0,
     });
     expect(device.peaks.bandwidth_gbps).toBeGreaterThan(understated);
     expect(state.verdict, state.message).toBe('accepted');

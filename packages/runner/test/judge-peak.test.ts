@@ -78,6 +78,13 @@ describe('the recheck against the peaks', () => {
     expect(state.verdict).toBe('accepted');
   });
 
+  it('the wait for a quiet second before each run is 5 s unless the evaluation says otherwise (tests: 0)', async () => {
+    const device = cpu(10);
+    const { calls, refresh } = refresher(40);
+    await judgeWithPeakRecheck(device, undefined, judgeTorch(device), refresh, 0);
+    expect(calls).toEqual([{ waitMs: 0, signal: undefined, tries: 3 }]);
+  });
+
   it('stays implausible when the peaks measured again still say so', async () => {
     const device = cpu(10);
     const { calls, refresh } = refresher(null);

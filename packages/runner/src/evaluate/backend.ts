@@ -46,6 +46,8 @@ export interface EvaluationJob<P> {
   workDir: string;
   settings: RunnerSettings;
   keepJobDir: boolean;
+  /** The wait for a quiet second before each run of a peaks re-measurement (EvaluateOptions.peakRecheckWaitMs). */
+  peakRecheckWaitMs?: number | undefined;
   signal?: AbortSignal | undefined;
   /** Told where the evaluation is: compiling, then what the harness writes to its progress file (progress.ts). */
   onProgress?: ProgressListener | undefined;

@@ -53,6 +53,7 @@ function evaluationJob<P>(
     workDir: opts.workDir,
     settings,
     keepJobDir: opts.keepJobDir === true,
+    peakRecheckWaitMs: opts.peakRecheckWaitMs,
     signal: opts.signal,
     onProgress: opts.onProgress,
   };

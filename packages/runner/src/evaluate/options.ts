@@ -38,6 +38,10 @@ export interface EvaluateOptions {
   /** pytorch problems: also time the reference compiled (TorchScript freeze on a cpu, torch.compile on cuda;
       default true). */
   compiledBaseline?: boolean;
+  /** The longest wait for a quiet second before each run of a re-measurement of the cpu's peaks that a result calls
+      for (judge/peak.ts; default RECHECK_WAIT_MS, 5 s). Tests set 0 (measure at once): the runner's entry points
+      never set it. */
+  peakRecheckWaitMs?: number | undefined;
   /** pytorch problems: lower floors for the candidate's time limits (TORCH_CANDIDATE_LIMITS in backends/torch/driver.ts:
       a call, a model build, all calls and builds together), so a test reaches a limit in seconds. Default: the
       product's (1 s, 10 s, 20 s); the runner's entry points never set it. */

@@ -206,7 +206,7 @@ async function parse(
       runnerSeconds: job.elapsed(),
     });
   // Above, or near, a cpu peak measured at start-up? The judge measures the peaks again (judge/peak.ts).
-  return judgeWithPeakRecheck(job.device, job.signal, make);
+  return judgeWithPeakRecheck(job.device, job.signal, make, undefined, job.peakRecheckWaitMs);
 }
 
 /** The untimed Nsight Compute run of an accepted cuda candidate (profile/ncu-run.ts): only its counters are kept,

@@ -555,20 +555,25 @@ async function parse(
     };
   }
   // On a cpu, a result above (or near) the measured peaks gets them measured again, as the C backend's (judge/peak.ts).
-  return judgeWithPeakRecheck(job.device, job.signal, () =>
-    stateFromTorchReport(report, {
-      base: job.base,
-      compile: outcome.compile,
-      environment: j.environment,
-      ranked: job.ranked,
-      elapsed: job.elapsed,
-      output,
-      benchConstants: j.benchConstants,
-      device: job.device,
-      timedRuns: outcome.timedRuns,
-      reviewReasons: pythonReviewReasons(job.payload.source),
-      compiledName: j.isCuda ? 'torch.compile' : 'TorchScript freeze',
-    }),
+  return judgeWithPeakRecheck(
+    job.device,
+    job.signal,
+    () =>
+      stateFromTorchReport(report, {
+        base: job.base,
+        compile: outcome.compile,
+        environment: j.environment,
+        ranked: job.ranked,
+        elapsed: job.elapsed,
+        output,
+        benchConstants: j.benchConstants,
+        device: job.device,
+        timedRuns: outcome.timedRuns,
+        reviewReasons: pythonReviewReasons(job.payload.source),
+        compiledName: j.isCuda ? 'torch.compile' : 'TorchScript freeze',
+      }),
+    undefined,
+    job.peakRecheckWaitMs,
   );
 }
 

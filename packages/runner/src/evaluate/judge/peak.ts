@@ -39,6 +39,10 @@ export const RECHECK_MEASURE: Record<PeakRecheck, { tries: number; minIntervalMs
   throttled: { tries: 1, minIntervalMs: 600_000 },
 };
 
+/** The longest wait for a quiet second before each run of a recheck (ms); EvaluateOptions.peakRecheckWaitMs lowers it
+    (tests). */
+export const RECHECK_WAIT_MS = 5000;
+
 /** The peaks measured again: true when they changed so that the run is to be judged again. */
 export type RefreshPeaks = (
   device: Device,
@@ -54,9 +58,10 @@ export async function judgeWithPeakRecheck(
   signal: AbortSignal | undefined,
   judge: () => EvaluationState,
   refresh: RefreshPeaks = refreshCpuPeaks,
+  waitMs: number = RECHECK_WAIT_MS,
 ): Promise<EvaluationState> {
   const state = judge();
   const recheck = peakRecheck(state);
   if (!recheck) return state;
-  return (await refresh(device, { waitMs: 5000, signal, ...RECHECK_MEASURE[recheck] })) ? judge() : state;
+  return (await refresh(device, { waitMs, signal, ...RECHECK_MEASURE[recheck] })) ? judge() : state;
 }
