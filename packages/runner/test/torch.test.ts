@@ -391,9 +391,21 @@ describe.skipIf(!hasTorch)('cheats get their verdicts', () => {
       for (const c of state.benchmarking_result?.cases ?? []) expect(c.optimized.min_ms).toBeGreaterThan(19);
   }, 300_000);
 
-  it("handing back the worker's own output view leaves the poison there: incorrect", async () => {
+  it("handing back the worker's own output view is refused (before brief R it left the poison there: incorrect)", async () => {
     const state = await runTorch('101_HardSigmoid', cheat('output_view_write.py'));
-    expect(state.verdict, state.message).toBe('incorrect');
+    expect(state.verdict, state.message).toBe('runtime_error');
+    expect(state.message).toMatch(/lies in the harness's own output memory/);
+  }, 300_000);
+
+  it("writing the result straight into the worker's output view to skip its copy is refused; the same kernel into a buffer of its own is not", async () => {
+    // Brief R (issue 31 follow-up): accepted before, correct on every call, the copy every baseline pays skipped
+    // (ranked, quick rules, the loaded 2-core VM: 2.79x and 1.72x at 2.1-2.4 ms a call, where the honest twin read
+    // 1.60x and 0.79x at 4.8-7.7 ms).
+    const state = await runTorch('101_HardSigmoid', cheat('write_output_view.py'));
+    expect(state.verdict, state.message).toBe('runtime_error');
+    expect(state.message).toMatch(/lies in the harness's own output memory/);
+    const twin = await runTorch('101_HardSigmoid', `KF_HONEST_TWIN = True\n${cheat('write_output_view.py')}`);
+    expect(twin.verdict, twin.message).toBe('accepted');
   }, 300_000);
 
   it('zeros fail against a reference whose outputs are all under the absolute tolerance; an honest reordered sum passes', async () => {
