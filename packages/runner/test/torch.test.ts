@@ -496,6 +496,15 @@ class ModelNew(nn.Module):
     expect(Date.now() - t0).toBeLessThan(120_000);
   }, 300_000);
 
+  it('a file that sleeps at import ends at its start-up limit, not the 120 s start timeout (brief R)', async () => {
+    // Before: accepted after holding the runner for the whole sleep (seen: 127 s, accepted), once per timed run.
+    const t0 = Date.now();
+    const state = await runTorch('101_HardSigmoid', `KF_IMPORT_SLEEP_S = 100.0\n${cheat('sleep_at_import.py')}`);
+    expect(state.verdict, state.message).toBe('timeout');
+    expect(state.message).toMatch(/importing the file ran past its [\d.]+ s limit/);
+    expect(Date.now() - t0).toBeLessThan(90_000);
+  }, 300_000);
+
   it('a forward() that sleeps under the per-call limit ends at the evaluation limit', async () => {
     // The evaluation's floor lowered from 20 s to 6 s (the same rule, reached after about 10 calls, not 33).
     const state = await runTorch(

@@ -63,6 +63,18 @@ CLOCK = CandidateClock()
 FLAGS = {"calls": 0, "flagged": 0}  # the candidate's calls and flagged calls over the whole run (the C harness's `all`)
 
 
+IMPORT_FLOOR_S = 20.0
+IMPORT_MULTIPLE = 2
+
+
+def import_limit_s(torch_import_s):
+    """How long the candidate's worker may take to start (import torch, the worker's modules and the file): its own
+    import of torch (as long as the harness's, give or take the load) plus the larger of IMPORT_FLOOR_S and twice that
+    import, for the file's top level and a burst of load (a prebuilt extension loads in well under a second). The
+    floor is the evaluation's (TOTAL_FLOOR_S's 20 s) and not lowered with the plan's limits: only a stall reaches it."""
+    return torch_import_s + max(IMPORT_FLOOR_S, IMPORT_MULTIPLE * torch_import_s)
+
+
 class Worker:
     """One sandboxed worker process (candidate, eager baseline or compiled baseline)."""
 
@@ -81,6 +93,7 @@ class Worker:
             fds.append(SECCOMP_FD)
         out = 3 if role == "candidate" else subprocess.DEVNULL
         err = 4 if role == "candidate" else subprocess.DEVNULL
+        self.spawned = time.monotonic()
         self.proc = subprocess.Popen(
             PLAN["launch"][role], pass_fds=fds, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
             start_new_session=True,
@@ -105,11 +118,19 @@ class Worker:
         if wait:
             self.started()
 
-    def started(self):
-        """Waits for the worker's hello (once)."""
+    def started(self, limit_s=None):
+        """Waits for the worker's hello (once); limit_s: the candidate's start-up limit (import_limit_s), timed from its
+        spawn, past which the verdict is `timeout`."""
         if self.ready:
             return self
-        hello = self.recv(PLAN.get("start_timeout_s", 120), "starting")
+        cap = PLAN.get("start_timeout_s", 120)
+        if limit_s is not None and limit_s < cap:
+            left = max(0.001, limit_s - (time.monotonic() - self.spawned))
+            late = (f"timeout: importing the file ran past its {limit_s:.3g} s limit (the larger of {IMPORT_FLOOR_S:g} s "
+                    f"and {IMPORT_MULTIPLE:g}x this machine's import of torch, plus that import)")
+            hello = self.recv(left, "starting", late)
+        else:
+            hello = self.recv(cap, "starting")
         if hello.get("op") != "hello":
             raise Verdict("worker_failed", "runtime_error", f"{self.role}: {hello.get('message', 'the worker did not start')}")
         self.find_pid()
