@@ -280,11 +280,17 @@ describe('a running session', () => {
       expect(await page.getByTestId('progress-elapsed').textContent()).toMatch(/elapsed$/);
       expect(await page.getByRole('button', { name: 'Stop session' }).count()).toBeGreaterThan(0);
       // During an evaluation: which part runs, as the runner reports it from the harness (a test case being checked,
-      // or a benchmark case being timed with the samples taken so far). The first attempt is held after its checks.
+      // or a benchmark case being timed with the samples taken so far). The first attempt is held after its checks,
+      // waiting for the timing lock this test holds, which it says (issue 35 item 3): the page, polling once a second,
+      // may see only that wait when the checks took less than a poll.
       const caseLine = await page.waitForFunction(
         () => {
           const text = document.querySelector('[data-testid="progress-evaluation"]')?.textContent ?? '';
-          return /^(Checking case \d+ of \d+|Timing case \d+ of \d+ · \d+ samples?)$/.test(text) ? text : null;
+          return /^(Checking case \d+ of \d+|Timing case \d+ of \d+ · \d+ samples?|Waiting for the timing lock \(one evaluation is timed at a time on this machine\): .+)$/.test(
+            text,
+          )
+            ? text
+            : null;
         },
         undefined,
         // The harness waits up to 120 s for the lock before it times without it: ask well within that.
@@ -295,9 +301,11 @@ describe('a running session', () => {
     } finally {
       release();
     }
-    const [, i, n] = /case (\d+) of (\d+)/.exec(line) ?? [];
-    expect(Number(i)).toBeGreaterThanOrEqual(1);
-    expect(Number(i)).toBeLessThanOrEqual(Number(n));
+    if (!line.startsWith('Waiting for the timing lock')) {
+      const [, i, n] = /case (\d+) of (\d+)/.exec(line) ?? [];
+      expect(Number(i)).toBeGreaterThanOrEqual(1);
+      expect(Number(i)).toBeLessThanOrEqual(Number(n));
+    }
     // Five real evaluations: about 20 s each on a busy 2-core machine (measured), so allow four minutes.
     await page.getByTestId('session-progress').waitFor({ state: 'detached', timeout: 240_000 });
     await page.getByTestId('attempt-row').nth(4).waitFor();
