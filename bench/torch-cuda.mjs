@@ -8,7 +8,8 @@
 //   4. a tuner session on 201_Gemm_GELU_Scale (the built-in tuner's attempts, each evaluated): one faster than eager;
 //   5. the torch cheats of packages/runner/test/torch-cheats ported to CUDA, and two of the GPU's own
 //      (torch-cheats-cuda: a side stream, patched clocks): each gains nothing (not accepted, or at most 1.10x).
-// Plus the torch.compile ratio on one problem. Exits 1 when a check fails, 2 without a GPU.
+// Plus the torch.compile ratio on one problem. Run in the order 1, 3, 5, 2, 4, 6: the quick integrity checks before
+// the slow builds, so a short GPU session's deadline skips builds, not cheats. Exits 1 when a check fails, 2 without a GPU.
 // Run (a machine with an NVIDIA GPU, a CUDA PyTorch 2.x as KFORGE_PYTHON or python3, nvcc, bubblewrap):
 //   node_modules/.bin/tsx bench/torch-cuda.mjs [--quick] [check name filter...]
 // or bundled for a machine without Node (node bench/cuda-bundle.mjs, then `sh packages/runner/.gpu/run-torch.sh`).
@@ -224,6 +225,44 @@ for (const name of shipped) {
   const s = await check(`identical ${name}`, name, renamed(name), identical);
   if (s) summary.push(`identical ${name}: ${s.verdict} ${fmt(s.benchmarking_result?.speedup)}x`);
 }
+// 3. A wrong answer.
+console.log('\n== 3. a wrong answer ==');
+await check('wrong 101_HardSigmoid (scaled)', '101_HardSigmoid', testFile('torch-candidates/wrong_scale.py'), (s) =>
+  s.verdict === 'incorrect' ? null : `expected incorrect, got ${s.verdict}`,
+);
+
+// 5. The torch cheats, ported to CUDA (the same files: their tensors are the device's now), and the GPU's own.
+console.log('\n== 5. the torch cheats on the GPU (each gains nothing) ==');
+// Not ported: zeros_small_reference (a cpu tolerance case on a problem of the test suite's own), widen_cores (cpu
+// affinity), sleeping_forward (time limits, the same code on any device).
+const ported = readdirSync(join(root, 'packages/runner/test/torch-cheats'))
+  .filter(
+    (f) =>
+      f.endsWith('.py') &&
+      !['zeros_small_reference.py', 'predict_inputs.py', 'widen_cores.py', 'sleeping_forward.py'].includes(f),
+  )
+  .sort();
+const cheatPrefix = `KF_PORT = 9\nKF_SECRET = "/etc/kforge/secret.key"\nKF_DATA_FILE = "/var/lib/kforge/kforge.db"\n`;
+await checkAll([
+  ...ported.map((f) => [
+    `cheat ${f}`,
+    '101_HardSigmoid',
+    cheatPrefix + testFile(`torch-cheats/${f}`),
+    gainsNothing,
+    { timing: 'quick' },
+  ]),
+  [
+    'cheat predict_inputs.py',
+    '106_Batched_matmul_rectangular',
+    cheatPrefix + testFile('torch-cheats/predict_inputs.py'),
+    gainsNothing,
+    { timing: 'quick' },
+  ],
+  ...readdirSync(join(root, 'packages/runner/test/torch-cheats-cuda'))
+    .sort()
+    .map((f) => [`cheat (cuda) ${f}`, '101_HardSigmoid', testFile(`torch-cheats-cuda/${f}`), gainsNothing]),
+]);
+
 // 2. load_inline and Triton answers, against a do_bench-style timing of the same module.
 console.log('\n== 2. load_inline and Triton answers vs do_bench of the same module (within 1.3x) ==');
 function doBench(problem, source) {
@@ -343,12 +382,6 @@ for (const [name, problem, source] of answers) {
   summary.push(`${name}: ${s.verdict}, runner ${fmt(ours, 4)} ms vs do_bench ${fmt(db.ms, 4)} ms (${fmt(ratio)}x)`);
 }
 
-// 3. A wrong answer.
-console.log('\n== 3. a wrong answer ==');
-await check('wrong 101_HardSigmoid (scaled)', '101_HardSigmoid', testFile('torch-candidates/wrong_scale.py'), (s) =>
-  s.verdict === 'incorrect' ? null : `expected incorrect, got ${s.verdict}`,
-);
-
 // 4. A tuner session on 201_Gemm_GELU_Scale: the built-in tuner's attempts, each evaluated, the history fed back.
 console.log('\n== 4. a tuner session on 201_Gemm_GELU_Scale (an attempt faster than eager) ==');
 if (!only.length || only.some((o) => 'tuner'.includes(o) || o.includes('tuner'))) {
@@ -384,38 +417,6 @@ if (!only.length || only.some((o) => 'tuner'.includes(o) || o.includes('tuner'))
   );
   summary.push(`tuner session: best ${best ? `${best.mode} ${fmt(best.speedup)}x` : 'none'}`);
 }
-
-// 5. The torch cheats, ported to CUDA (the same files: their tensors are the device's now), and the GPU's own.
-console.log('\n== 5. the torch cheats on the GPU (each gains nothing) ==');
-// Not ported: zeros_small_reference (a cpu tolerance case on a problem of the test suite's own), widen_cores (cpu
-// affinity), sleeping_forward (time limits, the same code on any device).
-const ported = readdirSync(join(root, 'packages/runner/test/torch-cheats'))
-  .filter(
-    (f) =>
-      f.endsWith('.py') &&
-      !['zeros_small_reference.py', 'predict_inputs.py', 'widen_cores.py', 'sleeping_forward.py'].includes(f),
-  )
-  .sort();
-const cheatPrefix = `KF_PORT = 9\nKF_SECRET = "/etc/kforge/secret.key"\nKF_DATA_FILE = "/var/lib/kforge/kforge.db"\n`;
-await checkAll([
-  ...ported.map((f) => [
-    `cheat ${f}`,
-    '101_HardSigmoid',
-    cheatPrefix + testFile(`torch-cheats/${f}`),
-    gainsNothing,
-    { timing: 'quick' },
-  ]),
-  [
-    'cheat predict_inputs.py',
-    '106_Batched_matmul_rectangular',
-    cheatPrefix + testFile('torch-cheats/predict_inputs.py'),
-    gainsNothing,
-    { timing: 'quick' },
-  ],
-  ...readdirSync(join(root, 'packages/runner/test/torch-cheats-cuda'))
-    .sort()
-    .map((f) => [`cheat (cuda) ${f}`, '101_HardSigmoid', testFile(`torch-cheats-cuda/${f}`), gainsNothing]),
-]);
 
 // 6. The torch.compile ratio beside eager, on one problem (last: its compile takes a while).
 console.log('\n== 6. torch.compile beside eager ==');
