@@ -111,7 +111,13 @@ export interface Harness {
 
 export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
   const dist = buildWeb();
-  const server = await startTestServer({ env: { KFORGE_WEB_DIST: dist, ...env }, localRunner: true });
+  // PyTorch problems scaled to 16 MiB on cpu, not the product's 256 (as the server's and the cli's pytorch tests
+  // do): a browser test evaluates one to drive the page, and at 256 MiB 101_HardSigmoid's calls took ~68 ms each,
+  // a quick-rules evaluation ~25 s of cpu, not ~7 s. A test may still name its own budget in `env`.
+  const server = await startTestServer({
+    env: { KFORGE_WEB_DIST: dist, KFORGE_TORCH_BUDGET_MB: '16', ...env },
+    localRunner: true,
+  });
   const browser = await launchChromium();
   return {
     server,
