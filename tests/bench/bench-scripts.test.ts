@@ -96,7 +96,12 @@ describe('bench scripts in their short modes', () => {
   }, 300_000);
 
   it('torch-tuner-session: the tuner on a pytorch problem through the product', () => {
-    const r = bench('torch-tuner-session.mjs', ['1', '101_HardSigmoid'], 280_000, QUICK);
+    // Sizes scaled to 16 MiB (the script's own default is 64, for figures): a smoke run of the same steps, as the
+    // server's and the cli's pytorch tests run them.
+    const r = bench('torch-tuner-session.mjs', ['1', '101_HardSigmoid'], 280_000, {
+      ...QUICK,
+      KFORGE_TORCH_BUDGET_MB: '16',
+    });
     expect(r.status, r.tail).toBe(0);
     expect(r.out).toMatch(/best: #1 [\d.]+ ms, [\d.]+x eager PyTorch/);
   }, 300_000);
