@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { cgroupSupport, JobCgroup } from '../src/sandbox/cgroup.js';
-import { runCommand } from '../src/sandbox/spawn.js';
+import { SANDBOX_USER, sandboxArgv, sandboxAvailable } from '../src/sandbox/bwrap.js';
+import { jobUid, runCommand } from '../src/sandbox/spawn.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -28,6 +29,33 @@ describe('runCommand', () => {
     expect(orphan).toBeGreaterThan(0);
     process.kill(orphan, 'SIGKILL');
   }, 30_000);
+});
+
+describe.skipIf(!sandboxAvailable())('a sandboxed process', () => {
+  // On an H200 with PyTorch 2.11 every pytorch problem after the first failed to load: torch._dynamo's import calls
+  // getpass.getuser(), and a sandbox has no /etc/passwd entry for its uid (KeyError: getpwuid(): uid not found).
+  it('has a user name for getpass.getuser() although no /etc/passwd entry has its uid', async () => {
+    const uid = jobUid();
+    const script = [
+      'import getpass, os, pwd',
+      'try:\n    pwd.getpwuid(os.getuid()); print("passwd entry")\nexcept KeyError:\n    print("no passwd entry")',
+      'print("user=" + getpass.getuser())',
+    ].join('\n');
+    const r = await runCommand(
+      sandboxArgv(
+        {
+          workDir: '/tmp',
+          writable: false,
+          limits: { cpuSeconds: 30, processes: 64, fileSize: 1 << 20, openFiles: 64 },
+        },
+        ['/usr/bin/python3', '-I', '-c', script],
+      ),
+      { cwd: '/tmp', timeoutMs: 30_000, dropRoot: true, ...(uid !== undefined ? { uid } : {}) },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('no passwd entry');
+    expect(r.stdout).toContain(`user=${SANDBOX_USER}`);
+  }, 60_000);
 });
 
 describe('a job cgroup', () => {

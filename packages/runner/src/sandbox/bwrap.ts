@@ -43,6 +43,9 @@ export interface SandboxSpec {
   asPid1?: boolean;
 }
 
+/** The user name every sandboxed process sees in USER and LOGNAME. */
+export const SANDBOX_USER = 'kforge';
+
 /** Absolute paths: the harness starts workers with execve, which does not search PATH. */
 function binaryPath(name: string): string {
   for (const dir of ['/usr/bin', '/bin', '/usr/local/bin', '/usr/sbin'])
@@ -169,6 +172,16 @@ export function sandboxArgv(spec: SandboxSpec, command: readonly string[]): stri
     '/dev',
     '--remount-ro',
     '/',
+    // A name for the sandbox's user: it has no /etc/passwd, so getpwuid() finds no entry for its uid, and Python's
+    // getpass.getuser() (which PyTorch 2's Inductor and cache folders call, even on import of torch._dynamo) raises
+    // KeyError unless one of these is set. Seen on an H200 with PyTorch 2.11: every pytorch problem after the first
+    // failed to load. The harness passes its environment on to the workers it starts.
+    '--setenv',
+    'USER',
+    SANDBOX_USER,
+    '--setenv',
+    'LOGNAME',
+    SANDBOX_USER,
     ...(spec.seccompFd !== undefined ? ['--seccomp', String(spec.seccompFd)] : []),
   ];
   return [...prlimit, ...args, ...command];
