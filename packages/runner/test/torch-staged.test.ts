@@ -3,10 +3,14 @@
 // worker code the cuda device uses, and a cuda device is refused with its reason where this runner's PyTorch has no
 // CUDA. Assertions are on verdicts, never on speed.
 import type { Device, EvaluationJobPayload, EvaluationState } from '@kernelforge/sdk';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { torchCudaUnavailable, torchToolchain } from '../src/backends/torch/driver.js';
-import { outsideRoots } from '../src/backends/torch/toolchain.js';
+import { sandboxPath, torchCudaUnavailable, torchToolchain } from '../src/backends/torch/driver.js';
+import { binDirsOf, outsideRoots } from '../src/backends/torch/toolchain.js';
+import { sandboxArgv, sandboxAvailable } from '../src/sandbox/bwrap.js';
+import { runCommand } from '../src/sandbox/spawn.js';
 import { pythonReviewReasons } from '../src/backends/torch/python-scan.js';
 import { QUICK_TIMING } from '../src/harness/plan.js';
 import { evaluate, type Catalogue, type ProblemDefinition, type TimingRules } from '../src/index.js';
@@ -88,6 +92,68 @@ describe("the interpreter's folders outside /usr (a GPU machine's virtual enviro
     ).toEqual(['/opt/venv', '/root/.local/lib/python3.12/site-packages']);
     expect(outsideRoots(['root:/usr', 'root:/usr/local/lib/python3.12/dist-packages'])).toEqual([]);
   });
+});
+
+describe("load_inline's ninja where PyTorch lives in a virtual environment", () => {
+  it('ninja folders beyond /usr/bin and /bin go on PATH', () => {
+    expect(binDirsOf(['root:/opt/venv', 'bin:/opt/venv/bin', 'bin:/usr/bin', 'bin:/bin', 'bin:/opt/venv/bin'])).toEqual(
+      ['/opt/venv/bin'],
+    );
+    expect(
+      sandboxPath({ toolchain: { ok: true, versions: {}, binDirs: ['/opt/venv/bin'] } }, ['/usr/local/cuda/bin']),
+    ).toBe('/usr/local/cuda/bin:/opt/venv/bin:/usr/bin:/bin');
+    expect(sandboxPath({ toolchain: { ok: true, versions: {} } })).toBe('/usr/bin:/bin');
+  });
+
+  // The GPU machines' PyTorch is a venv's (/opt/torch/.venv) with pip's ninja in its bin folder only: on an H200 the
+  // tuner's load_inline answer for 201 ended "compile_error: Ninja is required to load C++ extensions" in the sandbox,
+  // while the same file built outside it. A venv here (system packages: Debian's torch) with a ninja of its own.
+  it.skipIf(!hasTorch || !sandboxAvailable())(
+    "the venv's own ninja is found and is what torch runs inside the sandbox",
+    async () => {
+      const venv = mkdtempSync('/var/tmp/kf-venv-');
+      chmodSync(venv, 0o755);
+      try {
+        const made = spawnSync('/usr/bin/python3', ['-m', 'venv', '--system-site-packages', '--without-pip', venv]);
+        expect(made.status, String(made.stderr)).toBe(0);
+        writeFileSync(join(venv, 'bin', 'ninja'), '#!/bin/sh\nexec /usr/bin/ninja "$@"\n');
+        chmodSync(join(venv, 'bin', 'ninja'), 0o755);
+        const python = join(venv, 'bin', 'python3');
+        const t = torchToolchain(python);
+        expect(t.ok, t.reason).toBe(true);
+        const bin = realpathSync(join(venv, 'bin'));
+        expect(t.binDirs).toEqual([bin]);
+        expect(t.roots).toContain(realpathSync(venv));
+        const r = await runCommand(
+          sandboxArgv(
+            {
+              workDir: '/tmp',
+              writable: false,
+              roBinds: t.roots ?? [],
+              limits: { cpuSeconds: 60, processes: 64, fileSize: 1 << 20, openFiles: 64 },
+            },
+            [
+              python,
+              '-I',
+              '-c',
+              'import shutil, torch.utils.cpp_extension as e; e.verify_ninja_availability(); print(shutil.which("ninja"))',
+            ],
+          ),
+          {
+            cwd: '/tmp',
+            timeoutMs: 60_000,
+            dropRoot: true,
+            env: { PATH: sandboxPath({ toolchain: t }), HOME: '/tmp' },
+          },
+        );
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout.trim()).toBe(join(bin, 'ninja'));
+      } finally {
+        rmSync(venv, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
 });
 
 describe('the GPU answers and cheats of bench/torch-cuda.mjs', () => {

@@ -295,6 +295,11 @@ function cudaBuildEnv(j: TorchJob): Record<string, string> {
   return { CUDA_HOME, ...(cc ? { TORCH_CUDA_ARCH_LIST: cc } : {}) };
 }
 
+/** PATH in the torch backend's sandboxes: `first`, the toolchain's own folders (ninja's), then /usr/bin and /bin. */
+export function sandboxPath(j: { toolchain: TorchToolchain }, first: readonly string[] = []): string {
+  return [...first, ...(j.toolchain.binDirs ?? []), '/usr/bin', '/bin'].join(':');
+}
+
 /** Imports the candidate in a writable box (load_inline builds its extensions into box/ext). */
 function importOnce(j: TorchJob, sandbox: JobSandbox): Promise<SpawnResult> {
   const boxDir = sandbox.path('box');
@@ -318,7 +323,7 @@ function importOnce(j: TorchJob, sandbox: JobSandbox): Promise<SpawnResult> {
       ...(sandbox.uid !== undefined ? { uid: sandbox.uid } : {}),
       cgroup: sandbox.cgroup,
       env: {
-        PATH: j.isCuda ? `${CUDA_BIN}:/usr/bin:/bin` : '/usr/bin:/bin',
+        PATH: sandboxPath(j, j.isCuda ? [CUDA_BIN] : []),
         HOME: '/tmp',
         LC_ALL: 'C.UTF-8',
         TMPDIR: '/tmp',

@@ -11,11 +11,23 @@ export interface TorchToolchain {
   /** Folders outside /usr the interpreter and its packages live in (a virtual environment, /opt, /root/.local):
       every sandbox of the torch backend mounts them read-only. */
   roots?: string[];
+  /** Folders to put on PATH in the sandbox, before /usr/bin: where ninja is (load_inline builds with it) when it is
+      not in /usr/bin, such as the virtual environment's own bin folder (pip's ninja). */
+  binDirs?: string[];
 }
 
-/** Prints the interpreter's prefixes and torch's folder, one a line, after the versions. */
+/** Prints the interpreter's prefixes and torch's folder, one a line, after the versions; then the folder of the ninja
+    load_inline would run (torch.utils.cpp_extension runs `ninja` from PATH), looked for beside the interpreter first,
+    as a virtual environment's activation would: on the GPU machines PyTorch lives in a venv whose pip-installed ninja
+    is only in its bin folder, and load_inline answered "Ninja is required to load C++ extensions" in the sandbox. */
 const ROOTS_PROBE =
-  'import sys, os\nfor p in {os.path.realpath(sys.prefix), os.path.realpath(sys.base_prefix), os.path.realpath(os.path.dirname(sys.executable))} | {os.path.realpath(p) for p in sys.path if p and os.path.isdir(p)}: print("root:" + p)';
+  'import sys, os, shutil\nfor p in {os.path.realpath(sys.prefix), os.path.realpath(sys.base_prefix), os.path.realpath(os.path.dirname(sys.executable))} | {os.path.realpath(p) for p in sys.path if p and os.path.isdir(p)}: print("root:" + p)\nn = shutil.which("ninja", path=os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")]))\nif n: d = os.path.realpath(os.path.dirname(n)); print("root:" + d); print("bin:" + d)';
+
+/** The PATH folders of `lines` (`bin:<path>`) a sandbox needs beyond /usr/bin and /bin. */
+export function binDirsOf(lines: readonly string[]): string[] {
+  const dirs = lines.filter((l) => l.startsWith('bin:')).map((l) => l.slice(4).trim());
+  return [...new Set(dirs.filter((d) => d.startsWith('/') && !/^\/(usr\/)?bin$/.test(d)))];
+}
 
 /** The folders of `lines` (`root:<path>`) that a sandbox does not already see (anything outside /usr, /tmp and /w). */
 export function outsideRoots(lines: readonly string[]): string[] {
@@ -57,7 +69,8 @@ export function torchToolchain(python: string = DEFAULT_PYTHON): TorchToolchain 
     const cxx = cxxVersion();
     if (cxx !== undefined) versions.cxx = cxx;
     const roots = outsideRoots(out);
-    tc = { ok: true, versions, ...(roots.length ? { roots } : {}) };
+    const binDirs = binDirsOf(out);
+    tc = { ok: true, versions, ...(roots.length ? { roots } : {}), ...(binDirs.length ? { binDirs } : {}) };
   } catch (e) {
     tc = {
       ok: false,
