@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/config.js';
 import { captureLog } from '../helpers/log.js';
 import { tokenFromLink } from '../helpers/mail.js';
 import { freshPostgresDatabase, startTestServer } from '../helpers/server.js';
+import { seedPgliteDataDir } from '../helpers/template.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterAll(async () => {
@@ -20,7 +21,12 @@ const pgBase = process.env.KFORGE_TEST_DATABASE_URL;
 async function persistentStore(): Promise<{ dataDir: string; databaseUrl?: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kforge-restart-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  if (!pgBase) return { dataDir };
+  // A copy of the migrated template (helpers/template.ts), as every test server starts on: what these tests keep
+  // across a restart is their own data, not the first migration (backup.test runs that one).
+  if (!pgBase) {
+    await seedPgliteDataDir(dataDir);
+    return { dataDir };
+  }
   const db = await freshPostgresDatabase(pgBase);
   cleanups.push(() => db.drop());
   return { dataDir, databaseUrl: db.url };

@@ -9,7 +9,7 @@ import { openDatabase } from '../../src/db/client.js';
 import { migrationsDir } from '../../src/db/migrate.js';
 import { createLogger } from '../../src/log.js';
 import { runServerCommand } from '../helpers/process.js';
-import { freshPostgresDatabase } from '../helpers/server.js';
+import { migratedPostgresDatabase, seedPgliteDataDir } from '../helpers/template.js';
 
 const pgBase = process.env.KFORGE_TEST_DATABASE_URL;
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -27,11 +27,12 @@ async function dataFromTheFuture(): Promise<Record<string, string>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kforge-newer-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const env: Record<string, string> = { KFORGE_DATA_DIR: dataDir, KFORGE_ADMIN_EMAIL: 'admin@kforge.test' };
+  // This build's migrations come from the migrated template (helpers/template.ts): a copy, not a fresh migration.
   if (pgBase) {
-    const db = await freshPostgresDatabase(pgBase);
+    const db = await migratedPostgresDatabase(pgBase);
     cleanups.push(() => db.drop());
     env.DATABASE_URL = db.url;
-  }
+  } else await seedPgliteDataDir(dataDir);
   const ctx = await createContext(loadConfig(env), { log: createLogger('silent') });
   try {
     await ctx.db.query(
