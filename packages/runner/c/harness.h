@@ -56,6 +56,9 @@ typedef struct {
      whether the trusted probe is turned off (`probe off`: only to watch the hostile kernels win without it). */
   double cuda_busy_us;
   int probe_off;
+  /* How long the candidate's worker may take to exit once told to (ms; the plan's `exit_wait_ms`, default 1000): the
+     profiled run's worker runs under ncu, which prints its counters only after the worker has exited. */
+  double exit_wait_ms;
 } plan_t;
 
 int plan_read(const char *path, plan_t *p);
@@ -132,7 +135,7 @@ typedef struct {
 int worker_start(worker_t *w, const char *launch_file, int shm_fd, int out_fd, int err_fd, int drop_uid);
 /* 0 ok; -1 the worker died or timed out (see w->error). */
 int worker_call(worker_t *w, int op, const kf_arg *args, int nargs, double timeout_ms, kf_reply *rep);
-void worker_stop(worker_t *w);
+void worker_stop(worker_t *w, double wait_ms);
 /* Cpu time (ns) of every thread in the worker's sandbox now. */
 long long worker_cpu_ns(worker_t *w);
 /* Waits until no thread of the worker's sandbox is runnable, at most max_ms, judging nothing. */

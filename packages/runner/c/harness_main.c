@@ -105,7 +105,7 @@ static void baseline_and_timing(struct harness *h, const char *baseline_launch, 
   }
   h->prof.baseline_start = since(t0);
   if (!strcmp(h->verdict, "accepted")) kfh_timed_phase(h);
-  if (h->have_b) worker_stop(&h->base);
+  if (h->have_b) worker_stop(&h->base, 1000);
 }
 
 /* The candidate's worker started: calibration, correctness, then the baseline and the timed phase. */
@@ -121,7 +121,7 @@ static void run_phases(struct harness *h, const char *baseline_launch, int drop)
     baseline_and_timing(h, baseline_launch, drop);
   }
   kfh_final_check(h);
-  worker_stop(&h->cand);
+  worker_stop(&h->cand, h->plan.exit_wait_ms);
 }
 
 int main(int argc, char **argv) {

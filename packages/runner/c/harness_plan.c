@@ -37,6 +37,7 @@ int plan_read(const char *path, plan_t *p) {
   p->load_window_ms = 200;
   p->atol_rms_share = 0.1;
   p->cuda_busy_us = 200;
+  p->exit_wait_ms = 1000;
   char key[64], a[128], b[128];
   while (fscanf(f, "%63s", key) == 1) {
     if (!strcmp(key, "mode")) {
@@ -81,6 +82,8 @@ int plan_read(const char *path, plan_t *p) {
         return -2;
     } else if (!strcmp(key, "cuda_busy_us")) {
       if (fscanf(f, "%lf", &p->cuda_busy_us) != 1) return -2;
+    } else if (!strcmp(key, "exit_wait_ms")) {
+      if (fscanf(f, "%lf", &p->exit_wait_ms) != 1 || !(p->exit_wait_ms >= 0 && p->exit_wait_ms <= 600000)) return -2;
     } else if (!strcmp(key, "probe")) {
       if (fscanf(f, "%127s", a) != 1) return -2;
       p->probe_off = !strcmp(a, "off");

@@ -296,7 +296,9 @@ int worker_call(worker_t *w, int op, const kf_arg *args, int nargs, double timeo
   return 0;
 }
 
-void worker_stop(worker_t *w) {
+/* Tells the worker to exit and waits up to wait_ms for its sandbox to end (whatever prints at its exit, ncu's counters,
+   gets out), then ends what is left. */
+void worker_stop(worker_t *w, double wait_ms) {
   if (w->dead || w->pid <= 0) return;
   kf_reply rep;
   kf_cmd cmd;
@@ -304,7 +306,7 @@ void worker_stop(worker_t *w) {
   cmd.op = KF_OP_EXIT;
   if (write(w->cmd_fd, &cmd, sizeof cmd) != (ssize_t)sizeof cmd) { /* it is gone already */ }
   (void)rep;
-  for (int i = 0; i < 200; i++) {
+  for (double waited = 0; waited <= wait_ms; waited += 5) {
     if (waitpid(w->pid, NULL, WNOHANG) == w->pid) {
       /* bwrap is gone (and reaped: its pid is not signalled again); anything still in the sandbox's
          namespace goes with its pid 1 */

@@ -17,6 +17,7 @@ import { cSourceDir } from '../src/internal/paths.js';
 import {
   NCU_RUN_TIMING,
   NCU_TMP_BYTES,
+  NCU_EXIT_WAIT_MS,
   ncuCapability,
   ncuCountersOf,
   ncuKernelNames,
@@ -149,7 +150,8 @@ describe.skipIf(!hasCc || !pidfdGetfd || !sandboxAvailable())('the ncu run throu
     execFileSync('cc', ['-O2', '-I', c, '-o', join(box, 'worker'), join(fakes, 'fake_worker.c'), '-lpthread']);
     execFileSync('cc', ['-O2', '-I', c, '-o', join(dir, 'fake_probe'), join(fakes, 'fake_probe.c')]);
     // The stand-in ncu, in a folder of its own (as /opt/nvidia/nsight-compute is): runs the worker as its child,
-    // as ncu does, and prints its CSV once the worker has exited, as ncu does with --page details.
+    // as ncu does, and prints its CSV once the worker has exited, as ncu does with --page details, after resolving its
+    // metrics: 2 s here. On an H200 the real one printed nothing to the harness, which gave the worker 1 s to exit.
     // Outside /tmp: the sandbox's private /tmp hides anything mounted below it (ncu lives in /opt or /usr/local).
     const ncuDir = mkdtempSync(join('/var/tmp', 'kf-nsight-compute-'));
     dirs.push(ncuDir);
@@ -157,7 +159,7 @@ describe.skipIf(!hasCc || !pidfdGetfd || !sandboxAvailable())('the ncu run throu
     const prefix = ncuWorkerPrefix(join(ncuDir, 'ncu'), ncuKernelNames(facts));
     writeFileSync(
       join(ncuDir, 'ncu'),
-      `#!/bin/sh\nshift ${prefix.length - 1}\n"$@"\nrc=$?\ncat '${join(ncuDir, 'ncu-details.csv')}'\nexit $rc\n`,
+      `#!/bin/sh\nshift ${prefix.length - 1}\n"$@"\nrc=$?\nsleep 2\ncat '${join(ncuDir, 'ncu-details.csv')}'\nexit $rc\n`,
     );
     chmodSync(join(ncuDir, 'ncu'), 0o755);
     for (const d of [dir, job, box, ncuDir]) chmodSync(d, 0o755);
@@ -177,6 +179,7 @@ describe.skipIf(!hasCc || !pidfdGetfd || !sandboxAvailable())('the ncu run throu
         seeds: [1n],
         benchSeed: 2n,
         timing: NCU_RUN_TIMING,
+        exitWaitMs: NCU_EXIT_WAIT_MS,
       }),
       dataBytes: 800_000,
       maxTimingMs: NCU_RUN_TIMING.maxMs,

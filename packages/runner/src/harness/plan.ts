@@ -71,6 +71,9 @@ export interface PlanInput {
   timing: TimingRules;
   /** Bytes of the last-level cache (cpu; 0: let the harness find out). */
   llcBytes?: number;
+  /** How long the candidate's worker may take to exit when told to (ms; the harness's default 1000): the profiled
+      run's worker runs under ncu, which prints its counters after the worker exits. */
+  exitWaitMs?: number;
 }
 
 function caseLine(kind: 'test' | 'bench', c: CaseDef, p: ProblemDefinition): string {
@@ -95,6 +98,7 @@ export function planText(input: PlanInput): string {
     ...(t.retakeWaitShare ? [`retake_wait_share ${t.retakeWaitShare}`] : []),
     rulesLine(),
     ...(input.llcBytes ? [`llc ${input.llcBytes}`] : []),
+    ...(input.exitWaitMs !== undefined ? [`exit_wait_ms ${Math.round(input.exitWaitMs)}`] : []),
     ...(input.cuda ? cudaLines() : []),
     ...input.testCases.map((c) => caseLine('test', c, p)),
     ...input.benchCases.map((c) => caseLine('bench', c, p)),

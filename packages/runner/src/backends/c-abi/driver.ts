@@ -13,6 +13,7 @@ import { type HarnessOptions, type HarnessRun, runHarness } from './harness/run-
 import type { CaseDef, ProblemDefinition } from '../../problems/schema.js';
 import { elementCount } from '../../problems/validate.js';
 import {
+  NCU_EXIT_WAIT_MS,
   NCU_RUN_TIMING,
   NCU_TMP_BYTES,
   ncuCapability,
@@ -168,6 +169,7 @@ function launch(j: CAbiJob, sandbox: JobSandbox, ncu?: HarnessOptions['workerPre
       benchSeed: j.benchSeed,
       timing: ncu ? NCU_RUN_TIMING : job.timing,
       llcBytes: cuda ? 0 : deviceLlcBytes(job.device),
+      ...(ncu ? { exitWaitMs: NCU_EXIT_WAIT_MS } : {}),
     }),
     dataBytes: j.dataBytes,
     maxTimingMs: ncu ? NCU_RUN_TIMING.maxMs : job.timing.maxMs,
