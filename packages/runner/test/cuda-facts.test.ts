@@ -383,6 +383,25 @@ void solution(float* x, int n, int b) {
     240_000,
   );
 
+  it("the harness's own kernel in the worker binary (kf_busy) is not the candidate's: not among its symbols or its hot loop", () => {
+    // The worker binary's SASS on an H200 listed relu and the harness's kf_busy, whose wait loop was marked hot.
+    const busy = [
+      '\t\tFunction : _Z7kf_busyx',
+      '        /*0000*/                   CS2R R2, SR_CLOCKLO ;                           /* 0x0000000000027805 */',
+      '        /*0010*/                   CS2R R4, SR_CLOCKLO ;                           /* 0x0000000000047805 */',
+      '        /*0020*/                   IADD3 R6, P0, -R2, R4, RZ ;                     /* 0x0000000402067210 */',
+      '        /*0030*/                   ISETP.GE.U32.AND P0, PT, R6, UR4, PT ;          /* 0x0000000406007c0c */',
+      '        /*0040*/               @!P0 BRA 0x10 ;                                    /* 0xfffffffc00008947 */',
+      '        /*0050*/                   EXIT ;                                          /* 0x000000000000794d */',
+      '\t\t..........',
+    ].join('\n');
+    const picked = selectSass(`${SASS_SAMPLE}\n${busy}\n`);
+    expect(picked.symbols).toEqual(['_Z4reluPKfPfl']);
+    expect(picked.assembly).not.toContain('SR_CLOCKLO');
+    expect(findDeviceHotLoop(picked.assembly)?.function).toBe('_Z4reluPKfPfl');
+    expect(selectSass(`${SASS_SAMPLE}\n${busy}\n`, []).symbols).toEqual(['_Z4reluPKfPfl', '_Z7kf_busyx']);
+  });
+
   it("SASS from cuobjdump's documented layout: kernels, encodings dropped, the backward branch marked, not the closing self-branch", () => {
     const dump = SASS_SAMPLE;
     const picked = selectSass(dump);

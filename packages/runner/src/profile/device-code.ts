@@ -59,7 +59,14 @@ export function selectPtx(ptx: string): { symbols: string[]; assembly: string; t
 }
 
 /** cuobjdump -sass output split per kernel (`Function : name`), the code lines kept (their encodings left out). */
-export function selectSass(dump: string): { symbols: string[]; assembly: string; truncated: boolean } {
+/** The harness's own kernels in a candidate's worker binary (c/worker_cuda.cu: kf_busy keeps the device busy before
+    each timed call). Never the candidate's: on an H200 the SASS facts named kf_busy's wait loop as ReLU's hot loop. */
+export const HARNESS_KERNELS: readonly string[] = ['_Z7kf_busyx'];
+
+export function selectSass(
+  dump: string,
+  exclude: readonly string[] = HARNESS_KERNELS,
+): { symbols: string[]; assembly: string; truncated: boolean } {
   const fns: { name: string; lines: string[] }[] = [];
   let cur: { name: string; lines: string[] } | null = null;
   for (const line of dump.split('\n')) {
@@ -75,8 +82,9 @@ export function selectSass(dump: string): { symbols: string[]; assembly: string;
     if (code) cur.lines.push(`        /*${code[1]}*/ ${code[2]}`);
     else if (/^\s*\.L_x_\d+:/.test(line)) cur.lines.push(line.trim());
   }
-  const c = cap(fns.map((f) => f.lines.join('\n')).join('\n\n'));
-  return { symbols: fns.map((f) => f.name), assembly: c.text, truncated: c.truncated };
+  const own = fns.filter((f) => !exclude.includes(f.name));
+  const c = cap(own.map((f) => f.lines.join('\n')).join('\n\n'));
+  return { symbols: own.map((f) => f.name), assembly: c.text, truncated: c.truncated };
 }
 
 /**
