@@ -502,6 +502,9 @@ class ModelNew(nn.Module):
     const state = await runTorch('101_HardSigmoid', `KF_IMPORT_SLEEP_S = 100.0\n${cheat('sleep_at_import.py')}`);
     expect(state.verdict, state.message).toBe('timeout');
     expect(state.message).toMatch(/importing the file ran past its [\d.]+ s limit/);
+    // What the worker was doing when it was ended (a baseline silent for 120 s on an H200 said nothing more): its
+    // threads, all asleep here, and its cpu so far.
+    expect(state.message).toMatch(/\(\d+ threads \(\d+ S\), [\d.]+ s of cpu/);
     expect(Date.now() - t0).toBeLessThan(90_000);
   }, 300_000);
 

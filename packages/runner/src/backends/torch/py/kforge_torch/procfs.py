@@ -132,3 +132,33 @@ def proc_stat_busy():
         v = [int(x) for x in f.readline().split()[1:]]
     # user nice system idle iowait irq softirq steal
     return (v[0] + v[1] + v[2] + v[5] + v[6] + (v[7] if len(v) > 7 else 0)) / os.sysconf("SC_CLK_TCK")
+
+
+def stuck_state(pid):
+    """What a worker that has not answered is doing, for the message that ends it (a fact, not a verdict): its threads
+    by state, its cpu so far, and where its first thread waits (wchan, where the kernel shows it). On an H200 a
+    baseline worker said nothing for 120 s at start-up and nothing more was known."""
+    states = {}
+    try:
+        tids = sorted(os.listdir(f"/proc/{pid}/task"), key=int)
+    except OSError:
+        return "its process is gone"
+    for t in tids:
+        try:
+            with open(f"/proc/{pid}/task/{t}/stat") as f:
+                s = f.read().rsplit(")", 1)[1].split()[0]
+            states[s] = states.get(s, 0) + 1
+        except (OSError, IndexError):
+            pass
+    cpu = proc_cpu(pid)
+    wchan = ""
+    try:
+        with open(f"/proc/{pid}/wchan") as f:
+            w = f.read().strip()
+        if w and w != "0" and w.isprintable():
+            wchan = f", its first thread waiting in {w[:60]}"
+    except OSError:
+        pass
+    by_state = ", ".join(f"{n} {s}" for s, n in sorted(states.items()))
+    used = f"{cpu / 1e9:.1f} s of cpu" if cpu is not None else "cpu unknown"
+    return f"{len(tids)} threads ({by_state}), {used}{wchan}"

@@ -17,7 +17,7 @@ from .plan import (
     _DEVNULL, AFTER_REPLY_NS, BETWEEN_CALLS_NS, BUDGET, CALL_FLOOR_S, INIT_FLOOR_S, NOP_CALLS, NOP_NS, PLAN, PROFILE,
     QUIET_LIMIT_S, REF_MULTIPLE, SECCOMP_FD, SOCK_FD, STAGED, T, TOTAL_FLOOR_S, Verdict, WARM_CALLS,
 )
-from .procfs import comm, proc_cpu, runnable, thread_cpu, tids_of
+from .procfs import comm, proc_cpu, runnable, stuck_state, thread_cpu, tids_of
 from .stats import flagged_rejects
 
 
@@ -185,8 +185,14 @@ class Worker:
         try:
             data = self.sock.recv(1 << 20)
         except socket.timeout:
+            state = ""
+            if what == "starting":
+                # Before the hello its pid is not known yet: read it now, for what it was doing.
+                self.find_pid()
+                state = f" ({stuck_state(self.pid)})"
             self.kill()
-            raise Verdict("call_timeout", "timeout", late or f"{self.role}: {what} ran past its {timeout:g} s deadline") from None
+            raise Verdict("call_timeout", "timeout",
+                          (late or f"{self.role}: {what} ran past its {timeout:g} s deadline") + state) from None
         except OSError as e:
             raise Verdict("worker_failed", "runtime_error", f"{self.role}: the worker died ({e})") from e
         if not data:
