@@ -94,7 +94,9 @@ def get_inputs():
 def get_init_inputs():
     return []
 `;
-const BROKEN = 'import torch\nraise RuntimeError("this file does not load")\n';
+// It also breaks torch for the files after it in the inspector's process, as a half-done import of a torch module did
+// on an H200 (PyTorch 2.11): level2/12_Gemm_Multiply_LeakyReLU.py, inspected after it, must load all the same.
+const BROKEN = 'import torch\ntorch.randn = None\nraise RuntimeError("this file does not load")\n';
 const NO_MODEL =
   'import torch\n\ndef get_inputs():\n    return [torch.randn(4)]\n\ndef get_init_inputs():\n    return []\n';
 

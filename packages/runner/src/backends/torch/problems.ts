@@ -155,7 +155,10 @@ interface InspectRun {
 
 /**
  * Inspects files (cached by content, budgets and inspector version under `cacheDir`): the uncached ones in one
- * sandboxed Python process; a file that crashes or hangs it is reported failed and the rest run in a new one.
+ * sandboxed Python process; a file that crashes or hangs it is reported failed and the rest run in a new one. A file
+ * that fails beside others is tried once more alone: one file's half-done import can leave a module broken for every
+ * file after it in the same process (on an H200 with PyTorch 2.11, the first file's failed import of torch._dynamo
+ * made five more fail with Inductor's "Artifact ... already registered").
  */
 export async function inspectTorchSources(
   sources: ReadonlyArray<{ name: string; text: string }>,
@@ -174,11 +177,13 @@ export async function inspectTorchSources(
     entryOf: (text) => join(cacheDir, `${keyOf(text)}.json`),
   };
   const results: Array<InspectResult | undefined> = sources.map((s) => cachedInspection(run.entryOf(s.text)));
-  let todo = sources.map((_, i) => i).filter((i) => results[i] === undefined);
+  const fresh = sources.map((_, i) => i).filter((i) => results[i] === undefined);
+  let todo = fresh;
   while (todo.length > 0) {
     const done = await inspectSome(run, todo, results);
     todo = todo.filter((i) => !done.has(i));
   }
+  if (fresh.length > 1) for (const i of fresh) if (results[i]?.ok === false) await inspectSome(run, [i], results);
   return results as InspectResult[];
 }
 
