@@ -20,6 +20,12 @@
 
 #define MAX_LAUNCH_ARGS 256
 
+/* How long a worker may take from its start to its hello (ms): on a cpu, bubblewrap, the loader and the candidate's
+   static constructors, which take milliseconds; a constructor that slept held the runner up to the old 30 s for every
+   worker start (brief R). cuda keeps 30 s: creating a context on a cold device can take seconds. */
+#define KF_START_LIMIT_MS_CPU 10000.0
+#define KF_START_LIMIT_MS_CUDA 30000.0
+
 /* Cpu a sandbox may use outside the timed window of a call without doing work there: the worker's thread
    getting from writing its reply back to reading the next command, and OpenMP team threads (passive wait
    policy) going back to sleep, take microseconds. A forged early reply (the candidate writes the stub's
@@ -161,7 +167,15 @@ int worker_start(worker_t *w, const char *launch_file, int shm_fd, int out_fd, i
   w->after_reply_allowance_ns = w->cuda ? KF_AFTER_REPLY_CPU_NS_CUDA : KF_AFTER_REPLY_CPU_NS;
   kf_reply rep;
   /* Generous: starting the sandbox and the cuda context can take a while on a cold machine. */
-  if (worker_call(w, 0, NULL, 0, 30000, &rep) != 0) return -2;
+  const double limit = w->cuda ? KF_START_LIMIT_MS_CUDA : KF_START_LIMIT_MS_CPU;
+  if (worker_call(w, 0, NULL, 0, limit, &rep) != 0) {
+    if (w->timed_out)
+      snprintf(w->error, sizeof w->error,
+               "it did not start within %.0f s (its static constructors and start-up ran that long; the limit from "
+               "the start of its process to its first answer)",
+               limit / 1000);
+    return -2;
+  }
   /* The candidate's process has said hello, so the sandbox's pid 1 exists now. */
   find_sandbox_init(w);
   if (rep.status != KF_HELLO) {

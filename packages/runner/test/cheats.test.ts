@@ -248,6 +248,15 @@ describe('cheats get their verdicts', () => {
     expect(state.message).toMatch(/solution\(\) slept: \d+ ms/);
   }, 120_000);
 
+  it('a static constructor that sleeps ends at the start limit, not after holding the runner 30 s per start', async () => {
+    // Before: accepted, each of its worker's starts held for the 25 s sleep (the start wait was 30 s).
+    const t0 = Date.now();
+    const state = await run('19_ReLU', withDefines('slow_start.c'));
+    expect(state.verdict, state.message).toBe('timeout');
+    expect(state.message).toMatch(/did not start within 10 s/);
+    expect(Date.now() - t0).toBeLessThan(25_000);
+  }, 120_000);
+
   it('shrinking the shared data file fails: the harness stays up and gives its verdict', async () => {
     const state = await run('19_ReLU', withDefines('shrink_shared.c'));
     expect(state.verdict, state.message).toBe('accepted');
