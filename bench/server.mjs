@@ -1,12 +1,23 @@
 // A kforge-server for a bench script: its own data folder and port, a first superuser, the in-process cpu
 // runner. Resolves once /readyz answers, with an SDK client signed in as that superuser.
+// KFORGE_BENCH_PGDATA (the bench smoke tests, tests/bench/run-bench.ts): a migrated PGlite `pgdata` folder copied
+// into each new data folder, so a smoke run skips the first migration (~10 cpu-s a server); unset, as a real run
+// leaves it, every server starts on an empty data folder and migrates it.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export const root = new URL('..', import.meta.url).pathname;
 export const admin = { email: 'bench@example.com', password: 'bench-password-1' };
+
+/** Copies KFORGE_BENCH_PGDATA into a new PGlite data folder (not for a server on Postgres: DATABASE_URL). */
+export function seedDataDir(dataDir, env = {}) {
+  const template = process.env.KFORGE_BENCH_PGDATA;
+  if (!template || (env.DATABASE_URL ?? process.env.DATABASE_URL)) return;
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  cpSync(template, join(dataDir, 'pgdata'), { recursive: true });
+}
 
 /**
  * createClient: the SDK's (from dist, or from src under tsx); argv: how to run the server (default: the built
@@ -14,6 +25,7 @@ export const admin = { email: 'bench@example.com', password: 'bench-password-1' 
  */
 export async function startBenchServer({ createClient, argv, env = {}, readySeconds = 120 }) {
   const dataDir = mkdtempSync(join(tmpdir(), 'kforge-bench-'));
+  seedDataDir(dataDir, env);
   const port = 18000 + Math.floor(Math.random() * 2000);
   const child = spawn(process.execPath, argv ?? [join(root, 'packages/server/dist/main.js')], {
     cwd: root,

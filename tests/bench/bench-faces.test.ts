@@ -1,7 +1,14 @@
 // The bench scripts that time no kernel (the API's per-request cost and memory, the CLI's start-up and round trip,
 // the web's bundle and first render) run once each so they cannot rot (issue 19). Figures only: bench/README.md records them with the machine and date.
-import { describe, expect, it } from 'vitest';
-import { bench } from './run-bench';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bench, seedBenchServers } from './run-bench';
+
+// The bench servers start on a copy of the migrated template, not an empty data folder (run-bench.ts).
+let unseed = () => {};
+beforeAll(async () => {
+  unseed = await seedBenchServers();
+}, 120_000);
+afterAll(() => unseed());
 
 describe('bench scripts of the faces', () => {
   it('api: the session GET beside a bare route with the same body, and idle memory', () => {

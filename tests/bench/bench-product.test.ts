@@ -1,7 +1,14 @@
 // The bench scripts that start several servers, each evaluating kernels, run once each so they cannot rot (issue 19);
 // the product lane, where a file may start servers and evaluate. Figures only: bench/README.md records them.
-import { describe, expect, it } from 'vitest';
-import { bench } from './run-bench';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bench, seedBenchServers } from './run-bench';
+
+// The bench servers start on a copy of the migrated template, not an empty data folder (run-bench.ts).
+let unseed = () => {};
+beforeAll(async () => {
+  unseed = await seedBenchServers();
+}, 120_000);
+afterAll(() => unseed());
 
 describe('bench scripts that start several servers', () => {
   it('two-servers: two servers share the host-wide timing lock', () => {

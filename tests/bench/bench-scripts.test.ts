@@ -6,13 +6,20 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import { bench } from './run-bench';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bench, seedBenchServers } from './run-bench';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The servers' in-process runners time with the test-only quick rules: a smoke run. */
 const QUICK = { KFORGE_RUNNER_TIMING: 'quick' };
+
+// The bench servers start on a copy of the migrated template, not an empty data folder (run-bench.ts).
+let unseed = () => {};
+beforeAll(async () => {
+  unseed = await seedBenchServers();
+}, 120_000);
+afterAll(() => unseed());
 
 describe('bench scripts in their short modes', () => {
   it('rerun-spread: identical code, ranked, quiet and beside a busy core', () => {
