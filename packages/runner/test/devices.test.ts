@@ -21,6 +21,8 @@ import {
   mergePeaks,
   parsePeaksOutput,
   peaksFromOutput,
+  sharedPeaks,
+  sharePeaks,
   theoreticalClockGhz,
   withConditions,
 } from '../src/devices/cpu.js';
@@ -178,6 +180,33 @@ describe('device ids', () => {
     // Every id is a generic one extended: `cpu-x86_64` still names the device where it is the only one.
     expect(cpuDeviceId('x64', avx512, 'Intel(R) Xeon(R) Platinum 8481C CPU @ 2.70GHz')).toMatch(/^cpu-x86_64-/);
     expect(cpuDeviceId('x64', avx512, 'Intel(R) Xeon(R) Platinum 8481C CPU @ 2.70GHz')).toMatch(/^[a-z0-9_-]+$/);
+  });
+});
+
+describe('the start-up peaks shared by the processes of a test run (KFORGE_CPU_PEAKS_SHARE)', () => {
+  it("one process's measurement is another's; never without the setting, another machine's, or an unmeasured one", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kf-peaks-share-'));
+    const file = join(dir, 'peaks.json');
+    const before = process.env.KFORGE_CPU_PEAKS_SHARE;
+    try {
+      const peaks = { bandwidth_gbps: 12.5, fp32_gflops: 300, source: 'measured' as const };
+      delete process.env.KFORGE_CPU_PEAKS_SHARE;
+      sharePeaks(peaks);
+      expect(sharedPeaks()).toBeUndefined();
+      process.env.KFORGE_CPU_PEAKS_SHARE = file;
+      expect(sharedPeaks()).toBeUndefined();
+      sharePeaks({ bandwidth_gbps: 0, fp32_gflops: 0, source: 'unknown' });
+      expect(sharedPeaks()).toBeUndefined();
+      sharePeaks(peaks);
+      expect(sharedPeaks()).toEqual(peaks);
+      // Another machine's or another peaks program's record (its key differs) is not taken.
+      writeFileSync(file, JSON.stringify({ key: 'another machine', peaks }));
+      expect(sharedPeaks()).toBeUndefined();
+    } finally {
+      if (before === undefined) delete process.env.KFORGE_CPU_PEAKS_SHARE;
+      else process.env.KFORGE_CPU_PEAKS_SHARE = before;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -187,6 +187,11 @@ export const RUNNER_SETTINGS: Record<string, SettingDoc> = {
     meaning:
       '`kforge-runner`: a file holding the runner token (a Docker secret; one trailing newline dropped), read when neither `--token` nor `KFORGE_RUNNER_TOKEN` is given',
   },
+  KFORGE_CPU_PEAKS_SHARE: {
+    default: 'unset',
+    meaning:
+      "test suites only (scripts/test.mjs sets it): a file through which a test run's processes share one start-up peaks run of the cpu instead of each measuring its own; the record is keyed by the peaks program and the cpu, and re-measurements always run",
+  },
   KFORGE_CUDA_PEAKS: {
     default: 'measured',
     meaning:

@@ -1,7 +1,7 @@
 // The cpu device: model, ISA and caches from /proc/cpuinfo and sysfs, peaks measured once per process (DESIGN 6.6) and
 // again, on a quiet machine, when a result needs them (remeasure.ts).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { arch, availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CpuInfo, Device, DevicePeaks } from '@kernelforge/sdk';
@@ -190,15 +190,56 @@ export function measureCpuPeaks(
   deviceId?: string,
 ): DevicePeaks {
   if (measured && !fresh) return measured;
+  const shared = fresh ? undefined : sharedPeaks();
+  if (shared) {
+    measured = shared;
+    return measured;
+  }
   try {
     const load = loadavg()[0] ?? 0;
     const at = new Date();
     const run = runPeaksNow(peaksCommand(workDir), deviceId ? timingLockPath(deviceId) : null);
     measured = mergePeaks(measured, withConditions(peaksFromOutput(parsePeaksOutput(run.stdout), at, load), run, 1));
+    sharePeaks(measured);
   } catch {
     measured ??= { bandwidth_gbps: 0, fp32_gflops: 0, source: 'unknown' };
   }
   return measured;
+}
+
+/**
+ * KFORGE_CPU_PEAKS_SHARE (test suites only; unset in the product): a file through which the processes of one test run
+ * share the start-up peaks run instead of each making its own (about 1.7 cpu-s and 4 s of wall time, under the
+ * timing lock, for every test server and runner process: some 70 a run). Keyed by this machine's peaks program and
+ * cpu, so another machine's or another build's figures are never taken. A re-measurement (remeasure.ts, `fresh`)
+ * always runs.
+ */
+function sharedPeaksKey(): string {
+  const f = cpuFeatures();
+  const program = contentHash(readFileSync(join(cSourceDir(), 'peaks.c'), 'utf8'));
+  return `${program}\0${cpuModel()}\0${f.physical_cores}\0${availableParallelism()}`;
+}
+
+export function sharedPeaks(): DevicePeaks | undefined {
+  const file = process.env.KFORGE_CPU_PEAKS_SHARE;
+  if (!file) return undefined;
+  try {
+    const got = JSON.parse(readFileSync(file, 'utf8')) as { key?: string; peaks?: DevicePeaks };
+    return got.key === sharedPeaksKey() && got.peaks?.source === 'measured' ? got.peaks : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function sharePeaks(peaks: DevicePeaks): void {
+  const file = process.env.KFORGE_CPU_PEAKS_SHARE;
+  if (!file || peaks.source !== 'measured') return;
+  try {
+    writeFileSync(`${file}.${process.pid}`, JSON.stringify({ key: sharedPeaksKey(), peaks }));
+    renameSync(`${file}.${process.pid}`, file);
+  } catch {
+    /* a test run's convenience: without it each process measures its own */
+  }
 }
 
 /**
