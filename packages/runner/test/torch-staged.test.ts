@@ -4,7 +4,7 @@
 // CUDA. Assertions are on verdicts, never on speed.
 import type { Device, EvaluationJobPayload, EvaluationState } from '@kernelforge/sdk';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sandboxPath, torchCudaUnavailable, torchToolchain } from '../src/backends/torch/driver.js';
@@ -114,8 +114,17 @@ describe("load_inline's ninja where PyTorch lives in a virtual environment", () 
       const venv = mkdtempSync('/var/tmp/kf-venv-');
       chmodSync(venv, 0o755);
       try {
-        const made = spawnSync('/usr/bin/python3', ['-m', 'venv', '--system-site-packages', '--without-pip', venv]);
-        expect(made.status, String(made.stderr)).toBe(0);
+        // A virtual environment as `python3 -m venv --system-site-packages` makes one, by hand (Debian ships the venv
+        // module's ensurepip apart, in python3-venv): pyvenv.cfg beside bin/, bin/python3 a link to the interpreter.
+        mkdirSync(join(venv, 'bin'));
+        const version = spawnSync('/usr/bin/python3', ['-c', 'import platform; print(platform.python_version())'], {
+          encoding: 'utf8',
+        }).stdout.trim();
+        writeFileSync(
+          join(venv, 'pyvenv.cfg'),
+          `home = /usr/bin\ninclude-system-site-packages = true\nversion = ${version}\n`,
+        );
+        symlinkSync('/usr/bin/python3', join(venv, 'bin', 'python3'));
         writeFileSync(join(venv, 'bin', 'ninja'), '#!/bin/sh\nexec /usr/bin/ninja "$@"\n');
         chmodSync(join(venv, 'bin', 'ninja'), 0o755);
         const python = join(venv, 'bin', 'python3');
