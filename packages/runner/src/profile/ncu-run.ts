@@ -18,7 +18,8 @@ import { findNcu, ncuArgv, ncuCounters, ncuFailure, parseNcuCsv } from './ncu.js
 export const NCU_RUN_TIMING: TimingRules = { ...QUICK_TIMING, minSamples: 2, maxMs: 1_000, callTimeoutMs: 60_000 };
 /** How long the profiled run's worker may take to exit (ms): ncu prints its CSV only once the worker has exited and it
     has resolved the metrics. With the harness's usual 1 s the first GPU run (H200, ncu 2025.3) read nothing: "the ncu
-    run printed no metrics" for ReLU and the tiled matmul, while the same kernels under ncu outside the harness did. */
+    run printed no metrics" for ReLU and the tiled matmul, while the same kernels under ncu outside the harness did.
+    The second run, with this wait, still read nothing: the wait is needed but the cause is elsewhere (open). */
 export const NCU_EXIT_WAIT_MS = 30_000;
 /** The profiled run's private /tmp (ncu keeps its temporary files and lock there). */
 export const NCU_TMP_BYTES = 256 << 20;
