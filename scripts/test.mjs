@@ -18,7 +18,14 @@ const filters = process.argv.slice(2);
 // are still judged against peaks measured again on a quiet machine where they need it (remeasure.ts).
 const peaksShare = join(tmpdir(), `kforge-test-peaks-${process.pid}.json`);
 process.env.KFORGE_CPU_PEAKS_SHARE ??= peaksShare;
-process.on('exit', () => rmSync(peaksShare, { force: true }));
+// Likewise one folder of built C harnesses for the run (c-abi/harness/build.ts): each test server and test file has a
+// work folder of its own, and each had built every problem's harness again (about 3 cpu-s of gcc each time).
+const harnessShare = join(tmpdir(), `kforge-test-harness-${process.pid}`);
+process.env.KFORGE_HARNESS_CACHE_SHARE ??= harnessShare;
+process.on('exit', () => {
+  rmSync(peaksShare, { force: true });
+  rmSync(harnessShare, { recursive: true, force: true });
+});
 mkdirSync('reports', { recursive: true });
 let passed = 0;
 let failed = 0;

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -144,5 +144,35 @@ describe('build facts', () => {
     // The report file is gone before the worker runs, and the figures are the usual ones.
     expect(state.environment?.flags).not.toContain(expect.stringMatching(/fopt-info/));
     expect(state.benchmarking_result?.speedup).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe('built harnesses shared by the processes of a test run (KFORGE_HARNESS_CACHE_SHARE)', () => {
+  it('a second work folder takes the first one’s build instead of building it again', async () => {
+    const { buildHarness, harnessCacheDir } = await import('../src/backends/c-abi/harness/build.js');
+    const { catalogue } = await import('./helpers.js');
+    const share = mkdtempSync(join(tmpdir(), 'kf-harness-share-'));
+    const [a, b] = [mkdtempSync(join(tmpdir(), 'kf-wd-a-')), mkdtempSync(join(tmpdir(), 'kf-wd-b-'))];
+    dirs.push(share, a, b);
+    chmodSync(share, 0o755); // as scripts/test.mjs's folder is made (mkdtemp's is the runner's alone)
+    const before = process.env.KFORGE_HARNESS_CACHE_SHARE;
+    try {
+      delete process.env.KFORGE_HARNESS_CACHE_SHARE;
+      expect(harnessCacheDir(a)).toBe(join(a, 'cache'));
+      process.env.KFORGE_HARNESS_CACHE_SHARE = share;
+      const problem = catalogue.get('20_LeakyReLU');
+      if (!problem) throw new Error('no 20_LeakyReLU');
+      const first = await buildHarness(problem, a, 'cpu');
+      expect(first.dir.startsWith(`${share}/`)).toBe(true);
+      const harnessIno = statSync(first.harness).ino;
+      // The second work folder's build is the first's: the same files, not rebuilt.
+      const second = await buildHarness(problem, b, 'cpu');
+      expect(second.dir).toBe(first.dir);
+      expect(statSync(second.harness).ino).toBe(harnessIno);
+      expect(readdirSync(share)).toHaveLength(1);
+    } finally {
+      if (before === undefined) delete process.env.KFORGE_HARNESS_CACHE_SHARE;
+      else process.env.KFORGE_HARNESS_CACHE_SHARE = before;
+    }
   }, 120_000);
 });

@@ -21,13 +21,16 @@ import {
   mergePeaks,
   parsePeaksOutput,
   peaksFromOutput,
+  cpuDevice,
   sharedPeaks,
+  sharedRemeasurement,
   sharePeaks,
   theoreticalClockGhz,
   withConditions,
 } from '../src/devices/cpu.js';
 import { BACKENDS, backendFor } from '../src/backends/index.js';
 import { discoverDevices } from '../src/devices/discover.js';
+import { refreshCpuPeaks } from '../src/devices/remeasure.js';
 import { outsideBusyCores } from '../src/devices/quiet-peaks.js';
 import { flopsPeak, implausibleReason } from '../src/evaluate/plausibility.js';
 
@@ -208,6 +211,58 @@ describe('the start-up peaks shared by the processes of a test run (KFORGE_CPU_P
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe('re-measurements shared by the processes of a test run', () => {
+  it("another process's re-measurement within the interval is taken instead of measuring; an older one is not", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kf-peaks-share-'));
+    const file = join(dir, 'peaks.json');
+    const before = process.env.KFORGE_CPU_PEAKS_SHARE;
+    try {
+      process.env.KFORGE_CPU_PEAKS_SHARE = file;
+      // Figures no real run gives, so a device that ends with them took the shared record and measured nothing.
+      const theirs = {
+        bandwidth_gbps: 12345,
+        fp32_gflops: 99999,
+        source: 'measured' as const,
+        measurement: {
+          measured_at: new Date().toISOString(),
+          runs: 1,
+          code_path: 'another process',
+          bandwidth_method: 'triad',
+          flops_method: 'fma',
+          quiet: true,
+        },
+      };
+      sharePeaks(theirs);
+      expect(sharedRemeasurement()).toBeUndefined(); // a start-up measurement is no re-measurement
+      sharePeaks(theirs, Date.now());
+      expect(sharedRemeasurement()?.peaks.fp32_gflops).toBe(99999);
+
+      const device = structuredClone(cpuDevice());
+      device.peaks = { bandwidth_gbps: 1, fp32_gflops: 1, source: 'measured' };
+      expect(await refreshCpuPeaks(device, { minIntervalMs: 60_000, tries: 1, waitMs: 0 })).toBe(true);
+      expect(device.peaks.fp32_gflops).toBe(99999);
+      expect(device.peaks.bandwidth_gbps).toBe(12345);
+
+      // Made before the interval: this process measures (a real run's figures, not the shared ones).
+      sharePeaks(theirs, Date.now() - 120_000);
+      const other = structuredClone(cpuDevice());
+      other.peaks = { bandwidth_gbps: 1, fp32_gflops: 1, source: 'measured' };
+      await refreshCpuPeaks(other, { minIntervalMs: 60_000, tries: 1, waitMs: 0 });
+      expect(other.peaks.fp32_gflops).not.toBe(99999);
+      // A result above the peak (no interval) always measures.
+      sharePeaks(theirs, Date.now());
+      const third = structuredClone(cpuDevice());
+      third.peaks = { bandwidth_gbps: 1, fp32_gflops: 1, source: 'measured' };
+      await refreshCpuPeaks(third, { tries: 1, waitMs: 0 });
+      expect(third.peaks.fp32_gflops).not.toBe(99999);
+    } finally {
+      if (before === undefined) delete process.env.KFORGE_CPU_PEAKS_SHARE;
+      else process.env.KFORGE_CPU_PEAKS_SHARE = before;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe('peaks', () => {

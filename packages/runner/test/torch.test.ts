@@ -447,7 +447,11 @@ describe.skipIf(!hasTorch)('work after return and time limits (issue 31)', () =>
   ];
   for (const [file, what] of afterReturn)
     it(`${file} (${what}) -> rejected`, async () => {
-      const state = await runTorch('101_HardSigmoid', cheat(file));
+      let state = await runTorch('101_HardSigmoid', cheat(file));
+      // On a loaded machine the cheat's late work can lose its race with the comparison: an honest `incorrect`
+      // (the cheat is not accepted either), but not the path under test, so it is run again, at most twice.
+      for (let i = 0; i < 2 && state.verdict === 'incorrect'; i++)
+        state = await runTorch('101_HardSigmoid', cheat(file));
       expect(state.verdict, state.message).toBe('rejected');
       expect(state.message).toMatch(/work (went on|still running)( [\d.]+ m?s)? after forward\(\) returned/);
       if (file === 'patched_reply.py') expect(state.stdout).toMatch(/patched: (frame|globals)/);

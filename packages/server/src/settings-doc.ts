@@ -190,7 +190,12 @@ export const RUNNER_SETTINGS: Record<string, SettingDoc> = {
   KFORGE_CPU_PEAKS_SHARE: {
     default: 'unset',
     meaning:
-      "test suites only (scripts/test.mjs sets it): a file through which a test run's processes share one start-up peaks run of the cpu instead of each measuring its own; the record is keyed by the peaks program and the cpu, and re-measurements always run",
+      "test suites only (scripts/test.mjs sets it): a file through which a test run's processes share one start-up peaks run of the cpu instead of each measuring its own, and their latest re-measurement, which a process takes instead of re-measuring within its interval (a result above the peaks always measures again); the record is keyed by the peaks program and the cpu",
+  },
+  KFORGE_HARNESS_CACHE_SHARE: {
+    default: 'unset',
+    meaning:
+      "test suites only (scripts/test.mjs sets it): one folder of built C harnesses for a test run's processes instead of one in each runner's work folder; each entry is named by the hash of everything it is built from",
   },
   KFORGE_CUDA_PEAKS: {
     default: 'measured',

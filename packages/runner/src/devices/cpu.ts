@@ -220,22 +220,48 @@ function sharedPeaksKey(): string {
   return `${program}\0${cpuModel()}\0${f.physical_cores}\0${availableParallelism()}`;
 }
 
-export function sharedPeaks(): DevicePeaks | undefined {
+interface SharedRecord {
+  key?: string;
+  peaks?: DevicePeaks;
+  /** When the latest re-measurement in the record was made (ms since the epoch); absent: none yet. */
+  remeasured_at?: number;
+}
+
+function readShared(): SharedRecord | undefined {
   const file = process.env.KFORGE_CPU_PEAKS_SHARE;
   if (!file) return undefined;
   try {
-    const got = JSON.parse(readFileSync(file, 'utf8')) as { key?: string; peaks?: DevicePeaks };
-    return got.key === sharedPeaksKey() && got.peaks?.source === 'measured' ? got.peaks : undefined;
+    const got = JSON.parse(readFileSync(file, 'utf8')) as SharedRecord;
+    return got.key === sharedPeaksKey() && got.peaks?.source === 'measured' ? got : undefined;
   } catch {
     return undefined;
   }
 }
 
-export function sharePeaks(peaks: DevicePeaks): void {
+export function sharedPeaks(): DevicePeaks | undefined {
+  return readShared()?.peaks;
+}
+
+/**
+ * The latest re-measurement any process of this test run made (remeasure.ts takes it instead of making its own within
+ * its interval: some 70 re-measurements a run, each 2.5 cpu-s under the timing lock after a wait for a quiet
+ * second, had been made by processes that each re-measured once).
+ */
+export function sharedRemeasurement(): { peaks: DevicePeaks; at: number } | undefined {
+  const got = readShared();
+  return got?.peaks && typeof got.remeasured_at === 'number' ? { peaks: got.peaks, at: got.remeasured_at } : undefined;
+}
+
+/** Shares `peaks` (with `remeasuredAt`: a re-measurement, raising what is shared, never lowering it). */
+export function sharePeaks(peaks: DevicePeaks, remeasuredAt?: number): void {
   const file = process.env.KFORGE_CPU_PEAKS_SHARE;
   if (!file || peaks.source !== 'measured') return;
   try {
-    writeFileSync(`${file}.${process.pid}`, JSON.stringify({ key: sharedPeaksKey(), peaks }));
+    const record: SharedRecord =
+      remeasuredAt === undefined
+        ? { key: sharedPeaksKey(), peaks }
+        : { key: sharedPeaksKey(), peaks: mergePeaks(sharedPeaks(), peaks), remeasured_at: remeasuredAt };
+    writeFileSync(`${file}.${process.pid}`, JSON.stringify(record));
     renameSync(`${file}.${process.pid}`, file);
   } catch {
     /* a test run's convenience: without it each process measures its own */
@@ -265,6 +291,7 @@ export async function measureCpuPeaksWhenQuiet(
   const { remeasurements: _, ...m } = merged.measurement;
   merged = { ...merged, measurement: { ...m, tries } };
   measured = mergePeaks(measured, merged);
+  sharePeaks(measured, Date.now());
   return merged;
 }
 

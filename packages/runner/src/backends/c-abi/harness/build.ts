@@ -78,12 +78,23 @@ export function buildHarness(
     nv?.flags.join(' ') ?? '',
     JSON.stringify(files),
   );
-  const dir = join(workDir, 'cache', `harness-${p.name}-${backend}-${key}`);
+  const dir = join(harnessCacheDir(workDir), `harness-${p.name}-${backend}-${key}`);
   const pending = building.get(dir);
   if (pending) return pending;
   const job = buildOnce(p, dir, files, cc, nv);
   building.set(dir, job);
   return job;
+}
+
+/**
+ * Where built harnesses are kept: the runner's own cache folder, or KFORGE_HARNESS_CACHE_SHARE (test suites only,
+ * set by scripts/test.mjs; unset in the product): one folder for a test run's processes, each of which has a work
+ * folder of its own, so a problem's harness (about 3 cpu-s of gcc) is built once a run instead of once per test
+ * server or test file. Entries are named by the hash of everything they are built from, and made whole before they
+ * appear (buildOnce), so processes sharing the folder never see half a build or another build's files.
+ */
+export function harnessCacheDir(workDir: string): string {
+  return process.env.KFORGE_HARNESS_CACHE_SHARE || join(workDir, 'cache');
 }
 
 /** The sources of a problem's harness, stubs and glue, by file name (their text is the cache key). */
@@ -131,8 +142,18 @@ async function buildOnce(
     if (nv) await compileCudaWorkerParts(tmp, p, nv);
     else await compileCpuWorkerParts(tmp, p, cc);
     writeFileSync(join(tmp, 'done'), '');
-    rmSync(dir, { recursive: true, force: true });
-    renameSync(tmp, dir);
+    // Another process may have put the same build there meanwhile (a shared cache folder): keep the one in place,
+    // which may be in use, and drop this one. A folder without `done` is never in use: it is replaced.
+    if (existsSync(join(dir, 'done'))) rmSync(tmp, { recursive: true, force: true });
+    else {
+      rmSync(dir, { recursive: true, force: true });
+      try {
+        renameSync(tmp, dir);
+      } catch (error) {
+        if (!existsSync(join(dir, 'done'))) throw error;
+        rmSync(tmp, { recursive: true, force: true });
+      }
+    }
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
     throw e;
