@@ -67,6 +67,9 @@ export default defineConfig({
           name: 'serial',
           include: SERIAL,
           fileParallelism: false,
+          // One process per pass, as in `parallel`; here it also keeps the runner's caches (toolchain probes, the
+          // device, built harnesses) from one file to the next, as a runner keeps them from one job to the next.
+          isolate: false,
           sequence: { groupOrder: 1 },
         },
       },

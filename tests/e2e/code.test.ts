@@ -62,7 +62,11 @@ async function untilIdle(): Promise<WireSession> {
 }
 
 async function open(width: number, token?: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await h.browser.newContext({ baseURL: h.server.url, viewport: { width, height: 900 } });
+  const context = await h.browser.newContext({
+    reducedMotion: 'reduce',
+    baseURL: h.server.url,
+    viewport: { width, height: 900 },
+  });
   if (token) await context.addInitScript((t) => localStorage.setItem('access_token', t), token);
   return { context, page: await context.newPage() };
 }

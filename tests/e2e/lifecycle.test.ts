@@ -76,7 +76,11 @@ afterAll(async () => {
 });
 
 async function open(width = 1280) {
-  const context = await h.browser.newContext({ baseURL: h.server.url, viewport: { width, height: 900 } });
+  const context = await h.browser.newContext({
+    reducedMotion: 'reduce',
+    baseURL: h.server.url,
+    viewport: { width, height: 900 },
+  });
   await context.addInitScript((t) => {
     if (!sessionStorage.getItem('kf-init')) {
       sessionStorage.setItem('kf-init', '1');
@@ -235,7 +239,11 @@ describe('display names', () => {
     await context.close();
 
     const fresh = await h.server.createUser();
-    const other = await h.browser.newContext({ baseURL: h.server.url, viewport: { width: 390, height: 900 } });
+    const other = await h.browser.newContext({
+      reducedMotion: 'reduce',
+      baseURL: h.server.url,
+      viewport: { width: 390, height: 900 },
+    });
     await other.addInitScript((t) => localStorage.setItem('access_token', t), fresh.token);
     const phone = await other.newPage();
     await phone.goto('/sessions');
@@ -355,7 +363,11 @@ describe('comparing and linking', () => {
 
     // Another user reads the figures, never the sources.
     const stranger = await h.server.createUser();
-    const theirs = await h.browser.newContext({ baseURL: h.server.url, viewport: { width: 1280, height: 900 } });
+    const theirs = await h.browser.newContext({
+      reducedMotion: 'reduce',
+      baseURL: h.server.url,
+      viewport: { width: 1280, height: 900 },
+    });
     await theirs.addInitScript((t) => localStorage.setItem('access_token', t), stranger.token);
     const look = await theirs.newPage();
     await look.goto(pairPath);
@@ -417,7 +429,11 @@ describe('keyboard', () => {
 
 describe('admin', () => {
   async function asAdmin(width = 1280) {
-    const context = await h.browser.newContext({ baseURL: h.server.url, viewport: { width, height: 900 } });
+    const context = await h.browser.newContext({
+      reducedMotion: 'reduce',
+      baseURL: h.server.url,
+      viewport: { width, height: 900 },
+    });
     await context.addInitScript((t) => localStorage.setItem('access_token', t), h.server.admin.token);
     return { context, page: await context.newPage() };
   }

@@ -64,6 +64,12 @@ describe('live progress', () => {
     await page.getByRole('button', { name: 'Stop session' }).waitFor();
     expect(await page.getByRole('button', { name: /^Stop instruction / }).count()).toBe(1);
     expect(await page.getByRole('button', { name: 'Stop', exact: true }).count()).toBe(0);
+    // The live status's dot pulses, but stands still for someone who asked for less motion (as this context does).
+    const pulse = page.locator('[class*="animate-pulse"]').first();
+    expect(await pulse.evaluate((e) => getComputedStyle(e).animationName)).toBe('none');
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    expect(await pulse.evaluate((e) => getComputedStyle(e).animationName)).toBe('pulse');
+    await page.emulateMedia({ reducedMotion: 'reduce' });
 
     // The runner takes it and reports a stage, then nothing: the line says for how long it is unchanged.
     const runner = (path: string, body: unknown) =>

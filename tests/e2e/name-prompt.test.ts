@@ -22,7 +22,11 @@ describe('the display-name prompt', () => {
       [1280, 900],
       [390, 844],
     ] as const) {
-      const context = await h.browser.newContext({ baseURL: h.server.url, viewport: { width, height } });
+      const context = await h.browser.newContext({
+        reducedMotion: 'reduce',
+        baseURL: h.server.url,
+        viewport: { width, height },
+      });
       await context.addInitScript((t) => localStorage.setItem('access_token', t), token);
       const page = await context.newPage();
       for (const path of ['/kernels/generate-kernel', '/leaderboard/', '/sessions']) {

@@ -38,7 +38,11 @@ afterAll(async () => {
 });
 
 async function openAt(width: number, token: string) {
-  const context = await h.browser.newContext({ baseURL: h.server.url, viewport: { width, height: 900 } });
+  const context = await h.browser.newContext({
+    reducedMotion: 'reduce',
+    baseURL: h.server.url,
+    viewport: { width, height: 900 },
+  });
   await context.addInitScript((t) => {
     if (!sessionStorage.getItem('kf-init')) {
       sessionStorage.setItem('kf-init', '1');

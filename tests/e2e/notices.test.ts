@@ -67,7 +67,11 @@ describe('notices', () => {
     await context.close();
 
     // On a phone the header does not overflow, new notices or not (the word moves to the menu; the count stays).
-    const phone = await h.browser.newContext({ baseURL: h.server.url, viewport: { width: 390, height: 844 } });
+    const phone = await h.browser.newContext({
+      reducedMotion: 'reduce',
+      baseURL: h.server.url,
+      viewport: { width: 390, height: 844 },
+    });
     await phone.addInitScript((t) => localStorage.setItem('access_token', t), owner.token);
     const p = await phone.newPage();
     await p.goto('/notices');

@@ -78,7 +78,11 @@ const smallText = (page: import('playwright-core').Page) =>
 
 describe('phone pages', () => {
   it('keep every text at 11 px or more, and show the whole device id', async () => {
-    const context = await h.browser.newContext({ baseURL: h.server.url, viewport: { width: 390, height: 844 } });
+    const context = await h.browser.newContext({
+      reducedMotion: 'reduce',
+      baseURL: h.server.url,
+      viewport: { width: 390, height: 844 },
+    });
     await context.addInitScript((t) => {
       if (!sessionStorage.getItem('kf-init')) {
         sessionStorage.setItem('kf-init', '1');

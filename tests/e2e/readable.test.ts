@@ -102,7 +102,11 @@ afterAll(async () => {
 });
 
 async function openAt(width: number, height: number, token?: string) {
-  const context = await h.browser.newContext({ baseURL: h.server.url, viewport: { width, height } });
+  const context = await h.browser.newContext({
+    reducedMotion: 'reduce',
+    baseURL: h.server.url,
+    viewport: { width, height },
+  });
   // Chromium reports each blocked script, style, connection or frame as a console error naming the policy.
   context.on('console', (msg) => {
     if (/Content Security Policy/i.test(msg.text())) h.cspViolations.push(`${msg.page()?.url() ?? '?'}: ${msg.text()}`);

@@ -18,7 +18,7 @@ export function StatusBadge({ status }: { status: string }) {
   return (
     <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ${TONES[status] ?? BAD}`}>
       {(status === 'generating' || status === 'evaluating' || status === 'running') && (
-        <span aria-hidden="true" className="mr-1 size-1.5 animate-pulse rounded-full bg-current" />
+        <span aria-hidden="true" className="mr-1 size-1.5 motion-safe:animate-pulse rounded-full bg-current" />
       )}
       {status.replace(/_/g, ' ')}
     </span>
