@@ -22,6 +22,10 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
   '--no-first-run',
+  // New headless Chromium (the only one Debian's has) preloads the omnibox popup's WebUI in a renderer of its own,
+  // which kept 0.07-0.09 of a core busy with no page doing anything; without it an idle browser uses ~0.006
+  // (2026-11-28, Chromium 156). A user's browser has its omnibox: nothing the app renders depends on it.
+  '--disable-features=WebUIOmniboxAimPopup,WebUIOmniboxFullPopup,WebUIOmniboxPopup',
 ];
 
 /** What the web build reads: the app, the sdk's sources it resolves to, and the locked dependency versions. */

@@ -457,6 +457,40 @@ describe.skipIf(!hasTorch)('work after return and time limits (issue 31)', () =>
       if (file === 'patched_reply.py') expect(state.stdout).toMatch(/patched: (frame|globals)/);
     }, 300_000);
 
+  it('a thread left spinning after the reply is rejected, and the verdict names the threads that were not quiet', async () => {
+    // What the H200 run could not say (the reference of 101 rejected on cuda): which thread, spinning or asleep in the
+    // kernel, and how much cpu it used meanwhile.
+    const spinning = `import threading
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def spin():
+    while True:
+        pass
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.started = False
+
+    def forward(self, x):
+        # Not in the warm-up calls (zero inputs): in the first call the harness judges.
+        if not self.started and bool(x.reshape(-1)[:64].any()):
+            self.started = True
+            threading.Thread(target=spin, daemon=True).start()
+        return F.hardsigmoid(x)
+`;
+    const state = await runTorch('101_HardSigmoid', spinning);
+    expect(state.verdict, state.message).toBe('rejected');
+    expect(state.message).toMatch(
+      /work still running 1 s after forward\(\) returned \(threads not quiet: [^;]*\(R[,)][^;]*; cpu since the reply: [\d.]+ ms\)/,
+    );
+  }, 300_000);
+
   it('honest threads of its own (a pool kept between calls, work waited for in the call) are not work after return', async () => {
     // Threads started and joined in every call would not do: a thread's exit (and the OpenMP team torch gives it)
     // runs after join() returns, i.e. after the reply, and is counted as work after return.

@@ -119,6 +119,38 @@ def runnable(pid):
     return n
 
 
+def busy_threads(pid, most=4):
+    """The threads of pid that are not quiet (state R or D), for a message: `name (state[, in wchan])`, at most `most`
+    of them and how many more. On an H200 the reference of 101_HardSigmoid was rejected for work still running 1 s
+    after its reply, and whether a thread was spinning or asleep in the driver (D) was not known."""
+    out = []
+    try:
+        tids = sorted(os.listdir(f"/proc/{pid}/task"), key=int)
+    except OSError:
+        return "its process is gone"
+    for t in tids:
+        try:
+            with open(f"/proc/{pid}/task/{t}/stat") as f:
+                s = f.read().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if s not in ("R", "D"):
+            continue
+        where = ""
+        try:
+            with open(f"/proc/{pid}/task/{t}/wchan") as f:
+                w = f.read().strip()
+            if w and w != "0" and w.isprintable():
+                where = f", in {w[:40]}"
+        except OSError:
+            pass
+        out.append(f"{comm(pid, t)} ({s}{where})")
+    if not out:
+        return "none now"
+    more = f" and {len(out) - most} more" if len(out) > most else ""
+    return ", ".join(out[:most]) + more
+
+
 def comm(pid, tid):
     try:
         with open(f"/proc/{pid}/task/{tid}/comm") as f:

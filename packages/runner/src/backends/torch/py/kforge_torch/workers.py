@@ -17,7 +17,7 @@ from .plan import (
     _DEVNULL, AFTER_REPLY_NS, BETWEEN_CALLS_NS, BUDGET, CALL_FLOOR_S, INIT_FLOOR_S, NOP_CALLS, NOP_NS, PLAN, PROFILE,
     QUIET_LIMIT_S, REF_MULTIPLE, SECCOMP_FD, SOCK_FD, STAGED, T, TOTAL_FLOOR_S, Verdict, WARM_CALLS,
 )
-from .procfs import comm, proc_cpu, runnable, stuck_state, thread_cpu, tids_of
+from .procfs import busy_threads, comm, proc_cpu, runnable, stuck_state, thread_cpu, tids_of
 from .stats import flagged_rejects
 
 
@@ -379,7 +379,14 @@ class Worker:
         # A thread that ends after the reply is judged by its cpu, which the process clock still counts: the threads
         # of an honest forward() that joins them before returning may still be on their way out at the reply.
         if not quiet:
-            raise Verdict("work_after_return", "rejected", f"{self.role}: work still running {QUIET_LIMIT_S:g} s after forward() returned")
+            # What was not quiet, and whether it used the cpu meanwhile (a thread spinning) or not (asleep in the
+            # kernel, state D: a driver's wait), said with the verdict.
+            used = f"{(q_cpu - reply_cpu) / 1e6:.1f} ms" if q_cpu is not None and reply_cpu is not None else "unknown"
+            raise Verdict(
+                "work_after_return", "rejected",
+                f"{self.role}: work still running {QUIET_LIMIT_S:g} s after forward() returned (threads not quiet: "
+                f"{busy_threads(self.pid)}; cpu since the reply: {used})",
+            )
         born = q_tids - reply_tids
         after = q_cpu - reply_cpu
         total = q_cpu - self.call_cpu0
