@@ -1,11 +1,11 @@
-// The whole test suite: which file runs in which pass, build, type-check, then every test on the embedded database
-// and the database files again on a real Postgres, in lanes side by side (the files that do not evaluate kernels in
-// parallel, then the product's evaluating files; beside them the Postgres files, the bench smoke runs and the
-// runner's timing files; the evaluating Postgres files once either lane is free). Ends with each pass's time and what
-// the machine did meanwhile, the slowest files, and one plain line
+// The whole test suite: which file runs in which pass, the build with the type-check beside it, then every test on
+// the embedded database and the database files again on a real Postgres, in two lanes side by side (the files that
+// do not evaluate kernels in parallel, then the product's evaluating files; beside them the Postgres files, the bench
+// smoke runs and the runner's timing files; each lane ends with half of the evaluating Postgres files). Ends with
+// each pass's time and what the machine did meanwhile, the slowest files, and one plain line
 // `N passed, N failed` computed from vitest's JSON reports; every failure is named just above it.
 //   node scripts/test.mjs [vitest filters...]     KFORGE_TEST_POSTGRES=0 skips the Postgres pass (said loudly)
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -100,12 +100,40 @@ function usage(a) {
     : '';
 }
 
+/** A step in the foreground (its output inherited); resolves to its success. */
 function step(name, cmd, args, env = {}) {
   console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
   const t0 = Date.now();
-  const res = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-  stepTimes.push([name, (Date.now() - t0) / 1000, '']);
-  return res.status === 0;
+  const child = spawn(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  return new Promise((done) => {
+    child.on('close', (code) => {
+      stepTimes.push([name, (Date.now() - t0) / 1000, '']);
+      done(code === 0);
+    });
+  });
+}
+
+/** A step run beside the test passes: its output goes to `log`, printed whole when it ends; resolves to its success. */
+function background(name, cmd, args, log) {
+  console.log(
+    `\n--- started at ${((Date.now() - started) / 1000).toFixed(0)} s: ${name} (its output follows when it ends)`,
+  );
+  const t0 = Date.now();
+  const s0 = machine.snapshot();
+  const out = createWriteStream(log);
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.pipe(out, { end: false });
+  child.stderr.pipe(out, { end: false });
+  return new Promise((done) => {
+    child.on('close', async (code) => {
+      await new Promise((flushed) => out.end(flushed));
+      stepTimes.push([name, (Date.now() - t0) / 1000, usage(s0)]);
+      console.log(`\n=== ${name} (ended at ${((Date.now() - started) / 1000).toFixed(0)} s): ${cmd} ${args.join(' ')}`);
+      process.stdout.write(readFileSync(log, 'utf8'));
+      count(name, code === 0);
+      done(code === 0);
+    });
+  });
 }
 
 function count(name, ok) {
@@ -216,7 +244,11 @@ const startedUse = machine.snapshot();
 
 // Tests that spawn real processes (a server killed with kill -9, replicas, the CLI) run the packages' built output,
 // so build first: a stale dist would test yesterday's code. CI builds here, once.
-const built = step('build', 'pnpm', ['-r', '--workspace-concurrency=1', 'build']);
+// The type-check reads the sources, not the build: it runs beside the build and the test passes (its output is
+// printed when it ends). After the build, it held every lane back about 45 s on 2 cores.
+const typeCheck =
+  filters.length === 0 ? background('type-check', 'pnpm', ['-r', 'typecheck'], 'reports/type-check.log') : null;
+const built = await step('build', 'pnpm', ['-r', '--workspace-concurrency=1', 'build']);
 count('build', built);
 // The CLI's tests run the bundle just built instead of building their own copy per test file; tests that start
 // kforge-server as a process run its bundle too (no transpiling the sources at every start).
@@ -230,7 +262,22 @@ const cliEnv = built
     }
   : shots;
 
-if (filters.length === 0) count('type-check', step('type-check', 'pnpm', ['-r', 'typecheck']));
+// .ci/run installs the system's packages (a browser, Postgres, PyTorch, the sandbox) in the background while the
+// workspace installs, lint runs and this builds: KFORGE_SETUP_WAIT names the status file it writes when done (its
+// output in <that file>.log). The tests need those packages: wait for them here.
+if (process.env.KFORGE_SETUP_WAIT) {
+  const statusFile = process.env.KFORGE_SETUP_WAIT;
+  const t0 = Date.now();
+  while (!existsSync(statusFile) || readFileSync(statusFile, 'utf8').trim() === '')
+    await new Promise((r) => setTimeout(r, 500));
+  const status = readFileSync(statusFile, 'utf8').trim();
+  const log = existsSync(`${statusFile}.log`) ? readFileSync(`${statusFile}.log`, 'utf8') : '';
+  console.log(
+    `\n=== set-up of the system's packages (waited ${((Date.now() - t0) / 1000).toFixed(0)} s for it): exit ${status}`,
+  );
+  if (log) process.stdout.write(log);
+  count("set-up of the system's packages", status === '0');
+}
 
 // The Postgres pass: the server files that exercise the database layer, on a throwaway server.
 const pgFiles = selected(POSTGRES);
@@ -261,17 +308,31 @@ const pgSerial = pgFiles.filter((f) => SERIAL.includes(f));
 const common = ['--passWithNoTests', ...(filters.length ? filters : [])];
 
 try {
-  // Four lanes, each one vitest pass after another, so no core waits for a pass it does not need:
+  // Two lanes, each one vitest pass after another, so no core waits for a pass it does not need (the type-check
+  // runs beside them until it ends):
   //  - the files that do not evaluate kernels, on several workers (neither they nor the next lane's first two
-  //    passes hold the timing lock), then the product's evaluating files (server, CLI, browser) on PGlite;
+  //    passes hold the timing lock), then the product's evaluating files (server, CLI, browser) on PGlite, then half
+  //    of the evaluating files on Postgres;
   //  - beside it, the database files on Postgres that do not evaluate (one worker: more left the cores too busy for
   //    the heavier files' timeouts on 2 cores), then the files that mostly wait (SIDE: bench smoke runs of servers,
-  //    the CLI and a browser), then the runner's timing files. Those start as soon as the lane is free instead of
-  //    after the parallel pass (they assert what holds under any load: the lane beside them is load);
-  //  - the database files among the evaluating ones, on Postgres, once either evaluating pass has ended.
+  //    the CLI and a browser), then the runner's timing files, then the other half of the evaluating Postgres files.
+  //    The timing files start as soon as the lane is free instead of after the parallel pass (they assert what holds
+  //    under any load: the lane beside them is load).
   //  Evaluating files run one at a time in each lane, and every timed phase takes the host's timing lock, so timings
   //  never overlap; compiling, checking and waiting do. Each pass writes its output to a log printed when it ends, so
-  //  passes never interleave their lines.
+  //  passes never interleave their lines. The evaluating files on Postgres are split between the lanes' ends
+  //  (alternately, in the passes' order): as a lane of their own after the first lane ended, they ran alone at the
+  //  end, about 110 s on one core of two.
+  const pgSerialPass = async (part, files) => {
+    if (pg && files.length > 0)
+      await vitest(
+        `evaluation server tests (Postgres, ${part} of 2)`,
+        `reports/vitest-postgres-serial-${part}.json`,
+        ['--project', 'serial', '--passWithNoTests', ...files],
+        pgEnv,
+        `reports/vitest-postgres-serial-${part}.log`,
+      );
+  };
   const sideFiles = selected(SIDE);
   const timingFiles = selected(SERIAL_TIMING);
   const productFiles = selected(SERIAL_PRODUCT);
@@ -291,6 +352,10 @@ try {
         cliEnv,
         'reports/vitest-pglite-product.log',
       );
+    await pgSerialPass(
+      2,
+      pgSerial.filter((_, i) => i % 2 === 1),
+    );
   })();
   const timingLane = (async () => {
     if (pg && pgParallel.length > 0)
@@ -317,19 +382,12 @@ try {
         cliEnv,
         'reports/vitest-pglite-serial.log',
       );
+    await pgSerialPass(
+      1,
+      pgSerial.filter((_, i) => i % 2 === 0),
+    );
   })();
-  const postgresLane = (async () => {
-    await Promise.race([timingLane, productLane]);
-    if (pg && pgSerial.length > 0)
-      await vitest(
-        'evaluation server tests (Postgres)',
-        'reports/vitest-postgres-serial.json',
-        ['--project', 'serial', '--passWithNoTests', ...pgSerial],
-        pgEnv,
-        'reports/vitest-postgres-serial.log',
-      );
-  })();
-  await Promise.all([productLane, timingLane, postgresLane]);
+  await Promise.all([productLane, timingLane, typeCheck]);
 } finally {
   pg?.stop();
 }
