@@ -119,32 +119,44 @@ def runnable(pid):
     return n
 
 
+def thread_states(pid):
+    """[(tid, state)] of pid's threads (R running, S asleep, D asleep in the kernel, ...); None: the process is gone."""
+    try:
+        tids = sorted(os.listdir(f"/proc/{pid}/task"), key=int)
+    except OSError:
+        return None
+    out = []
+    for t in tids:
+        try:
+            with open(f"/proc/{pid}/task/{t}/stat") as f:
+                out.append((t, f.read().rsplit(")", 1)[1].split()[0]))
+        except (OSError, IndexError):
+            pass
+    return out
+
+
+def wait_channel(path, width):
+    """The kernel function a thread sleeps in (its wchan file), at most `width` characters; "" where not shown."""
+    try:
+        with open(path) as f:
+            w = f.read().strip()
+    except OSError:
+        return ""
+    return w[:width] if w and w != "0" and w.isprintable() else ""
+
+
 def busy_threads(pid, most=4):
     """The threads of pid that are not quiet (state R or D), for a message: `name (state[, in wchan])`, at most `most`
     of them and how many more. On an H200 the reference of 101_HardSigmoid was rejected for work still running 1 s
     after its reply, and whether a thread was spinning or asleep in the driver (D) was not known."""
-    out = []
-    try:
-        tids = sorted(os.listdir(f"/proc/{pid}/task"), key=int)
-    except OSError:
+    states = thread_states(pid)
+    if states is None:
         return "its process is gone"
-    for t in tids:
-        try:
-            with open(f"/proc/{pid}/task/{t}/stat") as f:
-                s = f.read().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if s not in ("R", "D"):
-            continue
-        where = ""
-        try:
-            with open(f"/proc/{pid}/task/{t}/wchan") as f:
-                w = f.read().strip()
-            if w and w != "0" and w.isprintable():
-                where = f", in {w[:40]}"
-        except OSError:
-            pass
-        out.append(f"{comm(pid, t)} ({s}{where})")
+    out = []
+    for t, s in states:
+        if s in ("R", "D"):
+            w = wait_channel(f"/proc/{pid}/task/{t}/wchan", 40)
+            out.append(f"{comm(pid, t)} ({s}{f', in {w}' if w else ''})")
     if not out:
         return "none now"
     more = f" and {len(out) - most} more" if len(out) > most else ""
@@ -170,27 +182,15 @@ def stuck_state(pid):
     """What a worker that has not answered is doing, for the message that ends it (a fact, not a verdict): its threads
     by state, its cpu so far, and where its first thread waits (wchan, where the kernel shows it). On an H200 a
     baseline worker said nothing for 120 s at start-up and nothing more was known."""
-    states = {}
-    try:
-        tids = sorted(os.listdir(f"/proc/{pid}/task"), key=int)
-    except OSError:
+    threads = thread_states(pid)
+    if threads is None:
         return "its process is gone"
-    for t in tids:
-        try:
-            with open(f"/proc/{pid}/task/{t}/stat") as f:
-                s = f.read().rsplit(")", 1)[1].split()[0]
-            states[s] = states.get(s, 0) + 1
-        except (OSError, IndexError):
-            pass
+    states = {}
+    for _, s in threads:
+        states[s] = states.get(s, 0) + 1
     cpu = proc_cpu(pid)
-    wchan = ""
-    try:
-        with open(f"/proc/{pid}/wchan") as f:
-            w = f.read().strip()
-        if w and w != "0" and w.isprintable():
-            wchan = f", its first thread waiting in {w[:60]}"
-    except OSError:
-        pass
+    w = wait_channel(f"/proc/{pid}/wchan", 60)
+    wchan = f", its first thread waiting in {w}" if w else ""
     by_state = ", ".join(f"{n} {s}" for s, n in sorted(states.items()))
     used = f"{cpu / 1e9:.1f} s of cpu" if cpu is not None else "cpu unknown"
-    return f"{len(tids)} threads ({by_state}), {used}{wchan}"
+    return f"{len(threads)} threads ({by_state}), {used}{wchan}"

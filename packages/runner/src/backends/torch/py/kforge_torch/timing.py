@@ -46,12 +46,19 @@ def baseline_roles():
     return ["baseline"] + (["compiled"] if PLAN["launch"].get("compiled") else [])
 
 
+# Cores at which the baselines start while the candidate is checked: one each for the harness, the candidate and
+# the two baselines' imports. On fewer, their imports (about 1.5 cpu-s each on a 2-core VM) would take the cores
+# the checks run on, and be thrown away whenever the candidate fails them; they start once it has passed.
+EARLY_BASELINES_MIN_CORES = 4
+
+
 def start_baselines():
-    """The baseline workers, started without waiting: they import torch while the candidate is checked (on a small
-    machine that start-up is seconds per worker). A worker that cannot even be spawned is started again, and fails
-    with its reason, in benchmark()."""
+    """The baseline workers, started without waiting where the machine has a core for each (EARLY_BASELINES_MIN_CORES):
+    they import torch while the candidate is checked (on a small machine that start-up is seconds per worker). A
+    worker not started here, or that could not even be spawned, is started in benchmark(), which fails with its
+    reason."""
     early = {}
-    if not PLAN["cases"]["benchmark"]:
+    if not PLAN["cases"]["benchmark"] or len(os.sched_getaffinity(0)) < EARLY_BASELINES_MIN_CORES:
         return early
     for role in baseline_roles():
         try:
@@ -64,6 +71,13 @@ def start_baselines():
 def benchmark(cand, report, early):
     others = {}
     compiled_note = None
+    # The baselines not started early, all at once: their imports overlap.
+    for role in baseline_roles():
+        if role not in early:
+            try:
+                early[role] = Worker(role, wait=False)
+            except (OSError, Verdict):
+                pass
     for role in baseline_roles():
         try:
             others[role] = early.pop(role).started() if role in early else Worker(role)
