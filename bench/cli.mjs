@@ -13,7 +13,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { seedDataDir } from './server.mjs';
+import { seedDataDir, sourceServerArgv } from './server.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'packages/cli/dist/bin.js');
@@ -88,7 +88,7 @@ async function startServer() {
   seedDataDir(join(dir, 'data'));
   const port = await freePort();
   const admin = { email: 'bench@kforge.test', password: 'bench-password-1234' };
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'packages/server/src/main.ts')], {
+  const child = spawn(process.execPath, sourceServerArgv(), {
     cwd: root,
     env: {
       ...process.env,

@@ -11,7 +11,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createClient } from '../packages/sdk/src/index.ts';
-import { root, startBenchServer } from './server.mjs';
+import { root, startBenchServer, sourceServerArgv } from './server.mjs';
 
 const { values: args, positionals } = parseArgs({
   allowPositionals: true,
@@ -37,7 +37,7 @@ console.log(
 // The product's timing rules unless the caller chose: quick ones keep attempts (and so evaluations) coming.
 const server = await startBenchServer({
   createClient,
-  argv: ['--import', 'tsx', join(root, 'packages/server/src/main.ts')],
+  argv: sourceServerArgv(),
   env: {
     TSX_TSCONFIG_PATH: join(root, 'packages/server/test/helpers/tsconfig.sources.json'),
     KFORGE_RUNNER_TIMING: process.env.KFORGE_RUNNER_TIMING ?? 'quick',

@@ -20,6 +20,16 @@ export function seedDataDir(dataDir, env = {}) {
 }
 
 /**
+ * How a bench script runs kforge-server from its sources (needs no build): under tsx, or the bundle
+ * KFORGE_SERVER_BIN names where the caller has just built it (scripts/test.mjs sets it: a start under tsx transpiles
+ * the server's sources, ~8 cpu-s against ~3 for the bundle).
+ */
+export function sourceServerArgv() {
+  const bin = process.env.KFORGE_SERVER_BIN;
+  return bin ? [bin] : ['--import', 'tsx', join(root, 'packages/server/src/main.ts')];
+}
+
+/**
  * createClient: the SDK's (from dist, or from src under tsx); argv: how to run the server (default: the built
  * dist); env: settings on top of the bench's; readySeconds: how long it may take to answer /readyz.
  */

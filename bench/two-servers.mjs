@@ -7,17 +7,17 @@
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '../packages/sdk/src/index.ts';
-import { root, startBenchServer } from './server.mjs';
+import { root, startBenchServer, sourceServerArgv } from './server.mjs';
 
 const attempts = Number(process.argv[2] ?? 4);
 const problem = process.argv[3] ?? '1_Square_matrix_multiplication_';
 const load = () => loadavg()[0].toFixed(2);
 
-/** A server from source (tsx), so it needs no build. */
+/** A server from source (tsx, so it needs no build; the bundle where KFORGE_SERVER_BIN names it). */
 function startServer() {
   return startBenchServer({
     createClient,
-    argv: ['--import', 'tsx', join(root, 'packages/server/src/main.ts')],
+    argv: sourceServerArgv(),
     env: { TSX_TSCONFIG_PATH: join(root, 'packages/server/test/helpers/tsconfig.sources.json') },
     readySeconds: 120,
   });
