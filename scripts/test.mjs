@@ -1,8 +1,8 @@
 // The whole test suite: which file runs in which pass, the build with the type-check beside it, then every test on
 // the embedded database and the database files again on a real Postgres, in two lanes side by side (the files that
 // do not evaluate kernels in parallel, then the product's evaluating files; beside them the Postgres files, the bench
-// smoke runs and the runner's timing files; each lane ends with half of the evaluating Postgres files). Ends with
-// each pass's time and what the machine did meanwhile, the slowest files, and one plain line
+// smoke runs and the runner's timing files; then each lane takes parts of the evaluating Postgres files until none
+// is left). Ends with each pass's time and what the machine did meanwhile, the slowest files, and one plain line
 // `N passed, N failed` computed from vitest's JSON reports; every failure is named just above it.
 //   node scripts/test.mjs [vitest filters...]     KFORGE_TEST_POSTGRES=0 skips the Postgres pass (said loudly)
 import { spawn } from 'node:child_process';
@@ -311,27 +311,30 @@ try {
   // Two lanes, each one vitest pass after another, so no core waits for a pass it does not need (the type-check
   // runs beside them until it ends):
   //  - the files that do not evaluate kernels, on several workers (neither they nor the next lane's first two
-  //    passes hold the timing lock), then the product's evaluating files (server, CLI, browser) on PGlite, then half
-  //    of the evaluating files on Postgres;
+  //    passes hold the timing lock), then the product's evaluating files (server, CLI, browser) on PGlite;
   //  - beside it, the database files on Postgres that do not evaluate (one worker: more left the cores too busy for
   //    the heavier files' timeouts on 2 cores), then the files that mostly wait (SIDE: bench smoke runs of servers,
-  //    the CLI and a browser), then the runner's timing files, then the other half of the evaluating Postgres files.
+  //    the CLI and a browser), then the runner's timing files.
   //    The timing files start as soon as the lane is free instead of after the parallel pass (they assert what holds
   //    under any load: the lane beside them is load).
   //  Evaluating files run one at a time in each lane, and every timed phase takes the host's timing lock, so timings
   //  never overlap; compiling, checking and waiting do. Each pass writes its output to a log printed when it ends, so
-  //  passes never interleave their lines. The evaluating files on Postgres are split between the lanes' ends
-  //  (alternately, in the passes' order): as a lane of their own after the first lane ended, they ran alone at the
-  //  end, about 110 s on one core of two.
-  const pgSerialPass = async (part, files) => {
-    if (pg && files.length > 0)
+  //  passes never interleave their lines. The evaluating files on Postgres are a queue of three parts that each lane
+  //  takes from once its own passes have ended, so the lane that ends first starts them while the other still runs:
+  //  as a lane of their own after the first lane ended, they ran alone at the end, about 110 s on one core of two.
+  const pgParts = pg ? [0, 1, 2].map((k) => pgSerial.filter((_, i) => i % 3 === k)).filter((p) => p.length > 0) : [];
+  let pgTaken = 0;
+  const pgSerialPasses = async () => {
+    while (pgTaken < pgParts.length) {
+      const part = ++pgTaken;
       await vitest(
-        `evaluation server tests (Postgres, ${part} of 2)`,
+        `evaluation server tests (Postgres, ${part} of ${pgParts.length})`,
         `reports/vitest-postgres-serial-${part}.json`,
-        ['--project', 'serial', '--passWithNoTests', ...files],
+        ['--project', 'serial', '--passWithNoTests', ...pgParts[part - 1]],
         pgEnv,
         `reports/vitest-postgres-serial-${part}.log`,
       );
+    }
   };
   const sideFiles = selected(SIDE);
   const timingFiles = selected(SERIAL_TIMING);
@@ -352,10 +355,7 @@ try {
         cliEnv,
         'reports/vitest-pglite-product.log',
       );
-    await pgSerialPass(
-      2,
-      pgSerial.filter((_, i) => i % 2 === 1),
-    );
+    await pgSerialPasses();
   })();
   const timingLane = (async () => {
     if (pg && pgParallel.length > 0)
@@ -382,10 +382,7 @@ try {
         cliEnv,
         'reports/vitest-pglite-serial.log',
       );
-    await pgSerialPass(
-      1,
-      pgSerial.filter((_, i) => i % 2 === 0),
-    );
+    await pgSerialPasses();
   })();
   await Promise.all([productLane, timingLane, typeCheck]);
 } finally {
