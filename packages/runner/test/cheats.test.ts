@@ -67,10 +67,6 @@ describe('cheats get their verdicts', () => {
       ['rejected', 'accepted'],
       /reply pipe|after solution\(\) returned|outside the timed call|clock|slower|faster|noise/,
     ],
-    // Touching ~4 GiB before RLIMIT_AS stops it: on a quiet machine that takes seconds and ends in runtime_error;
-    // under a load of 9 on 2 cores it once ran past even the 30 s deadline (timeout). Either way it is stopped,
-    // not accepted, and the machine survives (the runner-health test below).
-    ['memory_hog.c', ['runtime_error', 'timeout']],
     // A forged reply with the stub's own reply hidden behind /dev/null: the nonce gives it away.
     ['hide_reply.c', ['rejected'], /wrote to its reply pipe/],
     // Bytes on the reply pipe that are not the stub's answer to the command sent: the protocol is broken on purpose.
@@ -79,10 +75,7 @@ describe('cheats get their verdicts', () => {
   ];
   for (const [file, verdicts, message] of cases) {
     it(`${file} -> ${verdicts.join(' or ')}`, async () => {
-      // The memory hog touches gigabytes before RLIMIT_AS stops it: page faults take several seconds on a busy
-      // machine, so it gets a longer call deadline than the quick rules' 5 s (it is about memory, not time).
-      const timing = file === 'memory_hog.c' ? { ...QUICK_TIMING, callTimeoutMs: 30_000 } : 'quick';
-      const state = await run('19_ReLU', withDefines(file), {}, timing);
+      const state = await run('19_ReLU', withDefines(file));
       expect(verdicts, state.message).toContain(state.verdict);
       if (message) expect(state.message).toMatch(message);
       // Accepted only at an honest time: a forged early reply that stopped the clock would read hundreds of times
@@ -241,20 +234,37 @@ describe('cheats get their verdicts', () => {
       );
   }, 120_000);
 
-  it('a kernel that sleeps in its calls is stopped once they have slept 10 s in all, whatever the deadline', async () => {
+  // The tests that wait out a limit (10 s of sleeps, the 10 s start limit, a call's deadline, memory faulted in until
+  // RLIMIT_AS) run side by side: each waits on its own clock, none needs the machine to itself, and one after another
+  // they were ~37 s of waiting.
+  it.concurrent('memory_hog.c -> runtime_error or timeout', async () => {
+    // Touching ~4 GiB before RLIMIT_AS stops it: on a quiet machine that takes seconds and ends in runtime_error;
+    // under a load of 9 on 2 cores it once ran past even the 30 s deadline (timeout). Either way it is stopped, not
+    // accepted, and the machine survives (the runner-health test below). Page faults take several seconds on a busy
+    // machine, so it gets a longer call deadline than the quick rules' 5 s (it is about memory, not time).
+    const state = await run('19_ReLU', withDefines('memory_hog.c'), {}, { ...QUICK_TIMING, callTimeoutMs: 30_000 });
+    expect(['runtime_error', 'timeout'], state.message).toContain(state.verdict);
+  }, 120_000);
+
+  it.concurrent('a kernel that sleeps in its calls is stopped once they have slept 10 s in all, whatever the deadline', async () => {
     // About 34 sleeps of 300 ms: seconds, not the minutes its calls' deadlines allow (before: accepted, slowly).
     const state = await run('19_ReLU', withDefines('sleep_in_call.c'));
     expect(state.verdict, state.message).toBe('timeout');
     expect(state.message).toMatch(/solution\(\) slept: \d+ ms/);
   }, 120_000);
 
-  it('a static constructor that sleeps ends at the start limit, not after holding the runner 30 s per start', async () => {
+  it.concurrent('a static constructor that sleeps ends at the start limit, not after holding the runner 30 s per start', async () => {
     // Before: accepted, each of its worker's starts held for the 25 s sleep (the start wait was 30 s).
     const t0 = Date.now();
     const state = await run('19_ReLU', withDefines('slow_start.c'));
     expect(state.verdict, state.message).toBe('timeout');
     expect(state.message).toMatch(/did not start within 10 s/);
     expect(Date.now() - t0).toBeLessThan(25_000);
+  }, 120_000);
+
+  it.concurrent('an infinite loop times out', async () => {
+    const state = await run('19_ReLU', withDefines('infinite_loop.c'));
+    expect(state.verdict).toBe('timeout');
   }, 120_000);
 
   it('shrinking the shared data file fails: the harness stays up and gives its verdict', async () => {
@@ -362,11 +372,6 @@ describe('cheats get their verdicts', () => {
     expect(state.verdict, state.message).toBe('accepted');
     expect(state.stdout!.length).toBeLessThan(70 * 1024);
     expect(state.stdout).toMatch(/more bytes dropped/);
-  }, 120_000);
-
-  it('an infinite loop times out', async () => {
-    const state = await run('19_ReLU', withDefines('infinite_loop.c'));
-    expect(state.verdict).toBe('timeout');
   }, 120_000);
 
   it('a fork bomb times out and leaves nothing behind', async () => {

@@ -523,7 +523,9 @@ class ModelNew(nn.Module):
     expect(state.benchmarking_result?.review_reasons.join(' ')).toMatch(/thread or process is started/);
   }, 300_000);
 
-  it('a forward() that sleeps ends at its per-call limit, not after minutes', async () => {
+  // The three tests that wait out a limit (a call's, the start-up's, the evaluation's) run side by side: each waits on
+  // its own clock and none needs the machine to itself; one after another they were ~38 s of mostly sleeping.
+  it.concurrent('a forward() that sleeps ends at its per-call limit, not after minutes', async () => {
     // 2 s a call (over the 1 s per-call limit, under the quick plan's 5 s call timeout, and its build's two warm-up
     // calls under the 10 s build limit): before the fix every call ran to its end, dozens of them.
     const t0 = Date.now();
@@ -536,7 +538,7 @@ class ModelNew(nn.Module):
     expect(Date.now() - t0).toBeLessThan(120_000);
   }, 300_000);
 
-  it('a file that sleeps at import ends at its start-up limit, not the 120 s start timeout (brief R)', async () => {
+  it.concurrent('a file that sleeps at import ends at its start-up limit, not the 120 s start timeout (brief R)', async () => {
     // Before: accepted after holding the runner for the whole sleep (seen: 127 s, accepted), once per timed run.
     const t0 = Date.now();
     const state = await runTorch('101_HardSigmoid', `KF_IMPORT_SLEEP_S = 100.0\n${cheat('sleep_at_import.py')}`);
@@ -548,7 +550,7 @@ class ModelNew(nn.Module):
     expect(Date.now() - t0).toBeLessThan(90_000);
   }, 300_000);
 
-  it('a forward() that sleeps under the per-call limit ends at the evaluation limit', async () => {
+  it.concurrent('a forward() that sleeps under the per-call limit ends at the evaluation limit', async () => {
     // The evaluation's floor lowered from 20 s to 6 s (the same rule, reached after about 10 calls, not 33).
     const state = await runTorch(
       '101_HardSigmoid',
