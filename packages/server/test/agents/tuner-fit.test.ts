@@ -3,8 +3,10 @@ import type { Device, EvaluationState } from '@kernelforge/sdk';
 import { describe, expect, test } from 'vitest';
 import { type AgentAttemptView, createAgent } from '../../src/agents/index.js';
 import { deviceConstants, fitVariant, workingSetBytes } from '../../src/agents/tuner/fit.js';
-import { isValid, startPoint } from '../../src/agents/tuner/points.js';
-import { loadSpace, pickVariant, type Variant } from '../../src/agents/tuner/space.js';
+import { isValid, normalise, pointKey, startPoint, type Tried } from '../../src/agents/tuner/points.js';
+import { choosePoint } from '../../src/agents/tuner/search.js';
+import { loadSpace, pickVariant, type Params, type Variant } from '../../src/agents/tuner/space.js';
+import { steer } from '../../src/agents/tuner/steer.js';
 import { PROBLEMS_DIR, problem } from './helpers/problems.js';
 import { context, keyOf, step } from './helpers/session.js';
 
@@ -194,5 +196,65 @@ describe('a start slower than the reference', () => {
     expect(next.agent_meta?.from_key).toBe(keyOf(far));
     expect(next.explanation).not.toMatch(/moves away/);
     expect(next.agent_meta?.change).not.toBeNull();
+  });
+});
+
+describe('a move of the register tile past the register file trades against the other side of the tile', () => {
+  // On a Zen 4 the 6 x 4 zmm tile read 1.02-1.03x OpenBLAS's best kernel on one core and the 12 x 2 start 0.98-0.99x
+  // (bench/README.md); NV 2 -> 3 or 4 at MR = 12 needs 41 or 53 registers of 32, so without the trade the search never
+  // measured either shape.
+  const v = matmul(AVX512);
+  const start = startPoint(v);
+  const at = (over: Params) => normalise(v, { ...start, ...over });
+  const tried = (points: Params[]): Tried[] =>
+    points.map((params, i) => ({
+      attempt: i + 1,
+      key: pointKey(v, params),
+      params,
+      outcome: 'ok' as const,
+      // The start is the best point measured (faster than the reference: nothing to move away from); every other
+      // point is slower.
+      time: i === 0 ? 10 : 11,
+      atReference: false,
+      figure: undefined,
+      speedup: i === 0 ? 2 : 1.8,
+      verdict: 'accepted',
+      instruction: null,
+      fromKey: null,
+      change: null,
+    }));
+  const choose = (points: Params[]) =>
+    choosePoint(v, tried(points), steer(v, [], null), { currentInstruction: null, seed: points.length });
+  // Every one-step neighbour of MC, KC and MR tried (they come before NV in the space's order).
+  const earlier = ['MC', 'KC', 'MR'].flatMap((name) => {
+    const spec = v.params.find((p) => p.name === name)!;
+    const i = spec.values.indexOf(start[name]!);
+    return [spec.values[i + 1], spec.values[i - 1]]
+      .filter((x) => x !== undefined)
+      .map((x) => at({ [name]: x as number }))
+      .filter((p) => isValid(v, p));
+  });
+
+  test('NV 2 -> 3 at 24 accumulators: MR 12 -> 8', () => {
+    expect(start).toMatchObject({ MR: 12, NV: 2 });
+    expect(isValid(v, at({ NV: 3 }))).toBe(false);
+    const c = choose([start, ...earlier]);
+    expect(c?.params).toMatchObject({ MR: 8, NV: 3 });
+    expect(c?.moves).toEqual([
+      { param: 'NV', from: 2, to: 3 },
+      { param: 'MR', from: 12, to: 8 },
+    ]);
+    expect(c?.reason).toMatch(/MR 12→8 with it, keeping NV x MR \(24\)/);
+  });
+
+  test('then NV 2 -> 4: MR 12 -> 6, a one-step move however far NV goes', () => {
+    const c = choose([start, ...earlier, at({ NV: 3, MR: 8 })]);
+    expect(c?.params).toMatchObject({ MR: 6, NV: 4 });
+    expect(isValid(v, c!.params)).toBe(true);
+  });
+
+  test('a move that stays within the register file moves nothing else', () => {
+    const c = choose([start, ...earlier, at({ NV: 3, MR: 8 }), at({ NV: 4, MR: 6 })]);
+    expect(c?.moves).toEqual([{ param: 'NV', from: 2, to: 1 }]);
   });
 });

@@ -80,6 +80,33 @@ function project(variant: Variant, steering: Steering, from: Params): { params: 
   return { params, moves };
 }
 
+/** The point `center` with `spec` at `to` and the parameter it trades against (spec.trade) at the value nearest to
+    keeping their product; null when there is none, or that point is not valid either. */
+function tradedPoint(
+  variant: Variant,
+  spec: ParamSpec,
+  center: Params,
+  to: ParamValue,
+): { params: Params; move: Move; product: number } | null {
+  const other = variant.params.find((p) => p.name === spec.trade);
+  const from = center[spec.name];
+  const was = other ? center[other.name] : undefined;
+  if (!other || typeof to !== 'number' || typeof from !== 'number' || typeof was !== 'number' || to <= 0) return null;
+  const product = from * was;
+  let pick: ParamValue | undefined;
+  for (const v of other.values)
+    if (
+      typeof v === 'number' &&
+      v > 0 &&
+      (pick === undefined ||
+        Math.abs(Math.log((v * to) / product)) < Math.abs(Math.log(((pick as number) * to) / product)))
+    )
+      pick = v;
+  if (pick === undefined || pick === was) return null;
+  const params = normalise(variant, { ...center, [spec.name]: to, [other.name]: pick });
+  return isValid(variant, params) ? { params, move: { param: other.name, from: was, to: pick }, product } : null;
+}
+
 function best(tried: Tried[], ok: (t: Tried) => boolean): Tried | null {
   let b: Tried | null = null;
   for (const t of tried)
@@ -214,6 +241,8 @@ export function choosePoint(
   interface Cand {
     params: Params;
     move: Move;
+    /** The traded parameter's move, where there is one. */
+    also?: Move;
     score: number;
     reason: string;
   }
@@ -227,7 +256,11 @@ export function choosePoint(
     for (const step of [1, -1, 2, -2]) {
       const to = spec.values[i + step];
       if (to === undefined) continue;
-      const params = normalise(variant, { ...center, [spec.name]: to });
+      let params = normalise(variant, { ...center, [spec.name]: to });
+      // A move past the space's limits (valid) with a parameter it trades against: that one moves too, keeping their
+      // product (12 x 2 -> 6 x 4); such a move counts as one step, whatever its distance.
+      const traded = !isValid(variant, params) ? tradedPoint(variant, spec, center, to) : null;
+      if (traded) params = traded.params;
       if (!fresh(params)) continue;
       const move = { param: spec.name, from: center[spec.name] as ParamValue, to };
       const dir = Math.sign(step);
@@ -236,7 +269,7 @@ export function choosePoint(
         ruled.push(out);
         continue;
       }
-      const far = Math.abs(step) > 1;
+      const far = Math.abs(step) > 1 && !traded;
       const pushed = steering.pushes.find((u) => spec.tags.some((t) => u.tags.includes(t)) && u.direction === dir);
       const other = spec.values[i - dir];
       const opposite =
@@ -268,7 +301,9 @@ export function choosePoint(
             : `${spec.name}=${opposite.params[spec.name]} ${opposite.outcome === 'bad' ? `failed (${opposite.verdict})` : 'is still unmeasured'}, so trying the other side`;
         score -= 0.5;
       }
-      cands.push({ params, move, score, reason });
+      if (traded)
+        reason = `${reason}; ${traded.move.param} ${traded.move.from}→${traded.move.to} with it, keeping ${spec.name} x ${traded.move.param} (${traded.product}) within the space's limits`;
+      cands.push({ params, move, score, reason, ...(traded ? { also: traded.move } : {}) });
     }
   });
   cands.sort((a, b) => a.score - b.score);
@@ -278,7 +313,7 @@ export function choosePoint(
       params: pick.params,
       key: pointKey(variant, pick.params),
       fromKey: centerKey,
-      moves: [pick.move],
+      moves: pick.also ? [pick.move, pick.also] : [pick.move],
       reason: ruled.length
         ? `${pick.reason}; the build facts rule out ${ruled.length} move${ruled.length === 1 ? '' : 's'}: ${ruled[0]}`
         : pick.reason,

@@ -34,6 +34,12 @@ export interface ParamSpec {
    * starts; the start becomes the value of `values` nearest to it on each device.
    */
   fit?: string;
+  /**
+   * Another parameter this one trades against: a move of this one that leaves the point invalid (a register tile
+   * past the register file) also moves that one to keep their product, so the search can change a tile's shape at a
+   * constant size (NV up, MR down) instead of never trying it.
+   */
+  trade?: string;
 }
 
 export interface Variant {
@@ -116,6 +122,10 @@ function validate(space: Space): void {
       }
     }
     for (const p of v.params) {
+      if (p.trade !== undefined && !v.params.some((q) => q.name === p.trade && q.name !== p.name))
+        throw new Error(
+          `${space.problem}/tuner/space.json: ${v.name}.${p.name} trades against ${p.trade}, not another parameter`,
+        );
       if (!p.values.some((x) => x === p.start)) {
         throw new Error(
           `${space.problem}/tuner/space.json: ${v.name}.${p.name} starts at ${p.start}, not one of its values`,
