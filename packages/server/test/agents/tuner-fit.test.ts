@@ -1,5 +1,8 @@
 // The tuner's spaces fitted to the device it runs on, and its way out of a start slower than the reference.
 import type { Device, EvaluationState } from '@kernelforge/sdk';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { type AgentAttemptView, createAgent } from '../../src/agents/index.js';
 import { deviceConstants, fitVariant, workingSetBytes } from '../../src/agents/tuner/fit.js';
@@ -257,4 +260,31 @@ describe('a move of the register tile past the register file trades against the 
     const c = choose([start, ...earlier, at({ NV: 3, MR: 8 }), at({ NV: 4, MR: 6 })]);
     expect(c?.moves).toEqual([{ param: 'NV', from: 2, to: 1 }]);
   });
+});
+
+test('a space whose parameter trades against no other parameter fails to load, saying which', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kforge-space-'));
+  try {
+    mkdirSync(join(dir, 'p', 'tuner'), { recursive: true });
+    writeFileSync(join(dir, 'p', 'tuner', 'k.c.tmpl'), '/* {{A}} */');
+    const space = (trade: string) => ({
+      variants: [
+        {
+          name: 'v',
+          backend: 'cpu',
+          language: 'c',
+          template: 'k.c.tmpl',
+          about: 'x',
+          params: [
+            { name: 'A', values: [1, 2], start: 1, about: 'a', trade },
+            { name: 'B', values: [1, 2], start: 1, about: 'b' },
+          ],
+        },
+      ],
+    });
+    writeFileSync(join(dir, 'p', 'tuner', 'space.json'), JSON.stringify(space('MR')));
+    expect(() => loadSpace(dir, 'p')).toThrow('p/tuner/space.json: v.A trades against MR, not another parameter');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
