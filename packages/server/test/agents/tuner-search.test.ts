@@ -30,8 +30,9 @@ describe.each([RELU, MATMUL])('the tuner on %s', (name) => {
     expect(history[0]?.explanation).toMatch(/not an LLM/);
     expect(history[0]?.explanation).toMatch(/starting point/);
     expectClimbsFromBest(history);
-    // Each later explanation says what changed and names the measured result it reacts to.
-    for (const h of history.slice(1)) expect(h.explanation).toMatch(/Now: \w+ \S+→\S+, because/);
+    // Each later explanation says what changed (one parameter, or two where a move trades one against the other:
+    // "NV 2→3, MR 12→8") and names the measured result it reacts to.
+    for (const h of history.slice(1)) expect(h.explanation).toMatch(/Now: \w+ \S+→\S+(?:, \w+ \S+→\S+)?, because/);
     expect(history[1]?.explanation).toMatch(/Last: attempt 1 .* ran in [\d.]+ (ns|µs|ms|s)\b/);
     expect(history[0]?.agent_meta).toMatchObject({ agent: 'tuner', params: expect.any(Object), point_key: keys[0] });
   });
