@@ -102,7 +102,7 @@ export function evalSpaceExpr(expr: string, scope: Params): unknown {
 }
 
 /** The value of `values` nearest to x (by ratio for positive numbers, so 100 is nearer 96 than 128). */
-function snap(values: readonly ParamValue[], x: number): ParamValue | undefined {
+export function snap(values: readonly ParamValue[], x: number): ParamValue | undefined {
   let best: ParamValue | undefined;
   let bestD = Number.POSITIVE_INFINITY;
   for (const v of values) {

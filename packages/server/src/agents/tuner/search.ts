@@ -1,5 +1,6 @@
 // The tuner's search: hill climbing by coordinate descent from the best measured point, never repeating a point.
 import { factsRules } from './facts.js';
+import { snap } from './fit.js';
 import { indexOf, isActive, isValid, normalise, pointKey, startPoint, type Tried } from './points.js';
 import type { ParamSpec, ParamValue, Params, Variant } from './space.js';
 import type { Steering } from './steer.js';
@@ -93,15 +94,7 @@ function tradedPoint(
   const was = other ? center[other.name] : undefined;
   if (!other || typeof to !== 'number' || typeof from !== 'number' || typeof was !== 'number' || to <= 0) return null;
   const product = from * was;
-  let pick: ParamValue | undefined;
-  for (const v of other.values)
-    if (
-      typeof v === 'number' &&
-      v > 0 &&
-      (pick === undefined ||
-        Math.abs(Math.log((v * to) / product)) < Math.abs(Math.log(((pick as number) * to) / product)))
-    )
-      pick = v;
+  const pick = snap(other.values, product / to);
   if (pick === undefined || pick === was) return null;
   const params = normalise(variant, { ...center, [spec.name]: to, [other.name]: pick });
   return isValid(variant, params) ? { params, move: { param: other.name, from: was, to: pick }, product } : null;
