@@ -161,6 +161,21 @@ describe('cuda: the trusted end of a call bounds the events (cuda-trust.ts)', ()
     expect(few.kind === 'corrected' && few.addMs).toBeGreaterThan(1.9);
   });
 
+  it("stagedTrustVerdict on a cpu's process cpu: two processes' copies differ by a third, work moved there doubles them", () => {
+    const steps = (base: number, n: number, seed: number) =>
+      Array.from({ length: n }, (_, i) => base * (1 + 0.02 * Math.abs(Math.sin(seed + i * 1.7))));
+    // The honest twin 34% above the baseline for a whole run (seen on a loaded Zen 4 VM): clean on the cpu's clock,
+    // where the same excess on a GPU's wall clock would be flagged.
+    expect(stagedTrustVerdict('c', 0.2, steps(1.072, 12, 1), steps(0.8, 12, 2), 'cpu').kind).toBe('clean');
+    expect(stagedTrustVerdict('c', 0.2, steps(1.072, 12, 1), steps(0.8, 12, 2), 'wall').kind).not.toBe('clean');
+    // lazy_fetch.py computing in fetch: its steps at twice the baseline's (seen +99% to +118%): rejected.
+    const lazy = stagedTrustVerdict('c', 0.14, steps(2.0, 12, 3), steps(1.0, 12, 4), 'cpu');
+    expect(lazy.kind === 'rejected' && lazy.reason).toMatch(/work moved out of the timed call/);
+    // 60% more: past the slack (50%), under 1.5 times it: the excess is added, flagged.
+    const more = stagedTrustVerdict('c', 0.2, steps(1.6, 12, 5), steps(1.0, 12, 6), 'cpu');
+    expect(more.kind === 'corrected' && more.addMs).toBeCloseTo(0.6, 1);
+  });
+
   it('trustVerdict: too few samples say nothing; the rejection threshold has an absolute floor', () => {
     expect(
       trustVerdict('c', 1, trustGap({ inside: [1], outside: [2], baselineInside: [1], baselineOutside: [1] })),

@@ -221,12 +221,9 @@ describe.skipIf(!hasTorch)('the staged (cuda) protocol on the cpu', () => {
       );
     const untimedFlag = (s: EvaluationState) =>
       /untimed steps/.test(s.benchmarking_result?.review_reasons.join(' ') ?? '');
-    let twin = await honest();
-    // On a cpu the untimed steps are compared by process cpu, and under load two processes' copies of the same bytes
-    // read up to 22% apart at their fastest (seen: 936.2 against 766.4 us at 1.2 busy cores of 2, 815.5 against 740.6 at
-    // 0.8; bench/README.md), past the 5% slack: the twin is run again, at most twice, while that flag is on. A GPU's
-    // rule compares wall times. The cheat above is judged once.
-    for (let i = 0; i < 2 && twin.verdict === 'accepted' && untimedFlag(twin); i++) twin = await honest();
+    // Judged once, as the cheat: on a cpu the steps are process cpu, whose slack covers two processes' copies of the
+    // same bytes (cuda-trust.ts STAGED_CPU_SLACK_SHARE). At 5% this twin was flagged in about half of the CI runs.
+    const twin = await honest();
     expect(twin.verdict, twin.message).toBe('accepted');
     expect(untimedFlag(twin), twin.benchmarking_result?.review_reasons.join(' ')).toBe(false);
   }, 300_000);

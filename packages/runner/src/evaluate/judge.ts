@@ -13,7 +13,7 @@ import type {
   TimingStats,
 } from '@kernelforge/sdk';
 import { INTERVAL_Z, median, medianInterval, timingStats } from './stats.js';
-import { stagedTrustVerdict, type TrustVerdict, trustGap, trustVerdict } from './cuda-trust.js';
+import { type StagedClock, stagedTrustVerdict, type TrustVerdict, trustGap, trustVerdict } from './cuda-trust.js';
 
 // ---- Rules a harness applies mid-run (sent in the plan) ----
 
@@ -401,6 +401,8 @@ export interface TimedCase {
       (stagedTrust). */
   untimed?: readonly number[] | undefined;
   baselineUntimed?: readonly number[] | undefined;
+  /** Which clock `untimed` was read on (default wall): their slack differs (cuda-trust.ts). */
+  untimedClock?: StagedClock | undefined;
   /** cuda: pairs kept although a call ran under 75% of the SM's top clock (after as many were taken again). */
   lowClockKept?: number | undefined;
   /** The compiled reference (torch backend), when it was timed. */
@@ -537,7 +539,13 @@ function cudaTrust(tc: TimedCase): TrustVerdict {
 
 /** torch, staged: the candidate's untimed steps (prepare + fetch) against the baseline's (cuda-trust.ts). */
 function stagedTrust(tc: TimedCase): TrustVerdict {
-  return stagedTrustVerdict(tc.name, median(tc.optimized), tc.untimed ?? [], tc.baselineUntimed ?? []);
+  return stagedTrustVerdict(
+    tc.name,
+    median(tc.optimized),
+    tc.untimed ?? [],
+    tc.baselineUntimed ?? [],
+    tc.untimedClock ?? 'wall',
+  );
 }
 
 /** A case's events' times with the excess the trusted end showed added back (each sample, and each pair's ratio). */

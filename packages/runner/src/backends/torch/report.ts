@@ -158,6 +158,7 @@ function judgedCases(report: TorchReport, llc: number, flushed = false) {
     // device work, which host cpu may not show), process cpu on a cpu (load adds wall time, not cpu).
     untimed: flushed ? b.untimed : b.untimed_cpu,
     baselineUntimed: flushed ? b.baseline_untimed : b.baseline_untimed_cpu,
+    untimedClock: flushed ? ('wall' as const) : ('cpu' as const),
     bytes: b.bytes ?? 0,
     flops: 0,
     // On a GPU every timed call follows an L2 flush: its data comes from memory.
