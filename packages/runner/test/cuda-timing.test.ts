@@ -161,7 +161,7 @@ describe('cuda: the trusted end of a call bounds the events (cuda-trust.ts)', ()
     expect(few.kind === 'corrected' && few.addMs).toBeGreaterThan(1.9);
   });
 
-  it("stagedTrustVerdict on a cpu's process cpu: two processes' copies differ by a third, work moved there doubles them", () => {
+  it("stagedTrustVerdict on a cpu's process cpu, call by call: two processes' copies differ by a third, work moved there doubles them", () => {
     const steps = (base: number, n: number, seed: number) =>
       Array.from({ length: n }, (_, i) => base * (1 + 0.02 * Math.abs(Math.sin(seed + i * 1.7))));
     // The honest twin 34% above the baseline for a whole run (seen on a loaded Zen 4 VM): clean on the cpu's clock,
@@ -171,9 +171,22 @@ describe('cuda: the trusted end of a call bounds the events (cuda-trust.ts)', ()
     // lazy_fetch.py computing in fetch: its steps at twice the baseline's (seen +99% to +118%): rejected.
     const lazy = stagedTrustVerdict('c', 0.14, steps(2.0, 12, 3), steps(1.0, 12, 4), 'cpu');
     expect(lazy.kind === 'rejected' && lazy.reason).toMatch(/work moved out of the timed call/);
-    // 60% more: past the slack (50%), under 1.5 times it: the excess is added, flagged.
+    // 60% more: past the slack (50%), under 1.4 times it: the excess is added, flagged.
     const more = stagedTrustVerdict('c', 0.2, steps(1.6, 12, 5), steps(1.0, 12, 6), 'cpu');
     expect(more.kind === 'corrected' && more.addMs).toBeCloseTo(0.6, 1);
+    // Load that comes and goes: every other round 1.2 ms more on both sides of it. The cheat's steps are compared call
+    // by call, so the load cancels: rejected. Fastest against fastest, the baseline's spread (0.6 ms) would have
+    // been allowed, and the cheat only flagged.
+    const load = (i: number) => (i % 2 ? 1.2 : 0);
+    const rounds = (base: number) => Array.from({ length: 12 }, (_, i) => base + load(i));
+    expect(stagedTrustVerdict('c', 0.14, rounds(2.0), rounds(1.0), 'cpu').kind).toBe('rejected');
+    expect(stagedTrustVerdict('c', 0.14, rounds(2.0), rounds(1.0), 'wall').kind).toBe('corrected');
+    // The honest twin 30% above, each side caught by the load in rounds of its own: clean.
+    const own = (base: number, k: number) => Array.from({ length: 12 }, (_, i) => base + (i % 3 === k ? 1.2 : 0));
+    expect(stagedTrustVerdict('c', 0.14, own(1.3, 0), own(1.0, 1), 'cpu').kind).toBe('clean');
+    // Work the candidate adds to its own steps only raises the median of the differences.
+    const padded = rounds(2.0).map((x, i) => x + (i % 4 === 0 ? 5 : 0));
+    expect(stagedTrustVerdict('c', 0.14, padded, rounds(1.0), 'cpu').kind).toBe('rejected');
   });
 
   it('trustVerdict: too few samples say nothing; the rejection threshold has an absolute floor', () => {

@@ -24,7 +24,7 @@ import { type JobSandbox, jobCgroupLimits } from '../../sandbox/job-sandbox.js';
 import { workerFilter } from '../../sandbox/seccomp.js';
 import { type SpawnResult, runCommand } from '../../sandbox/spawn.js';
 import { openTimingLock } from '../../sandbox/timing-lock.js';
-import { gatherTorchFacts } from './profile-facts.js';
+import { gatherTorchFacts, inbandBuildFacts, torchFactsTimeoutMs } from './profile-facts.js';
 import { PROGRESS_FILE, PROGRESS_FOLDER } from '../../evaluate/progress.js';
 import type { Backend, EvaluationJob, Refusal } from '../../evaluate/backend.js';
 import { planRules } from '../../evaluate/judge.js';
@@ -128,7 +128,16 @@ interface TorchJob {
   filter: Buffer | null;
   /** Whether this host has a timing lock for the device (opened again for each timed run). */
   hasLock: boolean;
+  /** The torch facts the candidate's worker gave after the last timed run (a cpu device; `parse` keeps them from the
+      report), or why none; unset when that run gathered none (then `profile` makes its own run). */
+  inbandFacts?: { line: string } | { error: string } | undefined;
 }
+
+/** Whether the harness asks the candidate's worker for its torch facts after the timed phase (a cpu device, facts
+    wanted): one profiled call in the process that already holds the model, instead of a run of profile.py that
+    starts Python, torch and the model again. On cuda the extra run stays: CUPTI in a process that timed with events
+    is not measured here (no GPU). */
+const inbandFacts = (j: Pick<TorchJob, 'job' | 'isCuda'>) => !j.isCuda && j.job.problem.facts !== false;
 
 /** A state of a job that ended before its harness gave a report. */
 function failed(
@@ -424,6 +433,8 @@ function planOf(j: TorchJob) {
     device: j.isCuda ? 'cuda' : 'cpu',
     staged: j.staged,
     seccomp: j.filter ? '/w/seccomp.bpf' : null,
+    facts: inbandFacts(j),
+    facts_timeout_s: torchFactsTimeoutMs() / 1000,
     lock_fd: j.hasLock ? 5 : null,
     // The harness's progress file (progress.ts), in the one folder its sandbox may write.
     progress_path: `/w/${PROGRESS_FOLDER}/${PROGRESS_FILE}`,
@@ -496,7 +507,9 @@ function cudaRunEnv(): Record<string, string> {
 }
 
 async function launch(j: TorchJob, sandbox: JobSandbox): Promise<TorchRun> {
-  const timeoutMs = 2 * j.job.timing.maxMs + 300_000;
+  // The facts (inbandFacts) come after the timed phase, bounded on their own: a worker that hangs there is killed
+  // by the harness before this limit, and the verdict stands.
+  const timeoutMs = 2 * j.job.timing.maxMs + 300_000 + (inbandFacts(j) ? torchFactsTimeoutMs() : 0);
   const lock = j.hasLock ? openTimingLock(j.job.device.id) : null;
   const r = await runCommand(harnessArgv(j, sandbox), {
     cwd: sandbox.dir,
@@ -559,6 +572,12 @@ async function parse(
       ...output,
     };
   }
+  j.inbandFacts =
+    report.facts !== undefined
+      ? { line: report.facts }
+      : report.facts_error !== undefined
+        ? { error: report.facts_error }
+        : undefined;
   // On a cpu, a result above (or near) the measured peaks gets them measured again, as the C backend's (judge/peak.ts).
   return judgeWithPeakRecheck(
     job.device,
@@ -604,24 +623,26 @@ export const torchBackend: Backend<TorchProblem, TorchJob, TorchRun> = {
   profile: (j, sandbox) =>
     j.job.problem.facts === false
       ? Promise.resolve(null)
-      : gatherTorchFacts({
-          sandbox,
-          python: j.job.settings.python,
-          roots: j.toolchain.roots,
-          device: j.isCuda ? 'cuda' : 'cpu',
-          threads: j.threads,
-          referenceSource: j.job.problem.definition.source,
-          fileName: j.job.problem.definition.file_name,
-          constants: j.benchConstants,
-          ctorSeed: PUBLIC_CTOR_SEED,
-          seccompPath: j.filter ? sandbox.path('seccomp.bpf') : null,
-          env: {
-            PATH: '/usr/bin:/bin',
-            HOME: '/tmp',
-            LC_ALL: 'C.UTF-8',
-            OMP_WAIT_POLICY: 'passive',
-            ...(j.isCuda ? cudaRunEnv() : {}),
-          },
-          signal: j.job.signal,
-        }),
+      : j.inbandFacts
+        ? Promise.resolve(inbandBuildFacts(j.inbandFacts))
+        : gatherTorchFacts({
+            sandbox,
+            python: j.job.settings.python,
+            roots: j.toolchain.roots,
+            device: j.isCuda ? 'cuda' : 'cpu',
+            threads: j.threads,
+            referenceSource: j.job.problem.definition.source,
+            fileName: j.job.problem.definition.file_name,
+            constants: j.benchConstants,
+            ctorSeed: PUBLIC_CTOR_SEED,
+            seccompPath: j.filter ? sandbox.path('seccomp.bpf') : null,
+            env: {
+              PATH: '/usr/bin:/bin',
+              HOME: '/tmp',
+              LC_ALL: 'C.UTF-8',
+              OMP_WAIT_POLICY: 'passive',
+              ...(j.isCuda ? cudaRunEnv() : {}),
+            },
+            signal: j.job.signal,
+          }),
 };

@@ -1,4 +1,6 @@
-// A PyTorch candidate's facts (docs/evaluation.md "Build facts", torch): after an accepted evaluation, one extra,
+// A PyTorch candidate's facts (docs/evaluation.md "Build facts", torch). On a cpu the candidate's own worker gives them
+// once its timed phase is over (py/kforge_torch/facts.py, the harness's `facts`: inbandBuildFacts). On cuda, and for
+// a run that timed nothing, after an accepted evaluation one extra,
 // untimed run of py/kforge_torch/profile.py in the candidate's own sandbox (its box, read-only, pid 1, rlimits, the
 // job's cgroup, the worker's seccomp filter on a cpu) lists what one `ModelNew` call launched (torch.profiler) and
 // its Triton kernels' compiled metadata. Its output is the candidate's process's: read as one JSON line, checked
@@ -52,6 +54,15 @@ export function parseTorchFacts(stdout: string): { facts: TorchFacts } | { error
   return parsed.success
     ? { facts: parsed.data }
     : { error: `the profiled run printed facts of another shape (${parsed.error.issues[0]?.message ?? '?'})` };
+}
+
+/** The build facts of the torch facts the candidate's worker gave after its timed phase (the harness's report). */
+export function inbandBuildFacts(got: { line: string } | { error: string }): BuildFacts {
+  if ('error' in got) return torchBuildFacts(null, [`no torch facts: ${got.error}`]);
+  const parsed = parseTorchFacts(`${MARK}${got.line}`);
+  return 'facts' in parsed
+    ? torchBuildFacts(parsed.facts, [])
+    : torchBuildFacts(null, [`no torch facts: ${parsed.error}`]);
 }
 
 /** Build facts around torch facts: no assembly, no vectorization report; counters: why none. */

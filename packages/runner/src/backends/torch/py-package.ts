@@ -11,7 +11,7 @@ export const PY_PACKAGE = 'kforge_torch';
 
 /** The worker's modules: all of the package a worker's box gets (the candidate's process imports them; the
     harness's own modules stay out of its sight). */
-export const WORKER_MODULES = ['__init__.py', 'worker.py', 'cases.py', 'loader.py'] as const;
+export const WORKER_MODULES = ['__init__.py', 'worker.py', 'cases.py', 'facts.py', 'loader.py'] as const;
 
 /** Copies `modules` of the package (default: all of it) to `<folder>/kforge_torch/`. */
 export function stagePackage(folder: string, modules?: readonly string[]): void {

@@ -61,6 +61,10 @@ export const TorchReport = z.object({
   compiled_note: z.string().optional(),
   toolchains: z.record(z.string(), z.string()).optional(),
   profile: z.record(z.string(), z.number()).optional(),
+  /** The candidate's torch facts as its worker gave them once the timed phase was over (a cpu device): JSON the
+      harness did not read, checked by parseTorchFacts; or why there are none. Untrusted, and they judge nothing. */
+  facts: z.string().max(300_000).optional(),
+  facts_error: z.string().max(1000).optional(),
 });
 export type TorchReport = z.infer<typeof TorchReport>;
 

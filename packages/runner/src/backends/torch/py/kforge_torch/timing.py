@@ -186,13 +186,16 @@ def benchmark(cand, report, early):
             # pairs count is decided by nothing but their order. Until 2026-11-27 such pairs were taken again.
             if waited:
                 waited_kept += 1
+            # The untimed steps are kept in pairs, one per round (the candidate's and the baseline's, back to back):
+            # on a cpu the judge compares them call by call (stagedCpuGap in cuda-trust.ts).
+            paired = STAGED and "candidate" in now and "baseline" in now and all(
+                workers[r].untimed is not None and workers[r].untimed_cpu is not None for r in ("candidate", "baseline"))
             for role, t in now.items():
                 times[role].append(t)
                 if STAGED and workers[role].inside is not None:
                     inside[role].append(workers[role].inside)
-                if STAGED and workers[role].untimed is not None:
+                if paired and role in ("candidate", "baseline"):
                     untimed[role].append(workers[role].untimed / 1e6)
-                if STAGED and workers[role].untimed_cpu is not None:
                     untimed_cpu[role].append(workers[role].untimed_cpu / 1e6)
             if "candidate" in now and now["candidate"] > 0:
                 ratios.append(now["baseline"] / now["candidate"])

@@ -7,7 +7,8 @@
 # Protocol: a SOCK_SEQPACKET socket (fd given as --sock), one JSON message per packet. The harness sends
 #   {"op": "init", ...} with a sealed memfd (SCM_RIGHTS) holding the parameters, inputs and outputs of a case;
 #   {"op": "run"} -> the worker calls forward on the inputs (views of the memfd) and copies the result into the
-#   output views; replies {"op": "done"} or {"op": "error", "message": ...}.
+#   output views; replies {"op": "done"} or {"op": "error", "message": ...};
+#   {"op": "facts"} (after the timed phase) -> {"op": "done", "facts": {...}}: facts.py's torch facts of the last case.
 #
 # The worker's own code is kept out of the candidate's easy reach (issue 31: a candidate replaced `Case.run` and
 # `send`, then globals of this module, through names built at run time): nothing of it is a global of `__main__`
@@ -15,7 +16,8 @@
 # `serve` frame, bound (with the socket's own methods and the JSON codec) before the candidate is imported, so
 # patching this module or cases.py, `socket`, `json` or `torch` afterwards changes nothing here. That is defence in
 # depth only: anything in this process can be reached (frames, `gc`, `ctypes`), and what the harness measures does
-# not depend on any of it. The worker's modules (this one, cases.py, loader.py) are all of the package in its box.
+# not depend on any of it. The worker's modules (this one, cases.py, facts.py, loader.py) are all of the package in its
+# box.
 import argparse
 import array
 import functools
@@ -25,6 +27,7 @@ import sys
 import traceback
 
 from .cases import _build_case, _run_case, _Stage
+from .facts import facts_of as _facts_of
 from .loader import compile_only, import_module, install_prebuilt_loader
 
 
@@ -49,7 +52,7 @@ def serve(args, torch, sock):
     }
     reply = functools.partial(_reply, sock.send, json.dumps)
     recvmsg, loads = sock.recvmsg, json.loads
-    build_case, run_case = _build_case, _run_case
+    build_case, run_case, facts_of = _build_case, _run_case, _facts_of
     staged = args.staged or args.device != "cpu"
     stage = _Stage(torch, args.device, args.flush_bytes) if staged else None
     fd_space = socket.CMSG_SPACE(4 * array.array("i").itemsize)
@@ -64,7 +67,6 @@ def serve(args, torch, sock):
         reply({"op": "error", "message": f"importing the file failed: {type(e).__name__}: {e}"[:2000]})
         traceback.print_exc()
         sys.exit(1)
-    del module
     case = None
     while True:
         data, anc, _flags, _addr = recvmsg(1 << 20, fd_space)
@@ -96,6 +98,11 @@ def serve(args, torch, sock):
                 reply({"op": "done"})
             elif op == "nop" and stage is not None:
                 reply({"op": "done", "inside_ms": stage.nop()})
+            elif op == "facts" and case is not None:
+                # The torch facts (facts.py), asked for once the timed phase is over: the last case's model on its
+                # inputs. What this returns is the candidate's process's: the runner checks it, and it judges nothing.
+                fn, inputs = case.fn, case.dev_inputs
+                reply({"op": "done", "facts": facts_of(torch, lambda: fn(*inputs), args.device, module)})
             elif op == "exit":
                 sys.exit(0)
         except SystemExit:
