@@ -328,7 +328,7 @@ class ModelNew(nn.Module):
     // Its worker is gone before it answers: a note, and no line it printed is read as facts.
     expect(f.compile?.facts?.notes?.join(' ')).toMatch(/the worker died while gathering its torch facts/);
     // Facts of another shape from the worker's answer (its process may change anything the facts read) are refused.
-    const reshape = forge.replace(/print\('KF_TORCH_FACTS[^]*os\._exit\(0\)/, 'torch.__version__ = 12345');
+    const reshape = forge.replace(/print\('KF_TORCH_FACTS[\s\S]*os\._exit\(0\)/, 'torch.__version__ = 12345');
     expect(reshape).toContain('torch.__version__ = 12345');
     const g = await run(reshape);
     expect(g.verdict, g.message).toBe('accepted');
