@@ -98,8 +98,10 @@ def benchmark(cand, report, early):
         names = input_names(base_inputs)
         workers = {"candidate": cand, **others}
         shared = {}
+        # The workers' memory for the case, allocated in turn: the same mix of physical memory on every side.
+        group = dict(zip(list(workers), Shared.in_turn(len(workers), p.params, base_inputs, want)))
         for role, w in list(workers.items()):
-            sh = Shared(p.params, base_inputs, want)
+            sh = group[role]
             try:
                 w.init(sh.message(p.init_args, p.ctor_seed), sh.fd, p.build_ref_s(), c["name"])
             except Verdict as v:
