@@ -417,11 +417,10 @@ class Worker:
             )
 
 
-def memfd_for(size, allocate=True):
+def memfd_for(size):
+    """A memfd of `size` bytes (at least 64), its pages not yet allocated (allocate_in_turn)."""
     fd = os.memfd_create("kf-torch", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
     os.ftruncate(fd, max(size, 64))
-    if allocate:
-        allocate_in_turn([fd], max(size, 64))
     # Sealed at its size: a worker cannot shrink it under the harness's own mapping.
     fcntl.fcntl(fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SEAL)
     return fd
@@ -474,7 +473,7 @@ class Shared:
         self.inputs = [place(t) if isinstance(t, torch.Tensor) else {"repr": repr(t)} for t in inputs]
         self.outputs = [place(t) for t in outputs]
         self.size = max(off, 64)
-        self.fd = memfd_for(self.size, allocate=False)
+        self.fd = memfd_for(self.size)
         if allocate:
             allocate_in_turn([self.fd], self.size)
             self.open()
