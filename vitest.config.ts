@@ -5,13 +5,15 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { SERIAL, SIDE, TEST_FILES, TYPE_TEST_FILES } from './scripts/test-passes.mjs';
+import { ownEnvironmentFiles, SERIAL, SIDE, TEST_FILES, TYPE_TEST_FILES } from './scripts/test-passes.mjs';
 
 const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
 
 // One worker per core (at least two: many files wait on servers and child processes); scripts/test.mjs runs one more
 // beside them (the Postgres pass). More than that left the heavier files past their timeouts on 2 cores.
 const parallelWorkers = Math.max(2, availableParallelism());
+// The parallel pass's files with an environment of their own (happy-dom): a project apart (test-passes.mjs says why).
+const domFiles = ownEnvironmentFiles();
 
 export default defineConfig({
   resolve: {
@@ -39,7 +41,7 @@ export default defineConfig({
         test: {
           name: 'parallel',
           include: TEST_FILES,
-          exclude: ['**/node_modules/**', ...SERIAL, ...SIDE],
+          exclude: ['**/node_modules/**', ...SERIAL, ...SIDE, ...domFiles],
           maxWorkers: parallelWorkers,
           // Each worker runs its files one after another in one process and module graph, instead of a fresh process
           // per file: the pass took 474 cpu-s isolated and 330 shared (2 cores, 2026-11-28), the difference being
@@ -48,6 +50,17 @@ export default defineConfig({
           // importer of that module in this pass.
           isolate: false,
           typecheck: { enabled: true, include: TYPE_TEST_FILES, tsconfig: './tsconfig.typetests.json' },
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Run with `parallel` (same workers, same group), after its files (vitest orders projects by name), each
+          // file in a process of its own, as they were written for.
+          name: 'parallel-dom',
+          include: domFiles,
+          maxWorkers: parallelWorkers,
           sequence: { groupOrder: 0 },
         },
       },

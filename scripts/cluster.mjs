@@ -70,7 +70,13 @@ export async function startCluster({ print = () => {}, together = false, runnerE
     const secret = randomBytes(32).toString('hex');
     const runnerToken = randomBytes(24).toString('hex');
     const admin = { email: 'admin@localhost', password: randomBytes(12).toString('base64url') };
-    const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir() };
+    // A test run's shares (scripts/test.mjs: start-up peaks, built harnesses) pass through; the product never sets them.
+    const shares = Object.fromEntries(
+      ['KFORGE_CPU_PEAKS_SHARE', 'KFORGE_HARNESS_CACHE_SHARE']
+        .filter((k) => process.env[k])
+        .map((k) => [k, process.env[k]]),
+    );
+    const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...shares };
     const replica = (name) => {
       const dataDir = mkdtempSync(join(tmpdir(), `kforge-cluster-${name}-`));
       dirs.push(dataDir);

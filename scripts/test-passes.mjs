@@ -2,7 +2,7 @@
 // goes to `parallel` by itself; one that evaluates kernels must be listed in SERIAL, and one that exercises the
 // database layer in POSTGRES. `node scripts/test-passes.mjs` checks that every test file is in exactly one pass.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -190,6 +190,20 @@ export function allTestFiles(dir = root) {
   return out.sort();
 }
 
+/**
+ * Files of the parallel pass that name an environment of their own (`// @vitest-environment happy-dom`): the
+ * `parallel-dom` project, isolated, one process per file as they were written for (sonner's toasts and the like
+ * live in module state). In the `parallel` project among the node files, each of them ended its worker's process,
+ * since a process is kept for the next file only when that file wants the same environment: the pass started 22
+ * processes, each importing the server's sources again (2026-11-28). Apart, the node files keep their two.
+ */
+export function ownEnvironmentFiles() {
+  return allTestFiles().filter((f) => {
+    if (SERIAL.includes(f) || SIDE.includes(f) || !/\.test\.tsx?$/.test(f)) return false;
+    return /@vitest-environment\s+\S+/.test(readFileSync(join(root, f), 'utf8').slice(0, 2048));
+  });
+}
+
 /** The files vitest runs in each project, as it resolves them itself: project name -> relative paths. */
 function projectFiles() {
   const res = spawnSync('pnpm', ['exec', 'vitest', 'list', '--filesOnly', '--json'], { cwd: root, encoding: 'utf8' });
@@ -219,18 +233,19 @@ export function checkPasses() {
     if (SERIAL.includes(f) || POSTGRES.includes(f)) problems.push(`${f} is in SIDE and in SERIAL or POSTGRES`);
   const projects = projectFiles();
   const parallel = projects.get('parallel') ?? new Set();
+  const parallelDom = projects.get('parallel-dom') ?? new Set();
   const serial = projects.get('serial') ?? new Set();
   const side = projects.get('side') ?? new Set();
   for (const name of projects.keys())
-    if (name !== 'parallel' && name !== 'serial' && name !== 'side')
+    if (!['parallel', 'parallel-dom', 'serial', 'side'].includes(name))
       problems.push(`vitest has a project ${name} that no pass runs`);
   const files = allTestFiles();
   for (const f of files) {
-    const passes = [parallel.has(f), serial.has(f), side.has(f)].filter(Boolean).length;
-    if (passes > 1) problems.push(`${f} runs in more than one of the parallel, serial and side passes`);
+    const passes = [parallel.has(f), parallelDom.has(f), serial.has(f), side.has(f)].filter(Boolean).length;
+    if (passes > 1) problems.push(`${f} runs in more than one of the parallel, parallel-dom, serial and side passes`);
     if (passes === 0) problems.push(`${f} runs in no pass (vitest never runs it)`);
   }
-  for (const f of [...parallel, ...serial, ...side])
+  for (const f of [...parallel, ...parallelDom, ...serial, ...side])
     if (!files.includes(f)) problems.push(`${f} is run by vitest but is not a *.test file`);
   return problems;
 }

@@ -345,7 +345,7 @@ try {
     await vitest(
       'tests (embedded PGlite)',
       'reports/vitest-pglite.json',
-      ['--project', 'parallel', ...common],
+      ['--project', 'parallel', '--project', 'parallel-dom', ...common],
       cliEnv,
       'reports/vitest-pglite.log',
     );

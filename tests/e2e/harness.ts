@@ -104,6 +104,20 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
+/**
+ * One Chromium for the files a test process runs one after another (vitest keeps its process from file to file):
+ * each file had launched its own (about 0.4 cpu-s and a dozen processes each time, some 40 a run). Each harness
+ * still gets fresh contexts (own storage, own pages) and closes them all when it ends; a browser that has gone away
+ * is launched again.
+ */
+let shared: Promise<Browser> | undefined;
+async function sharedChromium(): Promise<Browser> {
+  const current = await shared?.catch(() => undefined);
+  if (current?.isConnected()) return current;
+  shared = launchChromium();
+  return shared;
+}
+
 export interface Harness {
   server: TestServer;
   browser: Browser;
@@ -122,14 +136,16 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     env: { KFORGE_WEB_DIST: dist, KFORGE_TORCH_BUDGET_MB: '16', ...env },
     localRunner: true,
   });
-  const browser = await launchChromium();
+  const browser = await sharedChromium();
+  // Contexts another file left (it failed before closing them) are not this file's to share.
+  for (const c of browser.contexts()) await c.close().catch(() => {});
   return {
     server,
     browser,
     dist,
     cspViolations: [],
     async close() {
-      await browser.close().catch(() => {});
+      for (const c of browser.contexts()) await c.close().catch(() => {});
       await server.stop();
     },
   };

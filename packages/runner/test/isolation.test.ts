@@ -129,21 +129,38 @@ describe('one timing at a time per host and device', () => {
     const { join } = await import('node:path');
     const { timingLockPath } = await import('../src/sandbox/timing-lock.js');
     process.env.KFORGE_TIMING_LOCK_DIR = mkdtempSync(join(tmpdir(), 'kforge-lock-'));
+    // Another "runner" times on the same device until told to stop (its stdin closed), some 2 s after this one
+    // reports its wait: this lane's core no longer sleeps through a fixed 20 s beside the other lane.
+    const holder = spawn('flock', ['-x', timingLockPath(cpuDevice().id), 'cat'], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
     try {
-      // Another "runner" times on the same device for 20 s (longer than this one's compile and checks).
-      const holder = spawn('flock', ['-x', timingLockPath(cpuDevice().id), 'sleep', '20'], { stdio: 'ignore' });
       await sleep(300);
       const started = Date.now();
-      const state = await run('19_ReLU', fixture('./candidates/relu_omp.c'));
-      holder.kill();
-      expect(Date.now() - started).toBeGreaterThan(19_000);
+      let waitSeenAt = 0;
+      const state = await evaluate(payload('19_ReLU', fixture('./candidates/relu_omp.c')), {
+        problems: catalogue,
+        device: cpuDevice(),
+        workDir,
+        timing: 'quick',
+        onProgress: (p) => {
+          if (p.stage !== 'lock' || waitSeenAt) return;
+          waitSeenAt = Date.now();
+          setTimeout(() => holder.stdin?.end(), 2_000);
+        },
+      });
+      expect(waitSeenAt, 'the wait for the lock was reported').toBeGreaterThan(0);
+      // It timed only once the other let go, and its result says how long it waited.
+      expect(Date.now() - waitSeenAt).toBeGreaterThan(1_900);
       expect(state.verdict, state.message).toBe('accepted');
       const load = state.benchmarking_result!.load!;
       expect(load.lock).toBe(true);
       expect(load.lock_wait_ms).toBeGreaterThan(1_500);
+      expect(load.lock_wait_ms!).toBeLessThanOrEqual(Date.now() - started);
       expect(load.cores).toBeGreaterThan(0);
       expect(load.outside_cores).toBeGreaterThanOrEqual(0);
     } finally {
+      holder.kill();
       delete process.env.KFORGE_TIMING_LOCK_DIR;
     }
   }, 120_000);

@@ -15,12 +15,29 @@ function serverArgv(args: string[]): string[] {
 /** tsx resolves workspace packages to their sources through this (as vitest.config.ts does), not to a stale dist/. */
 export const SOURCES_TSCONFIG = fileURLToPath(new URL('./tsconfig.sources.json', import.meta.url));
 
-/** Only what a server needs: the test runner's own environment (KFORGE_TEST_..., DATABASE_URL) never leaks in. */
+/**
+ * The test run's shares (scripts/test.mjs), where set: the start-up peaks and the built C harnesses every process of
+ * one run takes instead of making its own. A server or runner started as a process had neither, so each measured
+ * the peaks again (1.4 cpu-s, 1-3 s under the timing lock, the other lane's timings waiting) and built its
+ * harnesses again (about 20 such starts a run).
+ */
+export function testRunShares(): Record<string, string> {
+  const shares: Record<string, string> = {};
+  for (const name of ['KFORGE_CPU_PEAKS_SHARE', 'KFORGE_HARNESS_CACHE_SHARE']) {
+    const value = process.env[name];
+    if (value) shares[name] = value;
+  }
+  return shares;
+}
+
+/** Only what a server needs: the test runner's own environment (KFORGE_TEST_..., DATABASE_URL) never leaks in, bar
+    the run's shares. */
 function baseEnv(env: Record<string, string>): Record<string, string> {
   return {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/tmp',
     TSX_TSCONFIG_PATH: SOURCES_TSCONFIG,
+    ...testRunShares(),
     ...env,
   };
 }
