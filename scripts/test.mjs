@@ -71,12 +71,20 @@ const machine = (() => {
       return false;
     }
   };
+  // Every sample, for a look at where a run's time went (which files ran while cores stood idle): seconds since the
+  // start, busy cores, whether a timing lock was held.
+  const series = createWriteStream('reports/machine.tsv');
+  series.write('seconds\tbusy_cores\tlock_held\n');
+  const t0 = Date.now();
   const timer = setInterval(() => {
     const now = stat();
     if (now && last && now.total > last.total) {
+      const busy = ((now.busy - last.busy) / (now.total - last.total)) * cores;
+      const locked = lockHeld();
       totals.samples += 1;
-      totals.busy += ((now.busy - last.busy) / (now.total - last.total)) * cores;
-      totals.locked += lockHeld() ? 1 : 0;
+      totals.busy += busy;
+      totals.locked += locked ? 1 : 0;
+      series.write(`${((Date.now() - t0) / 1000).toFixed(1)}\t${busy.toFixed(2)}\t${locked ? 1 : 0}\n`);
     }
     last = now;
   }, 1000);

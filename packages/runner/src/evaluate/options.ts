@@ -45,7 +45,9 @@ export interface EvaluateOptions {
   /** pytorch problems: lower floors for the candidate's time limits (TORCH_CANDIDATE_LIMITS in backends/torch/driver.ts:
       a call, a model build, all calls and builds together), so a test reaches a limit in seconds. Default: the
       product's (1 s, 10 s, 20 s); the runner's entry points never set it. */
-  torchLimitFloors?: { call_floor_s?: number; init_floor_s?: number; total_floor_s?: number } | undefined;
+  torchLimitFloors?:
+    | { call_floor_s?: number; init_floor_s?: number; total_floor_s?: number; import_floor_s?: number }
+    | undefined;
   /** pytorch problems on a cpu device: the staged protocol of the cuda path (prepare, timed run less the no-op,
       fetch), so its logic runs without a GPU (tests). Always on for cuda devices. */
   torchStaged?: boolean;

@@ -101,7 +101,9 @@ export interface TorchProblem {
   /** The torch facts' extra, untimed profiled run of an accepted candidate (default true). */
   facts?: boolean | undefined;
   /** Lower floors for the candidate's limits (tests: EvaluateOptions.torchLimitFloors); default TORCH_CANDIDATE_LIMITS'. */
-  limitFloors?: { call_floor_s?: number; init_floor_s?: number; total_floor_s?: number } | undefined;
+  limitFloors?:
+    | { call_floor_s?: number; init_floor_s?: number; total_floor_s?: number; import_floor_s?: number }
+    | undefined;
 }
 
 /** The L2 flush before every timed call on a GPU (the C cuda worker's 256 MiB memset: several times any L2). */

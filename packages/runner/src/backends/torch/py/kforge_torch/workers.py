@@ -14,7 +14,7 @@ import torch
 
 from .checks import dtype_name
 from .plan import (
-    _DEVNULL, AFTER_REPLY_NS, BETWEEN_CALLS_NS, BUDGET, CALL_FLOOR_S, INIT_FLOOR_S, NOP_CALLS, NOP_NS, PLAN, PROFILE,
+    _DEVNULL, AFTER_REPLY_NS, BETWEEN_CALLS_NS, BUDGET, CALL_FLOOR_S, INIT_FLOOR_S, LIMITS, NOP_CALLS, NOP_NS, PLAN, PROFILE,
     QUIET_LIMIT_S, REF_MULTIPLE, SECCOMP_FD, SOCK_FD, STAGED, T, TOTAL_FLOOR_S, Verdict, WARM_CALLS,
 )
 from .procfs import busy_threads, comm, proc_cpu, runnable, stuck_state, thread_cpu, tids_of
@@ -63,7 +63,8 @@ CLOCK = CandidateClock()
 FLAGS = {"calls": 0, "flagged": 0}  # the candidate's calls and flagged calls over the whole run (the C harness's `all`)
 
 
-IMPORT_FLOOR_S = 20.0
+# The product's floor is TOTAL_FLOOR_S's 20 s; a plan may lower it (import_floor_s: tests of the limit itself).
+IMPORT_FLOOR_S = float(LIMITS.get("import_floor_s", 20.0))
 IMPORT_MULTIPLE = 2
 
 
@@ -71,7 +72,7 @@ def import_limit_s(torch_import_s):
     """How long the candidate's worker may take to start (import torch, the worker's modules and the file): its own
     import of torch (as long as the harness's, give or take the load) plus the larger of IMPORT_FLOOR_S and twice that
     import, for the file's top level and a burst of load (a prebuilt extension loads in well under a second). The
-    floor is the evaluation's (TOTAL_FLOOR_S's 20 s) and not lowered with the plan's limits: only a stall reaches it."""
+    floor is the evaluation's (TOTAL_FLOOR_S's 20 s), not lowered with the other limits: only a stall reaches it."""
     return torch_import_s + max(IMPORT_FLOOR_S, IMPORT_MULTIPLE * torch_import_s)
 
 
