@@ -20,7 +20,11 @@ void kfh_refail(struct harness *h, const char *fact, const char *v) {
 }
 
 void kfh_worker_failure(struct harness *h, worker_t *w, const char *during) {
-  if (!strcmp(h->verdict, "rejected")) return; /* kfh_timed_call found work left running: that is the verdict */
+  /* kfh_timed_call's own look after a reply set the verdict: work left running (rejected) or calls that slept past
+     their limit in all (timeout, fact `slept`). That is the verdict, in whichever step it was seen; the second was
+     overwritten here as the call's failure (runtime_error) whenever the limit was crossed at that look, not inside
+     a call. */
+  if (!strcmp(h->verdict, "rejected") || (h->fact && !strcmp(h->fact, "slept"))) return;
   char m[512];
   snprintf(m, sizeof m, "%s: %s", during, w->error);
   kfh_fail(h, w->forged ? "forged_reply" : w->timed_out ? "call_timeout" : "worker_failed",

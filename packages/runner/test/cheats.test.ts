@@ -253,6 +253,14 @@ describe('cheats get their verdicts', () => {
     expect(state.message).toMatch(/solution\(\) slept: \d+ ms/);
   }, 120_000);
 
+  it.concurrent('calls that sleep past the limit are a timeout whether it is seen inside a call or after its reply', async () => {
+    // 200 ms sleeps end before the harness's 250 ms look inside a call: the limit is crossed at a look after a
+    // reply. That verdict (timeout, fact `slept`) was overwritten as the call's failure: runtime_error, seen in CI.
+    const state = await run('19_ReLU', `#define KF_SLEEP_MS 200\n${withDefines('sleep_in_call.c')}`);
+    expect(state.verdict, state.message).toBe('timeout');
+    expect(state.message).toMatch(/solution\(\) slept: \d+ ms/);
+  }, 120_000);
+
   it.concurrent('a static constructor that sleeps ends at the start limit, not after holding the runner 30 s per start', async () => {
     // Before: accepted, each of its worker's starts held for the 25 s sleep (the start wait was 30 s).
     const t0 = Date.now();
