@@ -1,7 +1,7 @@
 // One vitest config for the whole workspace; packages resolve to their sources, so tests never wait on a build.
-// Three projects (scripts/test-passes.mjs says which file goes where): `parallel`, every file that does not evaluate
-// kernels, on several workers, and beside it `side`, files that mostly wait, one at a time; then `serial`, the files
-// that evaluate, one at a time.
+// Four projects (scripts/test-passes.mjs says which file goes where): `parallel`, every file that does not evaluate
+// kernels, on several workers, with `parallel-dom` (those of them that run in happy-dom) after it on the same workers,
+// and beside them `side`, files that mostly wait, one at a time; then `serial`, the files that evaluate, one at a time.
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
