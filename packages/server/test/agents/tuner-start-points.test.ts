@@ -62,7 +62,8 @@ describe.each(PROBLEMS)('%s', (name) => {
     const seen = runs.map((s) =>
       s.verdict === 'accepted' ? `${s.benchmarking_result?.speedup.toFixed(2)}x` : `${s.verdict} (${s.message})`,
     );
-    console.log(`${name}: ${seen.join(", ")}`);
+    // For the record (never asserted beyond > 1): the machine is shared and noisy.
+    console.log(`${name}: ${seen.join(', ')}`);
     const speedups = runs.map((s) => (s.verdict === 'accepted' ? (s.benchmarking_result?.speedup ?? 0) : 0));
     const isa = device.cpu ? `${device.cpu.vector_isa}, ${device.cores} cores` : 'unknown ISA';
     expect(Math.max(...speedups), `over the reference on this machine (${isa}): ${seen.join(', ')}`).toBeGreaterThan(1);
