@@ -278,8 +278,8 @@ class ModelNew(nn.Module):
     expect(off.verdict).toBe('accepted');
     expect(off.compile).toBeNull();
     // Each run's times are its own (noise); the verdict, the cases and what was measured are the same. How many
-    // samples a run takes is noise too (quick rules stop at 5, a retaken pair adds one), and the intervals are there
-    // only from 6 on: they are left out of the comparison.
+    // samples a run takes is noise too (the quick rules stop at 5 when their spread is small, later when a slow call
+    // widens it), and the intervals are there only from 6 on: they are left out of the comparison.
     const measured = (r: typeof s) =>
       Object.keys(r.benchmarking_result ?? {})
         .filter((k) => !k.endsWith('_interval'))
