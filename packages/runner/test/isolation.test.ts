@@ -233,9 +233,29 @@ describe('a ranked result timed under heavy outside load', () => {
     expect(timingConditions(result.load)).toMatch(/timed twice by fresh processes/);
   }, 180_000);
 
-  it('a benchmark (unranked) run is timed once', async () => {
-    const state = await run('19_ReLU', fixture('./candidates/relu_omp.c'));
+  it("a session's attempt (benchmark mode) is timed once; a test run, a submission in benchmark mode, twice", async () => {
+    const rules = { ...QUICK_TIMING, retime: true, minSamples: 12 };
+    const state = await run('19_ReLU', fixture('./candidates/relu_omp.c'), {}, rules);
     expect(state.verdict, state.message).toBe('accepted');
     expect(state.benchmarking_result?.load?.timed_runs).toBe(1);
-  }, 120_000);
+    // Identical 19_ReLU as a test run timed once read 0.980x [0.973, 0.993] and 1.03x faster on a quiet Zen 4 VM: one
+    // process's interval does not hold what varies between processes (docs/evaluation.md, "Timed twice").
+    const test = await run(
+      '19_ReLU',
+      fixture('./candidates/relu_omp.c'),
+      { kind: 'submission', target_id: 'test-run-twice' },
+      rules,
+    );
+    expect(test.verdict, test.message).toBe('accepted');
+    const result = test.benchmarking_result!;
+    expect(result.load?.timed_runs).toBe(2);
+    if (result.load?.noisy || result.load?.retime_wait_ms !== undefined) return;
+    const runs = result.load?.run_speedups ?? [];
+    expect(runs, JSON.stringify(result.load)).toHaveLength(2);
+    const [lo, hi] = result.speedup_interval!;
+    for (const s of runs) {
+      expect(s).toBeGreaterThanOrEqual(lo);
+      expect(s).toBeLessThanOrEqual(hi);
+    }
+  }, 180_000);
 });

@@ -413,12 +413,15 @@ describe('a ranked result timed by two fresh processes', () => {
     expect(c.message).toMatch(/^accepted: 0\.99x \(95% interval 0\.99-1\.01x\), within noise of the reference$/);
   });
 
-  it('a second run that is not accepted stands as it is; only ranked, non-quick rules time twice', () => {
+  it('a second run that is not accepted stands as it is; only ranked results and test runs, under non-quick rules, time twice', () => {
     const failed = { verdict: 'incorrect', message: 'incorrect: y[3]', runner_seconds: 2 } as EvaluationState;
     expect(combineTimings(runAt(2), failed)).toBe(failed);
     expect(timeTwice(true, RANKED_TIMING)).toBe(true);
     expect(timeTwice(true, QUICK_TIMING)).toBe(false);
+    // A session's attempt: once. A test run ("Run tests", `kforge test`): twice, as a ranked result.
     expect(timeTwice(false, DEFAULT_TIMING)).toBe(false);
+    expect(timeTwice(false, DEFAULT_TIMING, true)).toBe(true);
+    expect(timeTwice(false, QUICK_TIMING, true)).toBe(false);
   });
 });
 

@@ -9,6 +9,7 @@ import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { AttemptTable } from '../src/components/AttemptTable';
 import { SubmitAttemptButton } from '../src/components/SubmitAttemptButton';
+import { submissionWaitText } from '../src/components/SubmissionWait';
 
 afterEach(cleanup);
 
@@ -98,4 +99,24 @@ it('a higher speedup than the best, at a longer time, is explained under the tab
   expect(screen.getByTestId('figure-notes').textContent).toContain(
     "Attempt #3 shows a higher speedup (1.58x) than the best, #5 (1.54x), but a longer time (7.060 ms against 5.900 ms): each speedup is over the baseline timed beside that attempt, and #3's ran slower (11.2 ms against 9.086 ms). The best is the lowest time.",
   );
+});
+
+describe("a submission's wait", () => {
+  const report = {
+    phase: 'evaluating' as const,
+    queue: null,
+    phase_elapsed_seconds: 3,
+    estimate_seconds: 9,
+    typical_seconds: 12,
+    evaluation: null,
+    notice: null,
+  };
+  it('names the kind of evaluation its estimate comes from: ranked ones, or test runs (both timed twice)', () => {
+    expect(submissionWaitText('evaluating', 'cpu-x86_64', report).detail).toBe(
+      'Ranked evaluations of this problem on cpu-x86_64 usually take about 12 s (each is timed twice).',
+    );
+    expect(submissionWaitText('evaluating', 'cpu-x86_64', report, 'test').detail).toBe(
+      'Test runs of this problem on cpu-x86_64 usually take about 12 s (each is timed twice).',
+    );
+  });
 });

@@ -128,6 +128,11 @@ function isRefusal<J>(x: J | Refusal): x is Refusal {
   return typeof x === 'object' && x !== null && 'refused' in x;
 }
 
+/** A test run ("Run tests", `kforge test`): a submission evaluated in benchmark mode, never ranked. */
+export function isTestRun(payload: { kind: string; mode: string }): boolean {
+  return payload.kind === 'submission' && payload.mode === 'benchmark';
+}
+
 /** The timing rules of a job: given ones, `quick` (tests), else the ranked or the default rules. */
 export function timingRules(timing: 'default' | 'quick' | TimingRules | undefined, ranked: boolean): TimingRules {
   if (typeof timing === 'object') return timing;
@@ -170,12 +175,12 @@ export async function runBackend<P, J, R>(backend: Backend<P, J, R>, job: Evalua
 }
 
 /**
- * Runs the harness and judges the run. A ranked result is timed a second time by a fresh harness with fresh workers
- * (not under rules that say no: `quick`, for tests): a run's interval holds only what varied inside that run, so
- * the two are combined (the judge's combineTimings: the lower speedup, intervals holding both). A ranked result
- * whose first run was timed while other work kept the machine busy is timed again later instead, once the machine
- * has quieted (bounded), and that second run replaces it: still busy, it is kept but flagged for review as noisy,
- * never ranked silently. A first run that was not accepted is timed again only when the judge's shouldRetime says
+ * Runs the harness and judges the run. A ranked result, and an accepted test run, is timed a second time by a fresh
+ * harness with fresh workers (not under rules that say no: `quick`, for tests): a run's interval holds only what
+ * varied inside that run, so the two are combined (the judge's combineTimings: the lower speedup, intervals holding
+ * both). Such a result whose first run was timed while other work kept the machine busy is timed again later
+ * instead, once the machine has quieted (bounded), and that second run replaces it: still busy, it is kept but
+ * flagged for review as noisy, never ranked silently. A first run that was not accepted is timed again only when the judge's shouldRetime says
  * so (under load, or a wide interval), and the second run stands.
  */
 async function launchTimed<P, J, R>(
@@ -199,7 +204,7 @@ async function launchTimed<P, J, R>(
   const noisy = heavyLoad(facts.load);
   const again =
     shouldRetime(job.ranked, facts.load, 1, job.timing, facts.bench) ||
-    (timeTwice(job.ranked, job.timing) && firstState.verdict === 'accepted');
+    (timeTwice(job.ranked, job.timing, isTestRun(job.payload)) && firstState.verdict === 'accepted');
   if (!again) return firstState;
   // Timed under load: later, once the machine has quieted (bounded), not at once beside the same neighbour.
   const quietMs = job.timing.retimeWaitMs ?? 0;

@@ -297,8 +297,8 @@ export const TimingLoad = z.object({
   /** Times a thread of the candidate was found after a timed call on cpus outside a budget narrower than the
       machine (and set back): such a result is flagged for review. */
   budget_resets: z.number().int().min(0).optional(),
-  /** A ranked result is timed twice, by two fresh harness processes: each run's speedup and optimized time (the
-      published figures are the run with the lower speedup; the intervals hold both runs). */
+  /** A ranked result or a test run is timed twice, by two fresh harness processes: each run's speedup and optimized
+      time (the published figures are the run with the lower speedup; the intervals hold both runs). */
   run_speedups: z.array(z.number()).optional(),
   run_times: z.array(z.number()).optional(),
 });

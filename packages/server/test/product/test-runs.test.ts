@@ -2,20 +2,24 @@
 // (public inputs, never the board's secret seed), never reaches a leaderboard, a review queue or a notice, does not
 // use the daily submission quota, and has its own limits (at most 2 unfinished at once, a daily quota) past which it
 // is refused with a 429 and a `detail` saying why. The last test evaluates one through the in-process runner.
-import type { Leaderboard, Submission, SubmissionDetail } from '@kernelforge/sdk';
+import type { Leaderboard, Submission, SubmissionDetail, SubmissionProgress } from '@kernelforge/sdk';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
 import type { TestServer, TestUser } from '../helpers/server.js';
 import {
+  CPU,
   CPU_B,
+  type Claimed,
   claim,
   createProductApp,
+  createReluSession,
   fakeState,
   json,
   postResult,
   registerRunner,
   startProductServer,
   waitFor,
+  waitForQueuedAttempt,
 } from './helpers.js';
 
 const RELU = `#include <stddef.h>
@@ -118,6 +122,51 @@ describe('test runs through a stand-in runner', () => {
     );
     expect(rankedJob.payload.mode).toBe('ranked');
     expect(typeof rankedJob.payload.secret_seed).toBe('string');
+  });
+});
+
+describe("a test run's wait", () => {
+  let app: TestApp;
+  let runnerId: string;
+  let user: TestUser;
+  beforeAll(async () => {
+    app = await createProductApp({ background: true });
+    runnerId = await registerRunner(app, [CPU]);
+    user = await app.createUser({ full_name: 'Waiter' });
+  });
+  afterAll(() => app?.stop());
+
+  const progressOf = async (id: string) =>
+    (await json<SubmissionProgress>(app.request(`/api/v1/submission/${id}/progress`, { token: user.token }))).body;
+
+  test("is estimated from earlier test runs (timed twice), not a session's attempts (timed once)", async () => {
+    // A session's attempt on the same problem and device, held 2.5 s by its runner.
+    const session = await createReluSession(app, user, 'attempts', 1);
+    await waitForQueuedAttempt(app, session.id, 1);
+    const attempt = (await claim(app, runnerId, [CPU.id])) as Claimed;
+    expect(attempt.payload.kind).toBe('attempt');
+    await new Promise((r) => setTimeout(r, 2500));
+    await postResult(app, runnerId, attempt, { evaluation_state: fakeState('benchmark', 2) });
+
+    // A test run held 0.2 s.
+    const body = { problem_name: '19_ReLU', device: CPU.id, language: 'c', source: RELU };
+    const first = await json<Submission>(
+      app.request('/api/v1/submission/test', { method: 'POST', token: user.token, json: body }),
+    );
+    expect(first.status).toBe(201);
+    const job = (await claim(app, runnerId, [CPU.id])) as Claimed;
+    expect(job.payload).toMatchObject({ kind: 'submission', target_id: first.body.id, mode: 'benchmark' });
+    await new Promise((r) => setTimeout(r, 200));
+    await postResult(app, runnerId, job, { evaluation_state: fakeState('benchmark', 2) });
+
+    // The next test run's typical duration is the test run's (0.2 s), not the median with the attempt's 2.5 s (1.35 s).
+    const next = await json<Submission>(
+      app.request('/api/v1/submission/test', { method: 'POST', token: user.token, json: body }),
+    );
+    const waiting = await progressOf(next.body.id);
+    expect(waiting.phase).toBe('queued');
+    expect(waiting.typical_seconds).toBeGreaterThan(0);
+    expect(waiting.typical_seconds).toBeLessThan(1);
   });
 });
 

@@ -68,6 +68,7 @@ export function SubmissionResult({ submission }: { submission: SubmissionDetail 
             id={submission.id}
             status={submission.status as 'queued' | 'evaluating'}
             device={submission.device}
+            purpose={submission.purpose}
           />
         ) : pending ? (
           <Spinner label="Being evaluated… this page follows it to its verdict." />

@@ -1,5 +1,5 @@
 // Why a submission has no verdict yet, in words: its place in the device's queue (and why it waits again after a try
-// ended), or what its runner is doing and how long ranked evaluations here usually take.
+// ended), or what its runner is doing and how long evaluations of its kind (ranked, or test runs) here usually take.
 import { evaluationProgressText, type SubmissionProgress } from '@kernelforge/sdk';
 import { useSubmissionProgress } from '../hooks/useSubmissionProgress';
 import { formatElapsed } from './SessionProgress';
@@ -13,10 +13,11 @@ export function submissionWaitText(
   status: 'queued' | 'evaluating',
   device: string,
   report: SubmissionProgress | undefined,
+  purpose: 'submit' | 'test' = 'submit',
 ): { line: string; detail: string | null } {
   const usually =
     report?.typical_seconds != null
-      ? `Ranked evaluations of this problem on ${device} usually take ${about(report.typical_seconds)} (each is timed twice).`
+      ? `${purpose === 'test' ? 'Test runs' : 'Ranked evaluations'} of this problem on ${device} usually take ${about(report.typical_seconds)} (each is timed twice).`
       : null;
   if (report?.phase === 'queued' && report.queue) {
     const { ahead, running } = report.queue;
@@ -48,13 +49,15 @@ export function SubmissionWait({
   id,
   status,
   device,
+  purpose,
 }: {
   id: string;
   status: 'queued' | 'evaluating';
   device: string;
+  purpose?: 'submit' | 'test' | undefined;
 }) {
   const { data } = useSubmissionProgress(id, true);
-  const { line, detail } = submissionWaitText(status, device, data);
+  const { line, detail } = submissionWaitText(status, device, data, purpose);
   return (
     <div className="mt-3 space-y-1" data-testid="submission-wait" aria-live="polite">
       <Spinner label={`${line} This page follows it to its verdict.`} />

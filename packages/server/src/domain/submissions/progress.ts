@@ -40,14 +40,15 @@ export async function submissionProgressOf(ctx: AppContext, user: Caller, id: st
     [`evaluate:submission:${id}`],
   );
   if (!job) return { ...NOTHING, phase: row.status };
-  // Ranked evaluations of this problem on this device, lease to result: a submission's is timed twice, so the
-  // session's benchmark runs would understate it.
+  // Evaluations of its kind of this problem on this device, lease to result: ranked submissions, or test runs (a
+  // submission in benchmark mode). Both are timed twice, so a session's attempts (benchmark mode, timed once) would
+  // understate them.
   const durations = await ctx.db.query<{ seconds: number | string | null }>(
     `SELECT extract(epoch FROM updated_at - leased_at) AS seconds FROM jobs
      WHERE kind = 'evaluate' AND status = 'done' AND device = $1 AND payload->>'problem_name' = $2
-       AND payload->>'mode' = $3 AND leased_at IS NOT NULL
+       AND payload->>'mode' = $3 AND (payload->>'mode' = 'ranked' OR payload->>'kind' = 'submission')
+       AND leased_at IS NOT NULL
      ORDER BY updated_at DESC LIMIT 10`,
-    // A test run is benchmarked: how long benchmark runs take (a ranked one is timed twice).
     [row.device, row.problem_name, row.purpose === 'test' ? 'benchmark' : 'ranked'],
   );
   const typical = median(durations.map((d) => Number(d.seconds)).filter((s) => Number.isFinite(s) && s >= 0));
