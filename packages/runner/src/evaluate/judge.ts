@@ -199,8 +199,9 @@ export function shouldRetime(
 /** Whether an accepted result is timed by a second, fresh harness process and the two combined (combineTimings):
     always for ranked results and for test runs (a submission in benchmark mode: "Run tests", `kforge test`), except
     under rules that say no (`quick`, for tests). A session's attempts are timed once (a search makes many). One run's
-    interval holds only what varied inside that run: identical 19_ReLU as a test run, timed once, read 0.980x
-    [0.973, 0.993] and 1.03x faster in two of six runs on a quiet Zen 4 VM (docs/evaluation.md, "Timed twice"). */
+    interval holds only what varied inside that run: identical 19_ReLU as a test run, timed once, gave intervals that
+    excluded 1.00x in three of six runs on a quiet Zen 4 VM (0.980x [0.973, 0.993]; 1.03x faster); timed twice, in
+    two of eight (docs/evaluation.md, "Timed twice"). */
 export function timeTwice(ranked: boolean, rules: { retime?: boolean } = {}, testRun = false): boolean {
   return (ranked || testRun) && rules.retime !== false;
 }
