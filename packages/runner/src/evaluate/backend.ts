@@ -180,8 +180,8 @@ export async function runBackend<P, J, R>(backend: Backend<P, J, R>, job: Evalua
  * varied inside that run, so the two are combined (the judge's combineTimings: the lower speedup, intervals holding
  * both). Such a result whose first run was timed while other work kept the machine busy is timed again later
  * instead, once the machine has quieted (bounded), and that second run replaces it: still busy, it is kept but
- * flagged for review as noisy, never ranked silently. A first run that was not accepted is timed again only when the judge's shouldRetime says
- * so (under load, or a wide interval), and the second run stands.
+ * flagged for review as noisy, never ranked silently. A first run that was not accepted is timed again only when
+ * the judge's shouldRetime says so (under load, or a wide interval), and the second run stands.
  */
 async function launchTimed<P, J, R>(
   backend: Backend<P, J, R>,
